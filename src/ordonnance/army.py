@@ -1,0 +1,208 @@
+"""The army evaluator: up to four cards in, one comparable integer key out.
+
+An army is one player's cards in one territory. For each symbol, count the
+cards of the army that carry it: on 4 cards it is a **regiment**, on 3 a
+**battalion**, on 2 a **company**. Armies compare by the number of regiments,
+then the regiments' ranks (strongest first), then battalions likewise, then
+companies likewise (RULES.md, "Army strength").
+
+The key
+-------
+:func:`army_key` turns an army into an unsigned integer below ``2**24`` such
+that a larger key is a stronger army and equal keys are equally strong. It
+is three 8-bit fields, strongest tier highest::
+
+    bit   23..21     20..16      15..13      12..8      7..5      4..0
+         #regiments  regiments  #battalions battalions #companies companies
+
+Each tier holds a 5-bit mask of the symbols in that tier (bit ``i`` = the
+symbol of rank ``i``, as in a card mask) under the 3-bit count of those
+symbols. For two sets of the same size, comparing their masks as integers
+is exactly comparing their ranks strongest first, so the integer order of
+the keys is the order of RULES.md. :func:`describe` decodes a key.
+
+>>> army_key(["SH", "SH", "LS", "S"])
+2359336
+>>> describe(army_key(["SH", "SH", "LS", "S"]))
+ArmyDescription(regiments=(<Symbol.SWORD: 2>,), battalions=(), companies=(<Symbol.HELMET: 3>,))
+>>> str(describe(army_key(["SH", "SH", "LS", "S"])))
+'1 regiment (Sword), 1 company (Helmet)'
+>>> compare_armies(["F", "F", "L", "B"], ["LBSH", "LBSH", "S", "H"])
+-1
+
+Cost of the first call
+----------------------
+The kernels are compiled by numba on first use and cached on disk
+(``cache=True``, in ``__pycache__`` beside this package, or in
+``NUMBA_CACHE_DIR``). The very first call after installing costs a compile
+of about a second per kernel; every later process loads the cached machine
+code in a few tens of milliseconds. Call :func:`warm_up` to pay that cost at
+a moment of your choosing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _army_kernel
+from ordonnance.cards import MAX_MASK, CardLike, Card, Symbol, to_mask
+from ordonnance.errors import InvalidArmyError, InvalidKeyError, OrdonnanceTypeError
+
+__all__ = [
+    "ARMY_SIZE",
+    "KEY_BITS",
+    "ArmyDescription",
+    "army_key",
+    "army_keys",
+    "compare_armies",
+    "describe",
+    "warm_up",
+]
+
+#: The number of cards in a complete army.
+ARMY_SIZE = 4
+#: Every key is below ``2 ** KEY_BITS``.
+KEY_BITS = 24
+
+_TIER_NAMES = (("regiment", "regiments"), ("battalion", "battalions"), ("company", "companies"))
+_TIER_SHIFTS = (16, 8, 0)
+
+
+def army_masks(cards: Iterable[CardLike]) -> list[int]:
+    """Validate an army (0..4 cards as Cards, masks or strings) into its masks."""
+    if isinstance(cards, (str, bytes, Card)) or not isinstance(cards, Iterable):
+        raise OrdonnanceTypeError(
+            f"an army is a list of up to {ARMY_SIZE} cards, not {type(cards).__name__}: {cards!r}"
+        )
+    masks = [to_mask(card) for card in cards]
+    if len(masks) > ARMY_SIZE:
+        raise InvalidArmyError(
+            f"an army holds at most {ARMY_SIZE} cards, got {len(masks)}: {cards!r}"
+        )
+    return masks
+
+
+def army_key(cards: Iterable[CardLike]) -> int:
+    """The strength key of an army of 0..4 cards (Cards, int masks or strings).
+
+    A larger key is a stronger army; equal keys are equally strong.
+
+    >>> army_key([]) == 0
+    True
+    >>> army_key(["LBSHF"] * 4) > army_key(["LBSH"] * 4) > army_key(["F", "F", "F", "F"])
+    True
+    """
+    masks = army_masks(cards)
+    masks.extend([0] * (ARMY_SIZE - len(masks)))
+    return int(_army_kernel.key4(masks[0], masks[1], masks[2], masks[3]))
+
+
+def army_keys(masks: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
+    """The keys of many armies at once.
+
+    ``masks`` is an ``(n, 4)`` integer array of card masks, one army per row;
+    0 marks an empty slot, so rows may hold partial armies. ``uint8`` input is
+    used without a copy when C-contiguous; other integer dtypes are checked
+    and converted. Returns an ``(n,)`` ``uint32`` array.
+
+    >>> army_keys(np.array([[12, 12, 5, 4], [16, 16, 1, 2]], dtype=np.uint8))
+    array([2359336,      48], dtype=uint32)
+    """
+    if not isinstance(masks, np.ndarray):
+        raise OrdonnanceTypeError(
+            f"army_keys needs a NumPy array of shape (n, 4), not {type(masks).__name__}"
+        )
+    if masks.dtype.kind not in "iu":
+        raise OrdonnanceTypeError(
+            f"army_keys needs an integer array (ideally uint8), got dtype {masks.dtype}"
+        )
+    if masks.ndim != 2 or masks.shape[1] != ARMY_SIZE:
+        raise InvalidArmyError(
+            f"army_keys needs an array of shape (n, {ARMY_SIZE}), got shape {masks.shape}"
+        )
+    n = masks.shape[0]
+    if n and (masks.max() > MAX_MASK or (masks.dtype.kind == "i" and masks.min() < 0)):
+        bad = masks[(masks > MAX_MASK) | (masks < 0)][0]
+        row = int(np.argmax(((masks > MAX_MASK) | (masks < 0)).any(axis=1)))
+        raise InvalidArmyError(
+            f"card masks must be in 0..{MAX_MASK} (0 = empty slot), got {int(bad)} in row {row}"
+        )
+    words = np.ascontiguousarray(masks, dtype=np.uint8).view(np.uint32).reshape(n)
+    out = np.empty(n, dtype=np.uint32)
+    _army_kernel.keys_from_words(words, out)
+    return out
+
+
+def compare_armies(a: Iterable[CardLike], b: Iterable[CardLike]) -> int:
+    """1 when army ``a`` is stronger, -1 when ``b`` is, 0 when equally strong."""
+    key_a, key_b = army_key(a), army_key(b)
+    return (key_a > key_b) - (key_a < key_b)
+
+
+def _symbols_strongest_first(mask: int) -> tuple[Symbol, ...]:
+    return tuple(s for s in reversed(Symbol) if mask & s.bit)
+
+
+@attrs.frozen
+class ArmyDescription:
+    """What an army's key says: its regiments, battalions and companies.
+
+    Each tuple lists Symbols strongest first. ``str()`` gives a readable line.
+    """
+
+    regiments: tuple[Symbol, ...]
+    """Symbols carried by 4 cards."""
+    battalions: tuple[Symbol, ...]
+    """Symbols carried by exactly 3 cards."""
+    companies: tuple[Symbol, ...]
+    """Symbols carried by exactly 2 cards."""
+
+    def __str__(self) -> str:
+        parts = []
+        tiers = (self.regiments, self.battalions, self.companies)
+        for symbols, (singular, plural) in zip(tiers, _TIER_NAMES):
+            if symbols:
+                names = ", ".join(s.label for s in symbols)
+                parts.append(f"{len(symbols)} {singular if len(symbols) == 1 else plural} ({names})")
+        return ", ".join(parts) if parts else "no formation"
+
+
+def describe(key: int) -> ArmyDescription:
+    """Decode a key from :func:`army_key` into its regiments, battalions and companies.
+
+    Raises :class:`~ordonnance.errors.InvalidKeyError` for an integer that no
+    army produces.
+
+    >>> print(describe(army_key(["FH", "FH", "FH", "L"])))
+    2 battalions (Banner, Helmet)
+    """
+    if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+        raise OrdonnanceTypeError(f"a key must be an int, not {type(key).__name__}: {key!r}")
+    key = int(key)
+    if not 0 <= key < 1 << KEY_BITS:
+        raise InvalidKeyError(f"a key must be in 0..{(1 << KEY_BITS) - 1}, got {key!r}")
+    tier_masks = []
+    for shift in _TIER_SHIFTS:
+        field = key >> shift & 0xFF
+        mask, count = field & MAX_MASK, field >> 5
+        if mask.bit_count() != count:
+            raise InvalidKeyError(f"{key!r} is not an army key: count {count} != mask {mask:#07b}")
+        tier_masks.append(mask)
+    regiments, battalions, companies = tier_masks
+    if regiments & battalions or regiments & companies or battalions & companies:
+        raise InvalidKeyError(f"{key!r} is not an army key: a symbol is in two tiers")
+    return ArmyDescription(
+        regiments=_symbols_strongest_first(regiments),
+        battalions=_symbols_strongest_first(battalions),
+        companies=_symbols_strongest_first(companies),
+    )
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) the evaluator's kernels now."""
+    army_key(["L", "B", "S", "H"])
+    army_keys(np.zeros((1, ARMY_SIZE), dtype=np.uint8))

@@ -1,0 +1,228 @@
+"""Symbols, unit cards and decks.
+
+A card is a non-empty set of the five symbols. As an integer it is a 5-bit
+*mask*: bit ``i`` is set when the symbol of rank ``i`` is on the card, so
+``L`` = 1, ``B`` = 2, ``S`` = 4, ``H`` = 8, ``F`` = 16 and ``LSF`` = 21.
+
+>>> card = Card.parse("hs")
+>>> card
+Card.parse('SH')
+>>> card.mask, str(card), card.symbols
+(12, 'SH', (<Symbol.SWORD: 2>, <Symbol.HELMET: 3>))
+>>> Card.from_mask(12) is card
+True
+>>> len(standard_deck())
+56
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable
+from typing import Union
+
+import attrs
+import numpy as np
+
+from ordonnance.errors import InvalidCardError, InvalidDeckError, OrdonnanceTypeError
+
+__all__ = [
+    "Symbol",
+    "Card",
+    "CardLike",
+    "MAX_MASK",
+    "to_mask",
+    "standard_deck",
+    "build_deck",
+    "deck_counts",
+]
+
+#: The largest valid card mask: the card carrying all five symbols.
+MAX_MASK = 31
+
+
+class Symbol(enum.IntEnum):
+    """A troop type, weakest (``LANCE`` = 0) to strongest (``BANNER`` = 4)."""
+
+    LANCE = 0
+    BOW = 1
+    SWORD = 2
+    HELMET = 3
+    BANNER = 4
+
+    @property
+    def letter(self) -> str:
+        """The one-letter code: ``L``, ``B``, ``S``, ``H`` or ``F``."""
+        return _LETTERS[self]
+
+    @property
+    def bit(self) -> int:
+        """The symbol's bit in a card mask (``1 << rank``)."""
+        return 1 << int(self)
+
+    @property
+    def label(self) -> str:
+        """The name as a person reads it: ``"Lance"``, ..., ``"Banner"``."""
+        return self.name.capitalize()
+
+
+_LETTERS = "LBSHF"
+_SYMBOL_OF_LETTER = {letter: Symbol(rank) for rank, letter in enumerate(_LETTERS)}
+
+
+@attrs.frozen(repr=False, order=False)
+class Card:
+    """One unit card: an immutable, hashable set of symbols.
+
+    Build cards with :meth:`parse` or :meth:`from_mask` (both return shared
+    instances); ``Card(mask)`` validates too.
+    """
+
+    mask: int = attrs.field()
+    """The 5-bit mask, 1..31 (bit ``i`` set when the symbol of rank ``i`` is on the card)."""
+
+    @mask.validator
+    def _check_mask(self, _attribute: object, value: object) -> None:
+        _check_mask_value(value)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse letters ``L B S H F`` in any order and case, e.g. ``"sh"``.
+
+        Raises :class:`~ordonnance.errors.InvalidCardError` for an empty text,
+        an unknown letter or a repeated one.
+        """
+        cached = _PARSED.get(text) if isinstance(text, str) else None
+        if cached is not None:
+            return cached
+        if not isinstance(text, str):
+            raise OrdonnanceTypeError(f"card text must be a str, not {type(text).__name__}: {text!r}")
+        mask = 0
+        for char in text.upper():
+            symbol = _SYMBOL_OF_LETTER.get(char)
+            if symbol is None:
+                raise InvalidCardError(
+                    f"unknown symbol letter {char!r} in card {text!r} (use L, B, S, H, F)"
+                )
+            if mask & symbol.bit:
+                raise InvalidCardError(f"repeated symbol letter {char!r} in card {text!r}")
+            mask |= symbol.bit
+        if mask == 0:
+            raise InvalidCardError(f"a card needs at least one symbol, got {text!r}")
+        card = _CARDS[mask]
+        if len(_PARSED) < 10_000:
+            _PARSED[text] = card
+        return card
+
+    @classmethod
+    def from_mask(cls, mask: int) -> Card:
+        """The card with this mask (1..31)."""
+        _check_mask_value(mask)
+        return _CARDS[int(mask)]
+
+    @property
+    def symbols(self) -> tuple[Symbol, ...]:
+        """The card's symbols, weakest first."""
+        return tuple(s for s in Symbol if self.mask & s.bit)
+
+    def __contains__(self, symbol: object) -> bool:
+        return isinstance(symbol, Symbol) and bool(self.mask & symbol.bit)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __str__(self) -> str:
+        return "".join(s.letter for s in self.symbols)
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return _sort_key(self) < _sort_key(other)
+
+
+def _sort_key(card: Card) -> tuple[int, int]:
+    return (len(card), card.mask)
+
+
+def _check_mask_value(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise OrdonnanceTypeError(
+            f"a card mask must be an int, not {type(value).__name__}: {value!r}"
+        )
+    if not 1 <= value <= MAX_MASK:
+        raise InvalidCardError(f"card mask must be in 1..{MAX_MASK}, got {value!r}")
+
+
+_CARDS: dict[int, Card] = {mask: Card(mask) for mask in range(1, MAX_MASK + 1)}
+_PARSED: dict[str, Card] = {str(card): card for card in _CARDS.values()}
+
+#: Anything that names a card: a :class:`Card`, its mask or its letters.
+CardLike = Union[Card, int, str]
+
+
+def to_mask(card: CardLike) -> int:
+    """The mask of a card given as a :class:`Card`, an int mask or a string."""
+    if type(card) is Card:
+        return card.mask
+    if type(card) is int and 1 <= card <= MAX_MASK:
+        return card
+    if isinstance(card, str):
+        return Card.parse(card).mask
+    return Card.from_mask(card).mask  # type: ignore[arg-type]  # validates and raises
+
+
+def _cards_with(symbol_count: int) -> list[Card]:
+    return [c for c in _CARDS.values() if len(c) == symbol_count]
+
+
+#: Copies of each card in the standard deck, by number of symbols on the card.
+_STANDARD_COPIES = {1: 4, 2: 2, 3: 1, 4: 1, 5: 1}
+
+
+def standard_deck(copies: int = 1) -> tuple[Card, ...]:
+    """The standard 56-card deck reconstructed in RULES.md, ``copies`` times over.
+
+    Each 1-symbol card appears 4 times, each 2-symbol card twice, every other
+    card once; every symbol is on 23 cards. Cards come sorted (fewest symbols
+    first, then by mask); shuffle them yourself or let :class:`Game` do it.
+    """
+    if isinstance(copies, bool) or not isinstance(copies, int):
+        raise OrdonnanceTypeError(f"copies must be an int, got {copies!r}")
+    if copies < 1:
+        raise InvalidDeckError(f"copies must be at least 1, got {copies!r}")
+    deck = [
+        card
+        for count, per_card in _STANDARD_COPIES.items()
+        for card in _cards_with(count)
+        for _ in range(per_card * copies)
+    ]
+    return tuple(deck)
+
+
+def build_deck(cards: Iterable[CardLike], *, min_size: int = 1) -> tuple[Card, ...]:
+    """Validate any multiset of cards (Cards, masks or strings) as a deck.
+
+    Returns the cards as a tuple in the order given. Raises
+    :class:`~ordonnance.errors.InvalidDeckError` when the deck holds fewer
+    than ``min_size`` cards, or the error of the first bad card.
+    """
+    if isinstance(cards, (str, bytes)):
+        raise OrdonnanceTypeError(f"a deck is an iterable of cards, not a string: {cards!r}")
+    deck = []
+    for position, card in enumerate(cards):
+        try:
+            deck.append(_CARDS[to_mask(card)])
+        except (InvalidCardError, OrdonnanceTypeError) as error:
+            raise type(error)(f"deck card at position {position}: {error}") from None
+    if len(deck) < min_size:
+        raise InvalidDeckError(f"a deck needs at least {min_size} cards, got {len(deck)}")
+    return tuple(deck)
+
+
+def deck_counts(cards: Iterable[CardLike]) -> Counter[Card]:
+    """How many copies of each card a deck (or any collection of cards) holds."""
+    return Counter(build_deck(cards, min_size=0))

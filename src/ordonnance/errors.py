@@ -1,0 +1,41 @@
+"""The exceptions ordonnance raises.
+
+Every error is a :class:`ValueError` or :class:`TypeError` subclass, so callers
+that only know the standard exceptions can still catch them, and every message
+shows the offending value with ``repr``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "OrdonnanceError",
+    "InvalidCardError",
+    "InvalidDeckError",
+    "InvalidArmyError",
+    "InvalidKeyError",
+    "OrdonnanceTypeError",
+]
+
+
+class OrdonnanceError(Exception):
+    """Base class of every exception raised deliberately by ordonnance."""
+
+
+class InvalidCardError(OrdonnanceError, ValueError):
+    """A card could not be built: unknown or repeated letter, empty card, bad mask."""
+
+
+class InvalidDeckError(OrdonnanceError, ValueError):
+    """A deck is not a valid multiset of cards for the requested use."""
+
+
+class InvalidArmyError(OrdonnanceError, ValueError):
+    """An army has too many cards, or a batch of armies has the wrong shape or range."""
+
+
+class InvalidKeyError(OrdonnanceError, ValueError):
+    """An integer is not a key that :func:`ordonnance.army_key` can produce."""
+
+
+class OrdonnanceTypeError(OrdonnanceError, TypeError):
+    """An argument has a type that the function does not accept."""
