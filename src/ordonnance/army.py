@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _army_kernel
-from ordonnance.cards import MAX_MASK, CardLike, Card, Symbol, to_mask
+from ordonnance.cards import _TEXT_MASKS, MAX_MASK, Card, CardLike, Symbol, to_mask
 from ordonnance.errors import InvalidArmyError, InvalidKeyError, OrdonnanceTypeError
 
 __all__ = [
@@ -74,15 +74,31 @@ _TIER_SHIFTS = (16, 8, 0)
 
 def army_masks(cards: Iterable[CardLike]) -> list[int]:
     """Validate an army (0..4 cards as Cards, masks or strings) into its masks."""
-    if isinstance(cards, (str, bytes, Card)) or not isinstance(cards, Iterable):
-        raise OrdonnanceTypeError(
-            f"an army is a list of up to {ARMY_SIZE} cards, not {type(cards).__name__}: {cards!r}"
-        )
-    masks = [to_mask(card) for card in cards]
-    if len(masks) > ARMY_SIZE:
+    if type(cards) is not list and type(cards) is not tuple:
+        if isinstance(cards, (str, bytes, Card)) or not isinstance(cards, Iterable):
+            raise OrdonnanceTypeError(
+                f"an army is a list of up to {ARMY_SIZE} cards, "
+                f"not {type(cards).__name__}: {cards!r}"
+            )
+        cards = list(cards)
+    if len(cards) > ARMY_SIZE:
         raise InvalidArmyError(
-            f"an army holds at most {ARMY_SIZE} cards, got {len(masks)}: {cards!r}"
+            f"an army holds at most {ARMY_SIZE} cards, got {len(cards)}: {cards!r}"
         )
+    # The common cases inline, 0 for anything else; to_mask then validates
+    # (and explains) every card the fast path did not recognise.
+    masks = [
+        c.mask
+        if type(c) is Card
+        else c
+        if type(c) is int and 0 < c <= MAX_MASK
+        else _TEXT_MASKS.get(c, 0)
+        if type(c) is str
+        else 0
+        for c in cards
+    ]
+    if 0 in masks:
+        return [to_mask(c) for c in cards]
     return masks
 
 
@@ -96,9 +112,11 @@ def army_key(cards: Iterable[CardLike]) -> int:
     >>> army_key(["LBSHF"] * 4) > army_key(["LBSH"] * 4) > army_key(["F", "F", "F", "F"])
     True
     """
-    masks = army_masks(cards)
-    masks.extend([0] * (ARMY_SIZE - len(masks)))
-    return int(_army_kernel.key4(masks[0], masks[1], masks[2], masks[3]))
+    m = army_masks(cards)
+    if len(m) < ARMY_SIZE:
+        m.extend([0] * (ARMY_SIZE - len(m)))
+    key: int = _army_kernel.key4(m[0], m[1], m[2], m[3])
+    return key
 
 
 def army_keys(masks: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:

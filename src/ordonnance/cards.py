@@ -111,8 +111,9 @@ class Card:
         if mask == 0:
             raise InvalidCardError(f"a card needs at least one symbol, got {text!r}")
         card = _CARDS[mask]
-        if len(_PARSED) < 10_000:
+        if len(_PARSED) < _MAX_CACHED_TEXTS:
             _PARSED[text] = card
+            _TEXT_MASKS[text] = mask
         return card
 
     @classmethod
@@ -159,6 +160,10 @@ def _check_mask_value(value: object) -> None:
 
 _CARDS: dict[int, Card] = {mask: Card(mask) for mask in range(1, MAX_MASK + 1)}
 _PARSED: dict[str, Card] = {str(card): card for card in _CARDS.values()}
+# Masks of texts already parsed, for the evaluator's fast path. Both caches
+# are bounded: every spelling of every card (case, order) is 6,330 texts.
+_TEXT_MASKS: dict[str, int] = {text: card.mask for text, card in _PARSED.items()}
+_MAX_CACHED_TEXTS = 10_000
 
 #: Anything that names a card: a :class:`Card`, its mask or its letters.
 CardLike = Union[Card, int, str]

@@ -1,0 +1,92 @@
+"""The army evaluator against the alternatives a user would otherwise pick.
+
+On 10 million random armies in one run: ``army_keys`` against a
+straightforward NumPy-vectorised evaluator, the memory-bound pass (one NumPy
+pass reading the same input and writing a uint32 per army), and the slow
+pure-Python reference of the tests (timed on a 20,000-army slice, its rate
+per army compared). Plus single ``army_key`` calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import ordonnance as od
+from conftest import items
+from tests import naive
+
+ARMIES = 10_000_000
+PYTHON_SLICE = 20_000
+
+
+@pytest.fixture(scope="module")
+def masks() -> npt.NDArray[np.uint8]:
+    rng = np.random.default_rng(2026)
+    return rng.integers(1, 32, size=(ARMIES, 4), dtype=np.uint8)
+
+
+def numpy_keys(masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
+    """The evaluator as a NumPy user would write it: count symbols, build the tiers."""
+    counts = np.stack([((masks >> rank) & 1).sum(axis=1) for rank in range(5)], axis=1)
+    key = np.zeros(len(masks), dtype=np.uint32)
+    for shift, size in ((16, 4), (8, 3), (0, 2)):
+        in_tier = counts == size
+        tier_mask = (in_tier << np.arange(5)).sum(axis=1).astype(np.uint32)
+        key |= ((in_tier.sum(axis=1).astype(np.uint32) << 5) | tier_mask) << shift
+    return key
+
+
+def memory_pass(masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
+    """Read every army once and write one uint32: the floor for any evaluator."""
+    return np.bitwise_and(masks.view(np.uint32).reshape(-1), 0x1F1F1F1F)
+
+
+def python_keys(rows: list[list[int]]) -> list[tuple[object, ...]]:
+    return [naive.strength(row) for row in rows]
+
+
+def test_numpy_alternative_is_correct(masks: npt.NDArray[np.uint8]) -> None:
+    sample = masks[:100_000]
+    assert np.array_equal(numpy_keys(sample), od.army_keys(sample))
+
+
+@pytest.mark.benchmark(group="army_keys: 10M armies")
+def test_army_keys(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    od.warm_up()
+    items(benchmark, ARMIES, subject=True)
+    benchmark(od.army_keys, masks)
+
+
+@pytest.mark.benchmark(group="army_keys: 10M armies")
+def test_memory_bound_pass(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    items(benchmark, ARMIES)
+    benchmark(memory_pass, masks)
+
+
+@pytest.mark.benchmark(group="army_keys: 10M armies")
+def test_numpy_vectorised(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    items(benchmark, ARMIES)
+    benchmark.pedantic(numpy_keys, args=(masks,), rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="army_keys: 10M armies")
+def test_pure_python_reference(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    rows = masks[:PYTHON_SLICE].tolist()
+    items(benchmark, PYTHON_SLICE)
+    benchmark.pedantic(python_keys, args=(rows,), rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="army_key: one call")
+@pytest.mark.parametrize(
+    "army",
+    [[12, 12, 5, 4], ["SH", "SH", "LS", "S"], [od.Card.parse(c) for c in ("SH", "SH", "LS", "S")]],
+    ids=["masks", "strings", "cards"],
+)
+def test_army_key_single(benchmark: Any, army: list[od.CardLike]) -> None:
+    od.warm_up()
+    items(benchmark, 1)
+    benchmark(od.army_key, army)
