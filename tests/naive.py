@@ -40,3 +40,73 @@ def tiers(masks: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple
     """Ranks (strongest first) of the regiments, battalions and companies."""
     s = strength(masks)
     return s[1], s[3], s[5]  # type: ignore[return-value]
+
+
+# --- resolution, claims and the winner, straight from RULES.md -------------------
+
+def ranking(armies: Sequence[Sequence[int]], completed_at: Sequence[int | None]) -> list[int]:
+    """Seats from strongest army to weakest; equal strength: completed first wins."""
+    never = 10**9
+
+    def order(p: int) -> tuple[object, ...]:
+        done = completed_at[p]
+        return (strength(armies[p]), -(never if done is None else done))
+
+    return sorted(range(len(armies)), key=order, reverse=True)
+
+
+def can_claim(
+    armies: Sequence[Sequence[int]],
+    completed_at: Sequence[int | None],
+    claimant: int,
+    best_strength_of: object,
+) -> bool:
+    """The early-claim rule: no opponent can still beat the claimant.
+
+    ``best_strength_of(partial)`` gives the strongest strength an incomplete
+    opponent could reach (None if they cannot complete).
+    """
+    mine, my_time = strength(armies[claimant]), completed_at[claimant]
+    assert my_time is not None
+    for q in range(len(armies)):
+        if q == claimant:
+            continue
+        done = completed_at[q]
+        if done is not None:
+            theirs = strength(armies[q])
+            if theirs > mine or (theirs == mine and done < my_time):
+                return False
+        else:
+            best = best_strength_of(armies[q])  # type: ignore[operator]
+            if best is not None and best > mine:
+                return False
+    return True
+
+
+def winner(scores: Sequence[int], markers_by_seat: Sequence[Sequence[int]], tie_break: str) -> int | None:
+    """Most points wins; ties by the tie-break rule of RULES.md (None: nobody wins)."""
+    best = max(scores)
+    tied = [p for p in range(len(scores)) if scores[p] == best]
+    if len(tied) == 1:
+        return tied[0]
+    if tie_break == "lowest_marker_sum":
+        holders = [p for p in tied if markers_by_seat[p]]
+        if holders:
+            low = min(sum(markers_by_seat[p]) for p in holders)
+            lowest = [p for p in holders if sum(markers_by_seat[p]) == low]
+            if len(lowest) == 1:
+                return lowest[0]
+            tied = lowest
+    holders = [p for p in tied if markers_by_seat[p]]
+    if not holders:
+        return None
+    return max(holders, key=lambda p: max(markers_by_seat[p]))
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """SplitMix64 (Steele, Lea, Flood 2014), from the published reference code."""
+    state = (state + 0x9E3779B97F4A7C15) % 2**64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return state, z ^ (z >> 31)

@@ -18,34 +18,65 @@ from ordonnance.army import (
     describe,
     warm_up,
 )
+from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.cards import Card, CardLike, Symbol, build_deck, deck_counts, standard_deck
+from ordonnance.completion import Completion, best_completion, best_completion_key, can_beat
 from ordonnance.errors import (
+    IllegalActionError,
     InvalidArmyError,
     InvalidCardError,
     InvalidDeckError,
+    InvalidGameStateError,
     InvalidKeyError,
+    InvalidRulesError,
+    InvalidSeatError,
+    InvalidSeedError,
+    InvalidTerritoryError,
     OrdonnanceError,
     OrdonnanceTypeError,
 )
+from ordonnance.game import Counterexample, Game
+from ordonnance.rules import Rules
+from ordonnance.territory import Territory
+from ordonnance.view import PlayerView
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "ARMY_SIZE",
     "KEY_BITS",
+    "Action",
     "ArmyDescription",
     "Card",
     "CardLike",
+    "Claim",
+    "Completion",
+    "Counterexample",
+    "Game",
+    "IllegalActionError",
     "InvalidArmyError",
     "InvalidCardError",
     "InvalidDeckError",
+    "InvalidGameStateError",
     "InvalidKeyError",
+    "InvalidRulesError",
+    "InvalidSeatError",
+    "InvalidSeedError",
+    "InvalidTerritoryError",
     "OrdonnanceError",
     "OrdonnanceTypeError",
+    "Pass",
+    "Play",
+    "PlayerView",
+    "Rules",
     "Symbol",
+    "Territory",
     "army_key",
     "army_keys",
+    "best_completion",
+    "best_completion_key",
     "build_deck",
+    "can_beat",
     "compare_armies",
     "deck_counts",
     "describe",

@@ -14,6 +14,12 @@ __all__ = [
     "InvalidArmyError",
     "InvalidKeyError",
     "OrdonnanceTypeError",
+    "InvalidTerritoryError",
+    "InvalidRulesError",
+    "InvalidSeatError",
+    "InvalidSeedError",
+    "IllegalActionError",
+    "InvalidGameStateError",
 ]
 
 
@@ -39,3 +45,35 @@ class InvalidKeyError(OrdonnanceError, ValueError):
 
 class OrdonnanceTypeError(OrdonnanceError, TypeError):
     """An argument has a type that the function does not accept."""
+
+
+class InvalidTerritoryError(OrdonnanceError, ValueError):
+    """A territory number is outside 0..4."""
+
+
+class InvalidRulesError(OrdonnanceError, ValueError):
+    """A :class:`~ordonnance.Rules` was asked for an impossible combination."""
+
+
+class InvalidSeatError(OrdonnanceError, ValueError):
+    """A seat number is not one of the game's players."""
+
+
+class InvalidSeedError(OrdonnanceError, ValueError):
+    """A seed is outside 0..2**64-1."""
+
+
+class IllegalActionError(OrdonnanceError, ValueError):
+    """An action is not legal in the current position; the game is left unchanged.
+
+    ``action`` is the refused action and ``reason`` says why in words.
+    """
+
+    def __init__(self, action: object, reason: str) -> None:
+        super().__init__(f"illegal action {action!r}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class InvalidGameStateError(OrdonnanceError, ValueError):
+    """Serialised game state (JSON) is malformed or inconsistent."""

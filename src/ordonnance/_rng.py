@@ -1,0 +1,31 @@
+"""The game's random number generator: SplitMix64, written out so that a seed
+gives the same deck on every machine, Python and NumPy version, and so that
+the numba simulator can reproduce it bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """Advance ``state``; returns ``(new_state, output)``, both 64-bit."""
+    state = (state + _GAMMA) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def shuffle(items: list[T], state: int) -> int:
+    """Fisher-Yates shuffle of ``items`` in place; returns the new RNG state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, value = splitmix64(state)
+        j = value % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state

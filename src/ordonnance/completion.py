@@ -1,0 +1,240 @@
+"""The strongest army a partial army can still become: the "provably unbeatable" check.
+
+An army with ``k`` cards missing can be completed with any ``k`` cards of a
+pool (a multiset of cards). :func:`best_completion_key` is the strongest key
+any such completion reaches, :func:`best_completion` also says which cards
+reach it, and :func:`can_beat` looks for any completion at or above a
+threshold, which is what an early claim must rule out (RULES.md, "Deciding
+a territory"): an opponent who would complete after the claimant needs
+``threshold = claimant_key + 1``, one who could win ties needs
+``threshold = claimant_key``.
+
+>>> from ordonnance.army import army_key
+>>> pool = ["F", "F", "F", "LB", "S"]
+>>> best_completion_key(["F"], pool) == army_key(["F", "F", "F", "F"])
+True
+>>> best_completion(["F", "F"], pool)
+Completion(key=3145728, cards=(Card.parse('F'), Card.parse('F')))
+>>> can_beat(["L", "B"], pool, army_key(["F", "F", "F", "F"])) is None
+True
+
+Pools are iterables of cards (Cards, int masks or strings) or mappings from
+card to number of copies, such as a :class:`collections.Counter`.
+
+The search is a branch and bound in a numba kernel
+(:mod:`ordonnance._army_kernel`'s evaluator inside); like the army
+evaluator it is compiled on first use and cached on disk, so the first call
+in a fresh install costs about a second and later processes load it in
+milliseconds. A call then takes a few microseconds even for an empty army
+against two whole decks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Union
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _completion_kernel
+from ordonnance.army import ARMY_SIZE, KEY_BITS, army_masks
+from ordonnance.cards import MAX_MASK, Card, CardLike, to_mask
+from ordonnance.errors import (
+    InvalidCardError,
+    InvalidDeckError,
+    OrdonnanceTypeError,
+)
+
+__all__ = [
+    "Completion",
+    "PoolLike",
+    "best_completion",
+    "best_completion_key",
+    "can_beat",
+    "pool_counts",
+]
+
+#: A pool of cards: an iterable of cards (a multiset) or a mapping card -> copies.
+PoolLike = Union[Iterable[CardLike], Mapping[CardLike, int]]
+
+#: Copies above this never matter: at most this many cards are ever added.
+_MAX_USEFUL_COPIES = ARMY_SIZE
+#: Keys are below this (``2 ** KEY_BITS``); thresholds are clamped into 0..this.
+_KEY_LIMIT = 1 << KEY_BITS
+_CARD_OF_MASK = {mask: Card.from_mask(mask) for mask in range(1, MAX_MASK + 1)}
+
+
+@attrs.frozen
+class Completion:
+    """A way to complete a partial army: the cards to add and the key reached.
+
+    >>> Completion(key=3145728, cards=(Card.parse("F"),) * 2).cards
+    (Card.parse('F'), Card.parse('F'))
+    """
+
+    key: int
+    """The strength key of the partial army with :attr:`cards` added."""
+    cards: tuple[Card, ...]
+    """The added cards, strongest first (most symbols, then highest mask)."""
+
+
+def pool_counts(pool: PoolLike) -> npt.NDArray[np.int64]:
+    """Validate a pool into copies by card mask: an ``int64`` array of shape ``(32,)``.
+
+    ``pool`` is an iterable of cards (Cards, masks or strings; repeats are
+    copies) or a mapping from card to a non-negative int number of copies.
+    Copies beyond 4 are counted as 4, since no completion adds more cards.
+
+    >>> pool_counts(["SH", "SH", 1]).nonzero()
+    (array([ 1, 12]),)
+    >>> int(pool_counts({"F": 10**30})[16])
+    4
+    """
+    if isinstance(pool, Mapping):
+        return _counts_of_mapping(pool)
+    if isinstance(pool, (str, bytes, Card)) or not isinstance(pool, Iterable):
+        raise OrdonnanceTypeError(
+            "a pool is an iterable of cards or a mapping card -> copies, "
+            f"not {type(pool).__name__}: {pool!r}"
+        )
+    cards = pool if isinstance(pool, (list, tuple)) else list(pool)
+    masks = [card.mask for card in cards if type(card) is Card]
+    if len(masks) != len(cards):
+        masks = [_pool_mask(card, f"pool card at position {i}") for i, card in enumerate(cards)]
+    counts = np.bincount(np.array(masks, dtype=np.intp), minlength=MAX_MASK + 1)
+    return counts.astype(np.int64, copy=False)
+
+
+def _counts_of_mapping(pool: Mapping[CardLike, int]) -> npt.NDArray[np.int64]:
+    counts = [0] * (MAX_MASK + 1)
+    for card, copies in pool.items():
+        mask = _pool_mask(card, f"pool card {card!r}")
+        if isinstance(copies, bool) or not isinstance(copies, (int, np.integer)) or copies < 0:
+            raise InvalidDeckError(
+                f"copies of {card!r} in a pool must be a non-negative int, got {copies!r}"
+            )
+        counts[mask] = min(counts[mask] + int(copies), _MAX_USEFUL_COPIES)
+    return np.array(counts, dtype=np.int64)
+
+
+def _pool_mask(card: object, where: str) -> int:
+    try:
+        return to_mask(card)  # type: ignore[arg-type]  # to_mask validates any object
+    except (InvalidCardError, OrdonnanceTypeError) as error:
+        raise type(error)(f"{where}: {error}") from None
+
+
+def _threshold(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise OrdonnanceTypeError(
+            f"a threshold must be an int key, not {type(value).__name__}: {value!r}"
+        )
+    return min(max(int(value), 0), _KEY_LIMIT)
+
+
+def _padded(partial_masks: Sequence[int]) -> tuple[int, int, int, int]:
+    masks = [*partial_masks, 0, 0, 0, 0]
+    return masks[0], masks[1], masks[2], masks[3]
+
+
+def _best_completion_masks(
+    partial_masks: Sequence[int], counts: npt.NDArray[np.int64]
+) -> tuple[int, tuple[int, ...]] | None:
+    """Unchecked fast path of :func:`best_completion`, for the game engine.
+
+    ``partial_masks`` holds 0..4 valid masks (zeros are empty slots),
+    ``counts`` is an ``int64`` array of shape ``(32,)`` of copies by mask
+    (non-positive counts are ignored). Returns ``(key, added masks)`` or None
+    when the pool holds too few cards. Nothing is validated.
+    """
+    out = np.zeros(ARMY_SIZE, np.int64)
+    p0, p1, p2, p3 = _padded(partial_masks)
+    key = int(_completion_kernel.best_completion(p0, p1, p2, p3, counts, out))
+    if key < 0:
+        return None
+    return key, tuple(out[: _missing(p0, p1, p2, p3)].tolist())
+
+
+def _can_beat_masks(
+    partial_masks: Sequence[int], counts: npt.NDArray[np.int64], threshold: int
+) -> tuple[int, tuple[int, ...]] | None:
+    """Unchecked fast path of :func:`can_beat`, for the game engine.
+
+    Arguments as for :func:`_best_completion_masks`, plus ``threshold``, an
+    int in ``-2**63..2**63-1``. Returns ``(key, added masks)`` of one
+    completion with ``key >= threshold`` (the first found, not the best), or
+    None when there is none.
+    """
+    out = np.zeros(ARMY_SIZE, np.int64)
+    p0, p1, p2, p3 = _padded(partial_masks)
+    key = int(_completion_kernel.beats(p0, p1, p2, p3, counts, threshold, out))
+    if key < 0:
+        return None
+    return key, tuple(out[: _missing(p0, p1, p2, p3)].tolist())
+
+
+def _missing(p0: int, p1: int, p2: int, p3: int) -> int:
+    return (p0 == 0) + (p1 == 0) + (p2 == 0) + (p3 == 0)
+
+
+def _completion(found: tuple[int, tuple[int, ...]] | None) -> Completion | None:
+    if found is None:
+        return None
+    key, added = found
+    return Completion(key=key, cards=tuple(_CARD_OF_MASK[m] for m in added))
+
+
+def best_completion_key(partial: Iterable[CardLike], pool: PoolLike) -> int | None:
+    """The strongest key reachable by adding ``4 - len(partial)`` cards from ``pool``.
+
+    ``partial`` is 0..4 cards (Cards, masks or strings); ``pool`` a multiset
+    of cards as an iterable or a mapping card -> copies (see
+    :func:`pool_counts`). Returns None when the pool holds fewer cards than
+    the army is missing; a complete army's own key when nothing is missing.
+
+    >>> from ordonnance.army import army_key
+    >>> best_completion_key(["F", "F"], ["F", "L", "LB"]) == army_key(["F", "F", "F", "LB"])
+    True
+    >>> best_completion_key(["F", "F"], ["F"]) is None
+    True
+    """
+    found = _best_completion_masks(army_masks(partial), pool_counts(pool))
+    return None if found is None else found[0]
+
+
+def best_completion(partial: Iterable[CardLike], pool: PoolLike) -> Completion | None:
+    """The strongest completion of ``partial`` from ``pool``, or None if it cannot complete.
+
+    Arguments as for :func:`best_completion_key`. Adding ``cards`` of the
+    result to ``partial`` gives an army of key ``key``; when several
+    completions are equally strong, one of them is returned.
+
+    >>> best_completion(["SH", "S"], {"SH": 3, "LBSHF": 1, "F": 5})
+    Completion(key=2369536, cards=(Card.parse('LBSHF'), Card.parse('SH')))
+    >>> best_completion(["L", "B", "S", "H"], [])
+    Completion(key=0, cards=())
+    """
+    return _completion(_best_completion_masks(army_masks(partial), pool_counts(pool)))
+
+
+def can_beat(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> Completion | None:
+    """A completion of ``partial`` from ``pool`` with key ``>= threshold``, or None.
+
+    Arguments as for :func:`best_completion_key`. The search stops at the
+    first completion found at or above ``threshold``, which need not be the
+    strongest. None means that no completion reaches ``threshold``: for an
+    early claim against an opponent who completes later, ``threshold`` is the
+    claimant's key + 1.
+
+    >>> from ordonnance.army import army_key
+    >>> claimant = army_key(["F", "F", "F", "L"])
+    >>> can_beat(["H", "H"], ["H", "H", "L"], claimant + 1)
+    Completion(key=2621440, cards=(Card.parse('H'), Card.parse('H')))
+    >>> can_beat(["H", "H"], ["H", "L", "B"], claimant + 1) is None
+    True
+    """
+    masks = army_masks(partial)
+    counts = pool_counts(pool)
+    return _completion(_can_beat_masks(masks, counts, _threshold(threshold)))

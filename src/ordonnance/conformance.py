@@ -1,0 +1,160 @@
+"""A reusable conformance harness: random games with invariants checked at every step.
+
+Like OpenSpiel's random simulation test, :func:`random_playthrough` plays a
+game with uniformly random legal actions and calls :func:`check_invariants`
+after every step. Use it to test the engine, a custom deck, or a bot
+(``policy``) that must only ever choose legal actions::
+
+    >>> from ordonnance import Rules
+    >>> from ordonnance.conformance import random_playthrough
+    >>> game = random_playthrough(Rules(players=3), seed=1)
+    >>> game.is_over
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from ordonnance.actions import Action, Claim, Pass, Play
+from ordonnance.army import ARMY_SIZE
+from ordonnance.game import Game
+from ordonnance.rules import Rules
+from ordonnance.territory import TERRITORY_COUNT, Territory
+from ordonnance.view import PlayerView
+
+__all__ = ["ConformanceError", "check_invariants", "random_playthrough"]
+
+
+class ConformanceError(AssertionError):
+    """An invariant of the rules does not hold."""
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ConformanceError(message)
+
+
+def check_invariants(game: Game, *, deep: bool = True) -> None:
+    """Check every invariant of a position; raise :class:`ConformanceError` if one fails.
+
+    Always: at most 4 cards in any army, every card of the rules in exactly one
+    place, markers 1..k in capture order on exactly the decided territories,
+    legal actions consistent with the state. With ``deep``: the JSON round trip
+    gives an equal game, a clone is equal and independent, and each view shows
+    exactly the public information plus its own hand.
+    """
+    n = game.players
+    places: Counter[int] = Counter(c.mask for c in game.unseen().elements())
+    face_up = 0
+    for t in Territory:
+        for p in range(n):
+            army = game.army(t, p)
+            _require(len(army) <= ARMY_SIZE, f"{t.label}: player {p} has {len(army)} cards")
+            _require((len(army) == ARMY_SIZE) == (game.completed_at(t, p) is not None),
+                     f"{t.label}: completion of player {p} does not match {len(army)} cards")  # fmt: skip
+            places.update(c.mask for c in army)
+            face_up += len(army)
+    hidden = sum(len(game.hand(p)) for p in range(n)) + game.deck_size
+    _require(sum(game.unseen().values()) == hidden, "unseen cards are not deck plus hands")
+    _require(places == Counter(c.mask for c in game.rules.cards), "cards are not each in exactly one place")
+    _require(face_up == game.plays, f"{face_up} cards face up but {game.plays} plays")
+
+    decided = [t for t in Territory if game.is_decided(t)]
+    markers = sorted(game.marker(t) or 0 for t in decided)
+    _require(markers == list(range(1, len(decided) + 1)), f"markers {markers} for {len(decided)} territories")
+    _require(all(game.marker(t) is None for t in Territory if t not in decided), "marker on undecided territory")
+    for t in decided:
+        owner = game.territory_owner(t)
+        assert owner is not None
+        _require(game.completed_at(t, owner) is not None, f"{t.label} won by an incomplete army")
+    if len(decided) == TERRITORY_COUNT:
+        _require(game.is_over, "all territories decided but the game goes on")
+
+    actions = game.legal_actions()
+    if game.is_over:
+        _require(actions == [], "a finished game offers actions")
+    else:
+        _require(bool(actions), f"player {game.current_player} is to act but has no legal action")
+        _require(len(set(actions)) == len(actions), "duplicate legal actions")
+        plays = [a for a in actions if isinstance(a, Play)]
+        claims = [a for a in actions if isinstance(a, Claim)]
+        _require((Pass() in actions) == (not plays and bool(claims)), "pass offered wrongly")
+        p = game.current_player
+        for action in plays:
+            _require(action.card in game.hand(p), f"{action} plays a card not in hand")
+            _require(game.is_open(action.territory, p), f"{action} plays into a closed territory")
+        for claim in claims:
+            _require(game.can_claim(p, claim.territory), f"{claim} offered but not provable")
+
+    if deep:
+        _check_copies(game)
+
+
+def _check_copies(game: Game) -> None:
+    restored = Game.from_json(game.to_json())
+    _require(restored == game, "JSON round trip changed the game")
+    _require(restored.legal_actions() == game.legal_actions(), "JSON round trip changed the legal actions")
+    clone = game.clone()
+    _require(clone == game, "clone differs")
+    if not clone.is_over:
+        clone.apply(clone.legal_actions()[0])
+        _require(clone != game or game.is_over, "applying to a clone changed the original")
+    for seat in range(game.players):
+        view = game.view(seat)
+        _check_view(game, view)
+
+
+def _check_view(game: Game, view: PlayerView) -> None:
+    seat = view.seat
+    _require(view.hand == game.hand(seat), "view shows the wrong hand")
+    unseen = Counter({m: c for m, c in enumerate(view.unseen) if c})
+    _require(unseen == Counter(c.mask for c in game.unseen(seat).elements()), "view's unseen cards")
+    _require(view.hand_sizes == tuple(len(game.hand(p)) for p in range(game.players)), "hand sizes")
+    _require(view.deck_size == game.deck_size, "deck size")
+    if game.current_player == seat and not game.is_over:
+        _require(list(view.legal_actions) == game.legal_actions(), "view's legal actions")
+    else:
+        _require(view.legal_actions == (), "a view offers actions out of turn")
+    # Leak test: redeal every card this seat cannot see; the view must not change.
+    other = game.clone()
+    hidden = other._deck + [m for p, hand in enumerate(other._hands) if p != seat for m in hand]
+    random.Random(len(hidden) * 7919 + seat).shuffle(hidden)
+    other._deck = hidden[: len(other._deck)]
+    rest = hidden[len(other._deck) :]
+    for p, hand in enumerate(other._hands):
+        if p != seat:
+            other._hands[p], rest = rest[: len(hand)], rest[len(hand) :]
+    _require(other.view(seat) == view, "a view changes when only hidden cards change: it leaks")
+
+
+def random_playthrough(
+    rules: Rules,
+    seed: int,
+    *,
+    policy: Callable[[PlayerView], Action] | None = None,
+    deep: bool = True,
+    max_steps: int = 10_000,
+) -> Game:
+    """Play one game with random legal actions (or ``policy``), checking every step.
+
+    Returns the finished game. A ``policy`` receives the acting seat's view and
+    must return one of its legal actions; anything else fails the check.
+    """
+    rng = random.Random(seed)
+    game = Game.new(rules, seed=seed)
+    check_invariants(game, deep=deep)
+    for _ in range(max_steps):
+        if game.is_over:
+            return game
+        actions = game.legal_actions()
+        if policy is None:
+            action = rng.choice(actions)
+        else:
+            action = policy(game.view(game.current_player))
+            _require(action in actions, f"policy chose an illegal action {action!r}")
+        game.apply(action)
+        check_invariants(game, deep=deep)
+    raise ConformanceError(f"game did not end within {max_steps} steps")

@@ -1,0 +1,139 @@
+"""The rules of a game: player count, deck and the variants of RULES.md."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal, get_args
+
+import attrs
+
+from ordonnance.cards import Card, CardLike, build_deck, standard_deck
+from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.territory import TERRITORY_COUNT
+
+__all__ = [
+    "Rules",
+    "Scoring",
+    "TieBreak",
+    "ClaimProof",
+    "HAND_SIZE",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+]
+
+Scoring = Literal["territories", "points"]
+TieBreak = Literal["latest_capture", "lowest_marker_sum"]
+ClaimProof = Literal["public", "private"]
+
+#: Cards dealt to each player at the start.
+HAND_SIZE = 5
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+#: Cards a player needs to complete an army in every territory.
+CARDS_PER_PLAYER = 4 * TERRITORY_COUNT
+
+
+def _check_choice(name: str, allowed: Any) -> Any:
+    choices = get_args(allowed)
+
+    def check(_instance: object, _attribute: object, value: object) -> None:
+        if value not in choices:
+            raise InvalidRulesError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+
+    return check
+
+
+def _check_players(_instance: object, _attribute: object, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OrdonnanceTypeError(f"players must be an int, got {value!r}")
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {value!r}")
+
+
+def _check_bool(_instance: object, attribute: Any, value: object) -> None:
+    if not isinstance(value, bool):
+        raise OrdonnanceTypeError(f"{attribute.name} must be a bool, got {value!r}")
+
+
+def _to_deck(cards: Iterable[CardLike] | None) -> tuple[Card, ...] | None:
+    return None if cards is None else build_deck(cards, min_size=0)
+
+
+@attrs.frozen
+class Rules:
+    """Everything that is fixed for a whole game; immutable and validated.
+
+    >>> Rules(players=2)
+    Rules(players=2, deck=None, scoring='territories', tie_break='latest_capture', claim_proof='public', auto_claim=False)
+    >>> len(Rules(players=3).cards)
+    112
+    >>> Rules(players=5)
+    Traceback (most recent call last):
+    ...
+    ordonnance.errors.InvalidRulesError: players must be 2..4, got 5
+    """
+
+    players: int = attrs.field(default=2, validator=_check_players)
+    """Number of players, 2..4."""
+    deck: tuple[Card, ...] | None = attrs.field(default=None, converter=_to_deck)
+    """A custom deck (any multiset of cards), or None for the standard deck(s)."""
+    scoring: Scoring = attrs.field(default="territories", validator=_check_choice("scoring", Scoring))
+    """``"territories"`` (most territories wins) or ``"points"`` (3/2/1 per territory)."""
+    tie_break: TieBreak = attrs.field(
+        default="latest_capture", validator=_check_choice("tie_break", TieBreak)
+    )
+    """``"latest_capture"`` (highest marker among the tied) or ``"lowest_marker_sum"``."""
+    claim_proof: ClaimProof = attrs.field(
+        default="public", validator=_check_choice("claim_proof", ClaimProof)
+    )
+    """``"public"``: a claim assumes opponents may get any card not face up, the
+    claimant's own hand included; ``"private"``: the claimant's hand is excluded."""
+    auto_claim: bool = attrs.field(default=False, validator=_check_bool)
+    """Award every provable territory, for any player, at once after each play."""
+
+    def __attrs_post_init__(self) -> None:
+        needed = CARDS_PER_PLAYER * self.players
+        if len(self.cards) < needed:
+            raise InvalidDeckError(
+                f"a {self.players}-player game needs a deck of at least {needed} cards "
+                f"({CARDS_PER_PLAYER} per player), got {len(self.cards)}"
+            )
+        if self.scoring == "points":
+            if self.auto_claim:
+                raise InvalidRulesError(
+                    "auto_claim=True is impossible with scoring='points': "
+                    "territories are scored only when every army is complete"
+                )
+            if self.claim_proof != "public":
+                raise InvalidRulesError(
+                    f"claim_proof={self.claim_proof!r} has no meaning with scoring='points': "
+                    "early claims are not available"
+                )
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The deck in use: the custom one, or 1 standard deck for 2 players, 2 for 3-4."""
+        if self.deck is not None:
+            return self.deck
+        return standard_deck(1 if self.players == 2 else 2)
+
+    @property
+    def claims_allowed(self) -> bool:
+        """Whether territories can be taken early (not with ``scoring="points"``)."""
+        return self.scoring == "territories"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON-ready data; :meth:`from_dict` reverses it."""
+        data = attrs.asdict(self)
+        data["deck"] = None if self.deck is None else [str(card) for card in self.deck]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
+        if not isinstance(data, dict):
+            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
+        unknown = set(data) - {f.name for f in attrs.fields(cls)}
+        if unknown:
+            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
+        return cls(**data)

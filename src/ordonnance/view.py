@@ -1,0 +1,94 @@
+"""What one player may see of a game: the public table and their own hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from ordonnance.actions import Action
+from ordonnance.cards import MAX_MASK, Card
+from ordonnance.rules import Rules
+from ordonnance.territory import Territory
+
+if TYPE_CHECKING:
+    from ordonnance.game import Game
+
+__all__ = ["PlayerView"]
+
+
+@attrs.frozen
+class PlayerView:
+    """A snapshot of a game as seen from one seat: what a bot or a UI may use.
+
+    It holds no deck order and no other player's hand: two games that differ
+    only in hidden information give equal views.
+    """
+
+    seat: int
+    """The seat this view belongs to."""
+    rules: Rules
+    """The game's rules."""
+    current_player: int
+    """The seat to act."""
+    is_over: bool
+    """Whether the game has ended."""
+    winner: int | None
+    """The winning seat once over, else None."""
+    scores: tuple[int, ...]
+    """Scores so far, by seat."""
+    plays: int
+    """Cards played so far."""
+    hand: tuple[Card, ...]
+    """This seat's own hand, in the order drawn."""
+    hand_sizes: tuple[int, ...]
+    """How many cards each seat holds."""
+    deck_size: int
+    """Cards left in the draw pile."""
+    armies: tuple[tuple[tuple[Card, ...], ...], ...]
+    """``armies[territory][seat]``: the cards face up, in play order."""
+    completed_at: tuple[tuple[int | None, ...], ...]
+    """``completed_at[territory][seat]``: the play number of the 4th card, or None."""
+    owners: tuple[int | None, ...]
+    """The seat that won each territory, or None."""
+    markers: tuple[int | None, ...]
+    """The victory marker on each territory, or None."""
+    unseen: tuple[int, ...]
+    """``unseen[mask]``: copies of that card this seat cannot see (deck and other hands)."""
+    legal_actions: tuple[Action, ...]
+    """This seat's legal actions now (empty when it is not this seat's turn)."""
+
+    @classmethod
+    def of(cls, game: Game, seat: int) -> PlayerView:
+        """The view of ``game`` from ``seat`` (see :meth:`Game.view`)."""
+        territories = list(Territory)
+        players = range(game.players)
+        unseen = [0] * (MAX_MASK + 1)
+        for card, count in game.unseen(seat).items():
+            unseen[card.mask] = count
+        return cls(
+            seat=seat,
+            rules=game.rules,
+            current_player=game.current_player,
+            is_over=game.is_over,
+            winner=game.winner,
+            scores=game.scores,
+            plays=game.plays,
+            hand=game.hand(seat),
+            hand_sizes=tuple(len(game.hand(p)) for p in players),
+            deck_size=game.deck_size,
+            armies=tuple(tuple(game.army(t, p) for p in players) for t in territories),
+            completed_at=tuple(tuple(game.completed_at(t, p) for p in players) for t in territories),
+            owners=tuple(game.territory_owner(t) for t in territories),
+            markers=tuple(game.marker(t) for t in territories),
+            unseen=tuple(unseen),
+            legal_actions=tuple(game.legal_actions()) if game.current_player == seat and not game.is_over else (),
+        )
+
+    def army(self, territory: Territory | int, seat: int) -> tuple[Card, ...]:
+        """The cards of ``seat`` in ``territory``."""
+        return self.armies[territory][seat]
+
+    def is_open(self, territory: Territory | int) -> bool:
+        """Whether this seat may still play into ``territory``."""
+        return self.owners[territory] is None and len(self.armies[territory][self.seat]) < 4
