@@ -8,6 +8,16 @@ non-positive counts are ignored, and at most the first 32 entries are read).
 The kernels never raise and only index their own tables with values they
 have bounded.
 
+A kernel returns one ``int64``: ``NONE`` (-1) when there is no completion
+(or none at the threshold), else the key and the added cards packed as::
+
+    bits 23 and up   22..20   19..15  14..10  9..5    4..0
+    key              k        card 3  card 2  card 1  card 0
+
+where ``k`` is the number of cards added and cards ``0 .. k-1`` are their
+masks in search order (most symbols first); see :func:`unpack`. Packing
+spares the caller an output array per call.
+
 The search is a depth-first branch and bound over the multisets of ``k`` pool
 cards, written as a loop over an explicit stack of at most four slots:
 
@@ -32,6 +42,8 @@ cards, written as a loop over an explicit stack of at most four slots:
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -61,6 +73,10 @@ del _bit
 
 #: Returned when no completion exists (pool too small) or none reaches the threshold.
 NONE = -1
+#: Bits per card mask, and where k and the key sit, in a packed result.
+CARD_BITS = 5
+COUNT_SHIFT = 20
+KEY_SHIFT = 23
 
 
 @numba.njit(cache=True, inline="always")
@@ -87,12 +103,10 @@ def _search(
     counts: npt.NDArray[np.int64],
     floor: int,
     first: bool,
-    out: npt.NDArray[np.int64],
 ) -> int:
-    """The best completion key above ``floor`` (the first found if ``first``), else NONE.
+    """The best completion above key ``floor`` (the first found if ``first``), packed.
 
-    The added masks of the completion returned are written to ``out[:k]``
-    (as far as ``out`` reaches), in search order.
+    NONE when no completion has a key above ``floor``.
     """
     # One allocation: the army c (partial first, then the slots being filled),
     # per depth the next position to try and the forbidden positions, copies
@@ -112,7 +126,7 @@ def _search(
     k = 4 - n
     if k == 0:
         key = key4(c[0], c[1], c[2], c[3])
-        return key if key > floor else NONE
+        return key << KEY_SHIFT if key > floor else NONE
 
     # More than k copies of a mask never matter.
     present = 0
@@ -130,6 +144,7 @@ def _search(
         return NONE
 
     best = floor
+    best_added = 0
     ceiling = _key_filled(c, n, suffix_or[0])
     if ceiling <= best:
         return NONE
@@ -155,11 +170,11 @@ def _search(
                 key = key4(c[0], c[1], c[2], m)
                 if key > best:
                     best = key
-                    for i in range(k):
-                        if i < out.shape[0]:
-                            out[i] = c[n + i] if i < k - 1 else m
+                    best_added = m << (CARD_BITS * (k - 1))
+                    for i in range(k - 1):
+                        best_added |= c[n + i] << (CARD_BITS * i)
                     if first or best >= ceiling:
-                        return best
+                        break
                 # Passing over m (it still has a copy) forbids its subsets.
                 forbidden[s] |= _SUBSETS[j]
                 cur[s] = j + 1
@@ -173,34 +188,45 @@ def _search(
         present |= 1 << j
         forbidden[s] |= _SUBSETS[j]
         cur[s] = j + 1
-    return best if best > floor else NONE
+    if best <= floor:
+        return NONE
+    return (best << KEY_SHIFT) | (k << COUNT_SHIFT) | best_added
 
 
 @numba.njit(cache=True)
-def best_completion(
-    p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
-) -> int:
-    """The strongest key reachable by filling the empty slots from the pool, or NONE.
+def best_completion(p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64]) -> int:
+    """The strongest completion of the army ``p0..p3`` from the pool ``counts``, packed.
 
     NONE (-1) means the pool holds fewer cards than there are empty slots.
-    The added masks are written to ``out[:k]`` (``out`` should hold 4 entries).
     """
-    return _search(p0, p1, p2, p3, counts, -1, False, out)
+    return _search(p0, p1, p2, p3, counts, -1, False)
 
 
 @numba.njit(cache=True)
 def beats(
-    p0: int,
-    p1: int,
-    p2: int,
-    p3: int,
-    counts: npt.NDArray[np.int64],
-    threshold: int,
-    out: npt.NDArray[np.int64],
+    p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64], threshold: int
 ) -> int:
-    """The key of some completion with key >= ``threshold``, or NONE if there is none.
+    """Some completion with key >= ``threshold``, packed, or NONE if there is none.
 
-    Stops at the first such completion found; its added masks go to ``out[:k]``.
+    Stops at the first such completion found, which need not be the strongest.
     """
     floor = threshold - 1 if threshold > 0 else -1
-    return _search(p0, p1, p2, p3, counts, floor, True, out)
+    return _search(p0, p1, p2, p3, counts, floor, True)
+
+
+_ADDED: tuple[Callable[[int], tuple[int, ...]], ...] = (
+    lambda p: (),
+    lambda p: (p & 31,),
+    lambda p: (p & 31, p >> 5 & 31),
+    lambda p: (p & 31, p >> 5 & 31, p >> 10 & 31),
+    lambda p: (p & 31, p >> 5 & 31, p >> 10 & 31, p >> 15 & 31),
+)
+
+
+def unpack(packed: int) -> tuple[int, tuple[int, ...]]:
+    """Split a packed result (not NONE) into the key and the added masks.
+
+    >>> unpack((123 << KEY_SHIFT) | (2 << COUNT_SHIFT) | (16 << CARD_BITS) | 31)
+    (123, (31, 16))
+    """
+    return packed >> KEY_SHIFT, _ADDED[(packed >> COUNT_SHIFT) & 7](packed)

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from collections.abc import Iterable
 from typing import Union
@@ -119,7 +120,8 @@ class Card:
     @classmethod
     def from_mask(cls, mask: int) -> Card:
         """The card with this mask (1..31)."""
-        _check_mask_value(mask)
+        if type(mask) is not int or not 0 < mask <= MAX_MASK:
+            _check_mask_value(mask)
         return _CARDS[int(mask)]
 
     @property
@@ -188,6 +190,7 @@ def _cards_with(symbol_count: int) -> list[Card]:
 _STANDARD_COPIES = {1: 4, 2: 2, 3: 1, 4: 1, 5: 1}
 
 
+@functools.lru_cache(maxsize=8)
 def standard_deck(copies: int = 1) -> tuple[Card, ...]:
     """The standard 56-card deck reconstructed in RULES.md, ``copies`` times over.
 

@@ -134,27 +134,19 @@ def _threshold(value: object) -> int:
     return min(max(int(value), 0), _KEY_LIMIT)
 
 
-def _padded(partial_masks: Sequence[int]) -> tuple[int, int, int, int]:
-    masks = [*partial_masks, 0, 0, 0, 0]
-    return masks[0], masks[1], masks[2], masks[3]
-
-
 def _best_completion_masks(
     partial_masks: Sequence[int], counts: npt.NDArray[np.int64]
 ) -> tuple[int, tuple[int, ...]] | None:
     """Unchecked fast path of :func:`best_completion`, for the game engine.
 
-    ``partial_masks`` holds 0..4 valid masks (zeros are empty slots),
+    ``partial_masks`` holds 0..4 valid masks (zeros count as empty slots),
     ``counts`` is an ``int64`` array of shape ``(32,)`` of copies by mask
     (non-positive counts are ignored). Returns ``(key, added masks)`` or None
     when the pool holds too few cards. Nothing is validated.
     """
-    out = np.zeros(ARMY_SIZE, np.int64)
-    p0, p1, p2, p3 = _padded(partial_masks)
-    key = int(_completion_kernel.best_completion(p0, p1, p2, p3, counts, out))
-    if key < 0:
-        return None
-    return key, tuple(out[: _missing(p0, p1, p2, p3)].tolist())
+    p = (*partial_masks, 0, 0, 0, 0)
+    packed = _completion_kernel.best_completion(p[0], p[1], p[2], p[3], counts)
+    return None if packed < 0 else _completion_kernel.unpack(packed)
 
 
 def _can_beat_masks(
@@ -163,20 +155,13 @@ def _can_beat_masks(
     """Unchecked fast path of :func:`can_beat`, for the game engine.
 
     Arguments as for :func:`_best_completion_masks`, plus ``threshold``, an
-    int in ``-2**63..2**63-1``. Returns ``(key, added masks)`` of one
+    int that fits in ``int64``. Returns ``(key, added masks)`` of one
     completion with ``key >= threshold`` (the first found, not the best), or
     None when there is none.
     """
-    out = np.zeros(ARMY_SIZE, np.int64)
-    p0, p1, p2, p3 = _padded(partial_masks)
-    key = int(_completion_kernel.beats(p0, p1, p2, p3, counts, threshold, out))
-    if key < 0:
-        return None
-    return key, tuple(out[: _missing(p0, p1, p2, p3)].tolist())
-
-
-def _missing(p0: int, p1: int, p2: int, p3: int) -> int:
-    return (p0 == 0) + (p1 == 0) + (p2 == 0) + (p3 == 0)
+    p = (*partial_masks, 0, 0, 0, 0)
+    packed = _completion_kernel.beats(p[0], p[1], p[2], p[3], counts, threshold)
+    return None if packed < 0 else _completion_kernel.unpack(packed)
 
 
 def _completion(found: tuple[int, tuple[int, ...]] | None) -> Completion | None:

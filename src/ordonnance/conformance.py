@@ -32,9 +32,10 @@ class ConformanceError(AssertionError):
     """An invariant of the rules does not hold."""
 
 
-def _require(condition: bool, message: str) -> None:
+def _require(condition: bool, message: str, *args: object) -> None:
+    """Fail with ``message % args``; the message is formatted only on failure."""
     if not condition:
-        raise ConformanceError(message)
+        raise ConformanceError(message % args if args else message)
 
 
 def check_invariants(game: Game, *, deep: bool = True) -> None:
@@ -47,29 +48,31 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
     exactly the public information plus its own hand.
     """
     n = game.players
-    places: Counter[int] = Counter(c.mask for c in game.unseen().elements())
+    places: Counter[int] = Counter(game._deck)
+    for p in range(n):
+        places.update(c.mask for c in game.hand(p))
     face_up = 0
     for t in Territory:
         for p in range(n):
             army = game.army(t, p)
-            _require(len(army) <= ARMY_SIZE, f"{t.label}: player {p} has {len(army)} cards")
+            _require(len(army) <= ARMY_SIZE, "%s: player %d has %d cards", t.label, p, len(army))
             _require((len(army) == ARMY_SIZE) == (game.completed_at(t, p) is not None),
-                     f"{t.label}: completion of player {p} does not match {len(army)} cards")  # fmt: skip
+                     "%s: completion of player %d does not match %d cards", t.label, p, len(army))  # fmt: skip
             places.update(c.mask for c in army)
             face_up += len(army)
-    hidden = sum(len(game.hand(p)) for p in range(n)) + game.deck_size
-    _require(sum(game.unseen().values()) == hidden, "unseen cards are not deck plus hands")
     _require(places == Counter(c.mask for c in game.rules.cards), "cards are not each in exactly one place")
-    _require(face_up == game.plays, f"{face_up} cards face up but {game.plays} plays")
+    hidden = Counter(game._deck) + Counter(c.mask for p in range(n) for c in game.hand(p))
+    _require(Counter(c.mask for c in game.unseen().elements()) == hidden, "unseen cards are not deck plus hands")
+    _require(face_up == game.plays, "%d cards face up but %d plays", face_up, game.plays)
 
     decided = [t for t in Territory if game.is_decided(t)]
     markers = sorted(game.marker(t) or 0 for t in decided)
-    _require(markers == list(range(1, len(decided) + 1)), f"markers {markers} for {len(decided)} territories")
+    _require(markers == list(range(1, len(decided) + 1)), "markers %s for %d territories", markers, len(decided))
     _require(all(game.marker(t) is None for t in Territory if t not in decided), "marker on undecided territory")
     for t in decided:
         owner = game.territory_owner(t)
         assert owner is not None
-        _require(game.completed_at(t, owner) is not None, f"{t.label} won by an incomplete army")
+        _require(game.completed_at(t, owner) is not None, "%s won by an incomplete army", t.label)
     if len(decided) == TERRITORY_COUNT:
         _require(game.is_over, "all territories decided but the game goes on")
 
@@ -77,17 +80,18 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
     if game.is_over:
         _require(actions == [], "a finished game offers actions")
     else:
-        _require(bool(actions), f"player {game.current_player} is to act but has no legal action")
+        _require(bool(actions), "player %d is to act but has no legal action", game.current_player)
         _require(len(set(actions)) == len(actions), "duplicate legal actions")
         plays = [a for a in actions if isinstance(a, Play)]
         claims = [a for a in actions if isinstance(a, Claim)]
         _require((Pass() in actions) == (not plays and bool(claims)), "pass offered wrongly")
         p = game.current_player
+        hand = game.hand(p)
         for action in plays:
-            _require(action.card in game.hand(p), f"{action} plays a card not in hand")
-            _require(game.is_open(action.territory, p), f"{action} plays into a closed territory")
+            _require(action.card in hand, "%s plays a card not in hand", action)
+            _require(game.is_open(action.territory, p), "%s plays into a closed territory", action)
         for claim in claims:
-            _require(game.can_claim(p, claim.territory), f"{claim} offered but not provable")
+            _require(game.can_claim(p, claim.territory), "%s offered but not provable", claim)
 
     if deep:
         _check_copies(game)
@@ -154,7 +158,7 @@ def random_playthrough(
             action = rng.choice(actions)
         else:
             action = policy(game.view(game.current_player))
-            _require(action in actions, f"policy chose an illegal action {action!r}")
+            _require(action in actions, "policy chose an illegal action %r", action)
         game.apply(action)
         check_invariants(game, deep=deep)
     raise ConformanceError(f"game did not end within {max_steps} steps")

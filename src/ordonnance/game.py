@@ -8,12 +8,11 @@ reads. Chance (the shuffle) happens once, in :meth:`Game.new`, from a seed.
 >>> game = od.Game.new(od.Rules(players=2), seed=7)
 >>> game.current_player, len(game.hand(0)), game.deck_size
 (0, 6, 45)
->>> action = game.legal_actions()[0]
->>> action
-Play(Card.parse('L'), Territory.ANTIOCH)
->>> game.apply(action)
+>>> game.hand(0)
+(Card.parse('S'), Card.parse('LBH'), Card.parse('F'), Card.parse('SHF'), Card.parse('L'), Card.parse('LH'))
+>>> game.apply(od.Play("SHF", od.Territory.ANTIOCH))
 >>> game.current_player, game.army(od.Territory.ANTIOCH, 0)
-(1, (Card.parse('L'),))
+(1, (Card.parse('SHF'),))
 """
 
 from __future__ import annotations
@@ -577,6 +576,8 @@ class Game:
     # ------------------------------------------------------------------ helpers
 
     def _seat(self, player: int) -> int:
+        if type(player) is int and 0 <= player < self._rules.players:
+            return player
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
             raise OrdonnanceTypeError(f"a player is a seat number, not {type(player).__name__}: {player!r}")
         if not 0 <= player < self.players:

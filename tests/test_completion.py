@@ -1,0 +1,309 @@
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ordonnance as od
+from ordonnance import Card
+from ordonnance.completion import (
+    Completion,
+    _best_completion_masks,
+    _can_beat_masks,
+    best_completion,
+    best_completion_key,
+    can_beat,
+    pool_counts,
+)
+
+from . import naive, naive_completion
+from .strategies import armies, masks
+
+DECK = [card.mask for card in od.standard_deck()]
+ALL_MASKS = list(range(1, 32))
+SMALL_POOLS = {
+    "every card once": ALL_MASKS,
+    "copies": [16, 16, 16, 8, 8, 3, 28, 31],
+    "singles": [1, 1, 1, 1, 2, 2, 4, 8, 16, 16],
+    "one card": [21],
+    "empty": [],
+}
+
+
+def _check_best(partial: Sequence[int], pool: Sequence[int]) -> int | None:
+    """Check all three entry points against brute force; return the best key."""
+    stock = Counter(pool)
+    reference = naive_completion.best_completion(partial, stock)
+    got = best_completion(partial, pool)
+    assert best_completion_key(partial, pool) == (None if got is None else got.key)
+    if reference is None:
+        assert got is None
+        assert len(pool) < 4 - len(partial)
+        return None
+    assert got is not None
+    added = [card.mask for card in got.cards]
+    assert len(added) == 4 - len(partial)
+    assert not Counter(added) - stock, "the completion uses cards the pool lacks"
+    assert od.army_key([*partial, *added]) == got.key
+    assert naive.strength([*partial, *added]) == reference[0]
+    assert got.key == od.army_key([*partial, *reference[1]])
+    assert list(got.cards) == sorted(got.cards, reverse=True)
+    return got.key
+
+
+def _check_can_beat(partial: Sequence[int], pool: Sequence[int], threshold: int) -> None:
+    stock = Counter(pool)
+    reachable = [
+        od.army_key([*partial, *added])
+        for added in naive_completion.completions(partial, stock)
+    ]
+    found = can_beat(partial, pool, threshold)
+    if not any(key >= threshold for key in reachable):
+        assert found is None
+        return
+    assert found is not None
+    added = [card.mask for card in found.cards]
+    assert not Counter(added) - stock
+    assert found.key == od.army_key([*partial, *added]) >= threshold
+
+
+# --------------------------------------------------------------- exhaustive
+
+
+def test_every_complete_army_keeps_its_own_key() -> None:
+    for army in itertools.combinations_with_replacement(ALL_MASKS, 4):
+        key = od.army_key(army)
+        assert _best_completion_masks(army, np.zeros(32, np.int64)) == (key, ())
+        assert _can_beat_masks(army, np.zeros(32, np.int64), key) == (key, ())
+        assert _can_beat_masks(army, np.zeros(32, np.int64), key + 1) is None
+
+
+@pytest.mark.parametrize("pool", [ALL_MASKS, DECK], ids=["every card once", "standard deck"])
+def test_every_army_missing_one_card(pool: list[int]) -> None:
+    counts = pool_counts(pool)
+    for partial in itertools.combinations_with_replacement(ALL_MASKS, 3):
+        want = max(naive.strength([*partial, m]) for m in set(pool))
+        found = _best_completion_masks(partial, counts)
+        assert found is not None
+        key, added = found
+        assert len(added) == 1 and added[0] in pool
+        assert naive.strength([*partial, *added]) == want
+        assert key == od.army_key([*partial, *added])
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_POOLS))
+def test_every_army_missing_two_cards(name: str) -> None:
+    pool = SMALL_POOLS[name]
+    for partial in itertools.combinations_with_replacement(ALL_MASKS, 2):
+        _check_best(partial, pool)
+
+
+@pytest.mark.parametrize("name", ["copies", "singles", "one card", "empty"])
+def test_every_army_missing_three_cards(name: str) -> None:
+    for partial in ALL_MASKS:
+        _check_best([partial], SMALL_POOLS[name])
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_empty_army_against_whole_decks(copies: int) -> None:
+    pool = DECK * copies
+    key = _check_best([], pool)
+    assert key is not None
+    if copies == 1:
+        # three regiments (Sword, Helmet, Banner) from SHF, LSHF, BSHF, LBSHF
+        assert str(od.describe(key)) == "3 regiments (Banner, Helmet, Sword), 2 companies (Bow, Lance)"
+
+
+def test_can_beat_every_threshold_of_a_small_case() -> None:
+    partial, pool = [12], SMALL_POOLS["copies"]
+    keys = {od.army_key([*partial, *added])
+            for added in naive_completion.completions(partial, Counter(pool))}
+    for key in sorted(keys):
+        for threshold in (key - 1, key, key + 1):
+            _check_can_beat(partial, pool, threshold)
+
+
+# --------------------------------------------------------------- hypothesis
+
+pools = st.lists(masks, max_size=10)
+"""A small pool: any cards, repeats allowed."""
+
+
+@st.composite
+def deck_pools(draw: st.DrawFn, copies: int = 2) -> list[int]:
+    """A random part (any size) of one or ``copies`` standard decks."""
+    deck = DECK * draw(st.integers(1, copies))
+    shuffled = draw(st.permutations(deck))
+    return shuffled[: draw(st.integers(0, len(deck)))]
+
+
+@given(armies, pools)
+def test_small_pools_match_brute_force(partial: list[int], pool: list[int]) -> None:
+    _check_best(partial, pool)
+
+
+@given(st.lists(masks, min_size=1, max_size=3), deck_pools())
+def test_parts_of_decks_match_brute_force(partial: list[int], pool: list[int]) -> None:
+    _check_best(partial, pool)
+
+
+@settings(max_examples=10)
+@given(deck_pools())
+def test_empty_army_against_parts_of_decks(pool: list[int]) -> None:
+    _check_best([], pool)
+
+
+@given(armies, st.lists(st.tuples(masks, st.integers(0, 6)), max_size=8))
+def test_many_copies_match_brute_force(
+    partial: list[int], entries: list[tuple[int, int]]
+) -> None:
+    stock: Counter[int] = Counter()
+    for mask, copies in entries:
+        stock[mask] += copies
+    pool = list(stock.elements())
+    key = _check_best(partial, pool)
+    assert best_completion_key(partial, stock) == key
+    assert best_completion_key(partial, {Card.from_mask(m): c for m, c in stock.items()}) == key
+
+
+@given(armies, pools, st.data())
+def test_can_beat_matches_brute_force(
+    partial: list[int], pool: list[int], data: st.DataObject
+) -> None:
+    best = best_completion_key(partial, pool)
+    near = [] if best is None else [best - 1, best, best + 1]
+    threshold = data.draw(
+        st.one_of(st.sampled_from([0, -5, 1 << 24, *near]), st.integers(-10, 1 << 24))
+    )
+    _check_can_beat(partial, pool, threshold)
+
+
+@given(st.lists(masks, min_size=1, max_size=3), deck_pools(), st.data())
+def test_can_beat_parts_of_decks(partial: list[int], pool: list[int], data: st.DataObject) -> None:
+    best = best_completion_key(partial, pool)
+    near = [0] if best is None else [best, best + 1, best // 2]
+    threshold = data.draw(st.one_of(st.sampled_from(near), st.integers(0, 1 << 24)))
+    _check_can_beat(partial, pool, threshold)
+
+
+@given(st.lists(masks, max_size=3), pools)
+def test_too_small_pools_give_none(partial: list[int], pool: list[int]) -> None:
+    pool = pool[: max(0, 3 - len(partial))]  # one card short
+    assert best_completion_key(partial, pool) is None
+    assert best_completion(partial, pool) is None
+    assert can_beat(partial, pool, 0) is None
+
+
+@given(armies, pools)
+def test_fast_entries_ignore_padding_and_non_positive_counts(
+    partial: list[int], pool: list[int]
+) -> None:
+    counts = pool_counts(pool)
+    noisy = counts.copy()
+    noisy[[m for m in ALL_MASKS if not counts[m]]] = -3
+    noisy[0] = 7
+    padded = [*partial, *[0] * (4 - len(partial))]
+    want = _best_completion_masks(partial, counts)
+    assert _best_completion_masks(padded[::-1], noisy) == want
+    assert _can_beat_masks(padded[::-1], noisy, 0) == _can_beat_masks(partial, counts, 0)
+
+
+# --------------------------------------------------------------- the API
+
+
+def test_card_forms_and_pool_forms_agree() -> None:
+    pool = ["F", "F", "LB", "SHF", "LBSHF"]
+    pool_forms: list[Callable[[], object]] = [
+        lambda: pool,
+        lambda: tuple(pool),
+        lambda: iter(pool),
+        lambda: (card for card in pool),
+        lambda: [Card.parse(c) for c in pool],
+        lambda: [Card.parse(c).mask for c in pool],
+        lambda: [Card(Card.parse(c).mask) for c in pool],
+        lambda: [np.uint8(Card.parse(c).mask) for c in pool],
+        lambda: Counter(pool),
+        lambda: {"F": 1, Card.parse("F"): 1, 3: 1, "FHS": 1, 31: 1},
+        lambda: {Card.parse(c): n for c, n in Counter(pool).items()},
+        lambda: {"F": np.int64(2), "LB": 1, "SHF": 1, "LBSHF": np.uint8(1), "S": 0},
+    ]
+    want = Completion(
+        key=od.army_key(["F", "H", "LBSHF", "SHF"]),
+        cards=(Card.parse("LBSHF"), Card.parse("SHF")),
+    )
+    for partial in (["F", "H"], [Card.parse("F"), 8], (16, "h"), iter(["h", "f"])):
+        partial_masks = od.army.army_masks(partial)
+        for form in pool_forms:
+            assert best_completion(partial_masks, form()) == want  # type: ignore[arg-type]
+
+
+def test_copies_beyond_four_are_harmless() -> None:
+    assert best_completion_key([], {"F": 10**40}) == od.army_key(["F"] * 4)
+    assert best_completion_key([], {"F": 3}) is None
+    assert can_beat(["F"], {"F": 2**70, "L": 1}, 2**80) is None
+    assert can_beat(["F"], {"F": 2**70}, -(2**80)) == Completion(
+        key=od.army_key(["F"] * 4), cards=(Card.parse("F"),) * 3
+    )
+
+
+def test_completion_is_a_frozen_value() -> None:
+    a = Completion(key=1, cards=(Card.parse("F"),))
+    assert a == Completion(key=1, cards=(Card.parse("F"),))
+    assert hash(a) == hash(Completion(key=1, cards=(Card.parse("F"),)))
+    with pytest.raises(AttributeError):
+        a.key = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("partial", "pool", "error", "shown"),
+    [
+        (["L", "B", "S", "H", "F"], [], od.InvalidArmyError, "at most 4 cards, got 5"),
+        ([0], ["L"], od.InvalidCardError, "got 0"),
+        (["LX"], ["L"], od.InvalidCardError, "'X'"),
+        ("SH", ["L"], od.OrdonnanceTypeError, "'SH'"),
+        ([None], ["L"], od.OrdonnanceTypeError, "None"),
+        ([1.5], ["L"], od.OrdonnanceTypeError, "1.5"),
+        ([], ["L", 32], od.InvalidCardError, "position 1: card mask must be in 1..31, got 32"),
+        ([], ["L", "LL"], od.InvalidCardError, "position 1: repeated symbol letter 'L'"),
+        ([], [1, None], od.OrdonnanceTypeError, "position 1"),
+        ([], [True], od.OrdonnanceTypeError, "True"),
+        ([], "LBS", od.OrdonnanceTypeError, "'LBS'"),
+        ([], Card.parse("L"), od.OrdonnanceTypeError, "Card.parse('L')"),
+        ([], 7, od.OrdonnanceTypeError, "7"),
+        ([], {"L": -1}, od.InvalidDeckError, "got -1"),
+        ([], {"L": 1.0}, od.InvalidDeckError, "got 1.0"),
+        ([], {"L": "2"}, od.InvalidDeckError, "got '2'"),
+        ([], {"L": True}, od.InvalidDeckError, "got True"),
+        ([], {"L": None}, od.InvalidDeckError, "got None"),
+        ([], {"Q": 1}, od.InvalidCardError, "pool card 'Q'"),
+        ([], {0: 1}, od.InvalidCardError, "got 0"),
+    ],
+)
+def test_bad_input_is_refused(
+    partial: object, pool: object, error: type[Exception], shown: str
+) -> None:
+    for call in (
+        lambda: best_completion_key(partial, pool),  # type: ignore[arg-type]
+        lambda: best_completion(partial, pool),  # type: ignore[arg-type]
+        lambda: can_beat(partial, pool, 0),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(error) as info:
+            call()
+        assert shown in str(info.value)
+
+
+@pytest.mark.parametrize("threshold", [1.0, "3", None, True, [1]])
+def test_bad_thresholds_are_refused(threshold: object) -> None:
+    with pytest.raises(od.OrdonnanceTypeError, match="threshold"):
+        can_beat(["F"], ["F", "F", "F"], threshold)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_thresholds_are_accepted() -> None:
+    key = od.army_key(["F"] * 4)
+    assert can_beat(["F"], ["F"] * 3, np.int64(key)) is not None  # type: ignore[arg-type]
+    assert can_beat(["F"], ["F"] * 3, np.uint32(key + 1)) is None  # type: ignore[arg-type]
