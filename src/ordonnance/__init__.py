@@ -18,6 +18,7 @@ from ordonnance.army import (
     describe,
     warm_up,
 )
+from ordonnance import bots
 from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.cards import Card, CardLike, Symbol, build_deck, deck_counts, standard_deck
 from ordonnance.completion import Completion, best_completion, best_completion_key, can_beat
@@ -72,6 +73,7 @@ __all__ = [
     "Symbol",
     "Territory",
     "army_key",
+    "bots",
     "army_keys",
     "best_completion",
     "best_completion_key",
