@@ -47,7 +47,7 @@ def test_seeded_shuffle_is_the_published_splitmix64_fisher_yates() -> None:
     state = 12345
     for i in range(len(cards) - 1, 0, -1):
         state, value = naive.splitmix64(state)
-        j = value % (i + 1)
+        j = ((value >> 32) * (i + 1)) >> 32  # multiply-shift into 0..i
         cards[i], cards[j] = cards[j], cards[i]
     game = od.Game.new(Rules(), seed=12345)
     assert [c.mask for c in game.hand(1)] == cards[1:10:2]

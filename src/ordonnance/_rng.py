@@ -22,10 +22,15 @@ def splitmix64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
+def bounded(value: int, n: int) -> int:
+    """Map a 64-bit output to 0..n-1 (n < 2**32) by multiply-shift: no division."""
+    return ((value >> 32) * n) >> 32
+
+
 def shuffle(items: list[T], state: int) -> int:
     """Fisher-Yates shuffle of ``items`` in place; returns the new RNG state."""
     for i in range(len(items) - 1, 0, -1):
         state, value = splitmix64(state)
-        j = value % (i + 1)
+        j = bounded(value, i + 1)
         items[i], items[j] = items[j], items[i]
     return state

@@ -9,10 +9,10 @@ reads. Chance (the shuffle) happens once, in :meth:`Game.new`, from a seed.
 >>> game.current_player, len(game.hand(0)), game.deck_size
 (0, 6, 45)
 >>> game.hand(0)
-(Card.parse('S'), Card.parse('LBH'), Card.parse('F'), Card.parse('SHF'), Card.parse('L'), Card.parse('LH'))
->>> game.apply(od.Play("SHF", od.Territory.ANTIOCH))
+(Card.parse('LSHF'), Card.parse('LS'), Card.parse('LBSF'), Card.parse('BSF'), Card.parse('B'), Card.parse('LBS'))
+>>> game.apply(od.Play("LSHF", od.Territory.ANTIOCH))
 >>> game.current_player, game.army(od.Territory.ANTIOCH, 0)
-(1, (Card.parse('SHF'),))
+(1, (Card.parse('LSHF'),))
 """
 
 from __future__ import annotations
