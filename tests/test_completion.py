@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pytest
@@ -25,6 +25,7 @@ from . import naive, naive_completion
 from .strategies import armies, masks
 
 DECK = [card.mask for card in od.standard_deck()]
+DECK_COUNTS = pool_counts(DECK)
 ALL_MASKS = list(range(1, 32))
 SMALL_POOLS = {
     "every card once": ALL_MASKS,
@@ -46,6 +47,7 @@ def _check_best(partial: Sequence[int], pool: Sequence[int]) -> int | None:
         assert len(pool) < 4 - len(partial)
         return None
     assert got is not None
+    assert type(got.key) is int
     added = [card.mask for card in got.cards]
     assert len(added) == 4 - len(partial)
     assert not Counter(added) - stock, "the completion uses cards the pool lacks"
@@ -79,8 +81,8 @@ def test_every_complete_army_keeps_its_own_key() -> None:
     for army in itertools.combinations_with_replacement(ALL_MASKS, 4):
         key = od.army_key(army)
         assert _best_completion_masks(army, np.zeros(32, np.int64)) == (key, ())
-        assert _can_beat_masks(army, np.zeros(32, np.int64), key) == (key, ())
-        assert _can_beat_masks(army, np.zeros(32, np.int64), key + 1) is None
+        assert _can_beat_masks(army, DECK_COUNTS, key) == (key, ())
+        assert _can_beat_masks(army, DECK_COUNTS, key + 1) is None
 
 
 @pytest.mark.parametrize("pool", [ALL_MASKS, DECK], ids=["every card once", "standard deck"])
@@ -92,6 +94,7 @@ def test_every_army_missing_one_card(pool: list[int]) -> None:
         assert found is not None
         key, added = found
         assert len(added) == 1 and added[0] in pool
+        assert type(key) is int and type(added[0]) is int
         assert naive.strength([*partial, *added]) == want
         assert key == od.army_key([*partial, *added])
 
@@ -115,8 +118,9 @@ def test_empty_army_against_whole_decks(copies: int) -> None:
     key = _check_best([], pool)
     assert key is not None
     if copies == 1:
-        # three regiments (Sword, Helmet, Banner) from SHF, LSHF, BSHF, LBSHF
-        assert str(od.describe(key)) == "3 regiments (Banner, Helmet, Sword), 2 companies (Bow, Lance)"
+        # SHF, LSHF, BSHF and LBSHF: three regiments, and Lance and Bow twice each
+        want = "3 regiments (Banner, Helmet, Sword), 2 companies (Bow, Lance)"
+        assert str(od.describe(key)) == want
 
 
 def test_can_beat_every_threshold_of_a_small_case() -> None:
@@ -175,10 +179,13 @@ def test_many_copies_match_brute_force(
 def test_can_beat_matches_brute_force(
     partial: list[int], pool: list[int], data: st.DataObject
 ) -> None:
-    best = best_completion_key(partial, pool)
-    near = [] if best is None else [best - 1, best, best + 1]
+    reachable = {
+        od.army_key([*partial, *added])
+        for added in naive_completion.completions(partial, Counter(pool))
+    }
+    near = [key + step for key in sorted(reachable) for step in (-1, 0, 1)]
     threshold = data.draw(
-        st.one_of(st.sampled_from([0, -5, 1 << 24, *near]), st.integers(-10, 1 << 24))
+        st.one_of(st.sampled_from([-5, 0, 1 << 24, *near]), st.integers(-10, 1 << 24))
     )
     _check_can_beat(partial, pool, threshold)
 
@@ -236,10 +243,17 @@ def test_card_forms_and_pool_forms_agree() -> None:
         key=od.army_key(["F", "H", "LBSHF", "SHF"]),
         cards=(Card.parse("LBSHF"), Card.parse("SHF")),
     )
-    for partial in (["F", "H"], [Card.parse("F"), 8], (16, "h"), iter(["h", "f"])):
-        partial_masks = od.army.army_masks(partial)
+    partial_forms: list[Callable[[], Iterable[od.CardLike]]] = [
+        lambda: ["F", "H"],
+        lambda: [Card.parse("F"), 8],
+        lambda: (16, "h"),
+        lambda: iter(["h", "f"]),
+    ]
+    for partial in partial_forms:
         for form in pool_forms:
-            assert best_completion(partial_masks, form()) == want  # type: ignore[arg-type]
+            assert best_completion(partial(), form()) == want  # type: ignore[arg-type]
+            assert best_completion_key(partial(), form()) == want.key  # type: ignore[arg-type]
+            assert can_beat(partial(), form(), want.key) == want  # type: ignore[arg-type]
 
 
 def test_copies_beyond_four_are_harmless() -> None:

@@ -38,6 +38,7 @@ from ordonnance.errors import (
 )
 from ordonnance.game import Counterexample, Game
 from ordonnance.rules import Rules
+from ordonnance.simulation import SimulationResult, Summary, simulate
 from ordonnance.territory import Territory
 from ordonnance.view import PlayerView
 
@@ -70,6 +71,8 @@ __all__ = [
     "Play",
     "PlayerView",
     "Rules",
+    "SimulationResult",
+    "Summary",
     "Symbol",
     "Territory",
     "army_key",
@@ -82,6 +85,7 @@ __all__ = [
     "compare_armies",
     "deck_counts",
     "describe",
+    "simulate",
     "standard_deck",
     "warm_up",
 ]

@@ -94,6 +94,15 @@ def _key_filled(c: npt.NDArray[np.int64], pos: int, fill: int) -> int:
     return key4(a, b, d, fill)
 
 
+@numba.njit(cache=True, inline="always")
+def _place(c: npt.NDArray[np.int64], n: int, mask: int) -> int:
+    """Put a partial army's card into ``c[n]`` unless it is an empty slot; the new count."""
+    if mask == 0:
+        return n
+    c[n] = mask & 31
+    return n + 1
+
+
 @numba.njit(cache=True)
 def _search(
     p0: int,
@@ -118,11 +127,10 @@ def _search(
     copies = work[12:44]
     suffix_or = work[44:76]
 
-    n = 0
-    for p in (p0, p1, p2, p3):
-        if p != 0:
-            c[n] = p & 31
-            n += 1
+    n = _place(c, 0, p0)
+    n = _place(c, n, p1)
+    n = _place(c, n, p2)
+    n = _place(c, n, p3)
     k = 4 - n
     if k == 0:
         key = key4(c[0], c[1], c[2], c[3])

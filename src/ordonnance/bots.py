@@ -15,15 +15,18 @@ True
 
 from __future__ import annotations
 
-import random
+import secrets
 from typing import Protocol, runtime_checkable
 
-from ordonnance.actions import Action, Claim, Play
+from ordonnance._rng import bounded, splitmix64
+from ordonnance.actions import PASS, Action, Claim, Play
 from ordonnance.army import ARMY_SIZE, army_key
-from ordonnance.errors import IllegalActionError
+from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 from ordonnance.view import PlayerView
 
 __all__ = ["Bot", "Random", "Greedy"]
+
+_MASK64 = (1 << 64) - 1
 
 
 @runtime_checkable
@@ -41,46 +44,73 @@ def _legal(view: PlayerView) -> tuple[Action, ...]:
     return view.legal_actions
 
 
-class Random:
-    """Chooses uniformly among the legal actions."""
+class _SeededBot:
+    """Shared seeding: a SplitMix64 stream, the generator the simulator uses too."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64):
+            raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
+        self.seed: int = secrets.randbits(64) if seed is None else seed
+        """The seed the bot was created with (drawn at random when None was given)."""
+        self._state = self.seed
 
-    def choose(self, view: PlayerView) -> Action:
-        """A uniformly random legal action."""
-        return self._rng.choice(_legal(view))
+    def _pick(self, n: int) -> int:
+        self._state, value = splitmix64(self._state)
+        return bounded(value, n)
 
     def __repr__(self) -> str:
-        return "bots.Random()"
+        return f"bots.{type(self).__name__}(seed={self.seed})"
 
 
-class Greedy:
+class Random(_SeededBot):
+    """Plays a uniformly random legal card; without a play, claims what it can.
+
+    The choice is uniform over the legal plays (each distinct card in hand
+    into each open territory). A player who cannot play but can claim takes
+    the first provable territory; otherwise passes.
+    """
+
+    def choose(self, view: PlayerView) -> Action:
+        """A uniformly random legal play (or a claim, or a pass, when no play exists)."""
+        actions = _legal(view)
+        plays = [a for a in actions if type(a) is Play]
+        if plays:
+            # Plays come as distinct cards x open territories; one output picks
+            # the card (high half) and the territory (low half), as the simulator does.
+            territories = sum(1 for a in plays if a.card == plays[0].card)
+            cards = len(plays) // territories
+            self._state, value = splitmix64(self._state)
+            card = bounded(value, cards)
+            territory = bounded((value << 32) & _MASK64, territories)
+            return plays[card * territories + territory]
+        return next((a for a in actions if type(a) is Claim), PASS)
+
+
+class Greedy(_SeededBot):
     """Claims whatever it can prove, else plays for the strongest army right now.
 
     Among plays it takes the one whose army (after the play) has the highest
-    key, preferring armies that are closer to complete on equal keys; the
-    remaining ties are broken at random.
+    key, preferring an army that the play completes on equal keys; remaining
+    ties are broken at random.
     """
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Action:
         """The greedy action for this view."""
         actions = _legal(view)
-        claims = [a for a in actions if type(a) is Claim]
-        if claims:
-            return claims[0]
-        plays = [a for a in actions if type(a) is Play]
-        if not plays:
-            return actions[0]
-        scored = []
-        for play in plays:
+        claim = next((a for a in actions if type(a) is Claim), None)
+        if claim is not None:
+            return claim
+        best: list[Play] = []
+        best_score = (-1, False)
+        for play in actions:
+            if type(play) is not Play:
+                continue
             army = view.armies[play.territory][view.seat] + (play.card,)
-            scored.append(((army_key(army), len(army) == ARMY_SIZE), play))
-        best = max(score for score, _ in scored)
-        return self._rng.choice([play for score, play in scored if score == best])
-
-    def __repr__(self) -> str:
-        return "bots.Greedy()"
+            score = (army_key(army), len(army) == ARMY_SIZE)
+            if score > best_score:
+                best, best_score = [play], score
+            elif score == best_score:
+                best.append(play)
+        if not best:
+            return PASS
+        return best[self._pick(len(best))]

@@ -22,11 +22,11 @@ Pools are iterables of cards (Cards, int masks or strings) or mappings from
 card to number of copies, such as a :class:`collections.Counter`.
 
 The search is a branch and bound in a numba kernel
-(:mod:`ordonnance._army_kernel`'s evaluator inside); like the army
-evaluator it is compiled on first use and cached on disk, so the first call
-in a fresh install costs about a second and later processes load it in
-milliseconds. A call then takes a few microseconds even for an empty army
-against two whole decks.
+(:mod:`ordonnance._completion_kernel`). Like the army evaluator it is
+compiled on first use and cached on disk (``cache=True``): the first call
+after installing compiles for a few seconds, later processes load the
+machine code in a fraction of a second. A warm call takes microseconds,
+validation included, even for an empty army against two whole decks.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def _best_completion_masks(
     when the pool holds too few cards. Nothing is validated.
     """
     p = (*partial_masks, 0, 0, 0, 0)
-    packed = _completion_kernel.best_completion(p[0], p[1], p[2], p[3], counts)
+    packed = int(_completion_kernel.best_completion(p[0], p[1], p[2], p[3], counts))
     return None if packed < 0 else _completion_kernel.unpack(packed)
 
 
@@ -160,7 +160,7 @@ def _can_beat_masks(
     None when there is none.
     """
     p = (*partial_masks, 0, 0, 0, 0)
-    packed = _completion_kernel.beats(p[0], p[1], p[2], p[3], counts, threshold)
+    packed = int(_completion_kernel.beats(p[0], p[1], p[2], p[3], counts, threshold))
     return None if packed < 0 else _completion_kernel.unpack(packed)
 
 

@@ -568,7 +568,8 @@ class Game:
                 if self._hands[p]:
                     self._current = p
                     return
-            if self._provable_claims(p):
+            # After auto-claims nothing is provable until the next play.
+            if not self._rules.auto_claim and self._provable_claims(p):
                 self._current = p
                 return
         self._over = True

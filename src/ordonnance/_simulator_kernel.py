@@ -1,0 +1,500 @@
+"""Private numba kernel: whole games for many seeds at once.
+
+This is a twin of :class:`ordonnance.game.Game` driven by the built-in bots'
+twins (:class:`ordonnance.bots.Random` and :class:`ordonnance.bots.Greedy`).
+It follows the engine step for step: the same shuffle (SplitMix64 with
+multiply-shift), the same deal, draw, turn order, resolution, claims and
+markers, and the bots enumerate legal plays in the engine's order and draw
+from the same generator, so a simulated game and the same game played
+through ``Game`` with the Python bots are identical action for action. The
+tests check exactly that.
+
+Everything arrives validated; nothing here raises or reads out of bounds.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance._army_kernel import key4
+from ordonnance._completion_kernel import beats
+
+TERRITORIES = 4 + 1
+ARMY = 4
+HAND_SIZE = 5
+MAX_HAND = 8  # a hand never exceeds 6: a draw is always followed by a play
+MAX_ACTIONS = 96  # plays (at most 20 per player) and claims (at most 5)
+NOT_COMPLETE = -1
+NOBODY = -1
+
+#: Policy codes.
+RANDOM = 0
+GREEDY = 1
+
+#: Scoring codes.
+TERRITORIES_SCORING = 0
+POINTS_SCORING = 1
+#: Tie-break codes.
+LATEST_CAPTURE = 0
+LOWEST_MARKER_SUM = 1
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+@numba.njit(cache=True, inline="always")
+def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Advance the state; returns (state, output). Same as ordonnance._rng."""
+    state = state + _GAMMA
+    z = state
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return state, z ^ (z >> _S31)
+
+
+@numba.njit(cache=True, inline="always")
+def bounded(value: np.uint64, n: int) -> int:
+    """``value`` mapped to 0..n-1 by multiply-shift, as ordonnance._rng.bounded."""
+    return int(((value >> _S32) * np.uint64(n)) >> _S32)
+
+
+@numba.njit(cache=True, inline="always")
+def _army_key(armies: npt.NDArray[np.int64], t: int, p: int) -> int:
+    return key4(armies[t, p, 0], armies[t, p, 1], armies[t, p, 2], armies[t, p, 3])
+
+
+@numba.njit(cache=True)
+def _beaten_by(
+    t: int,
+    p: int,
+    n: int,
+    armies: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int64],
+) -> bool:
+    """Whether some opponent could still win territory t against p's complete army."""
+    mine = _army_key(armies, t, p)
+    mine_done = completed[t, p]
+    for q in range(n):
+        if q == p:
+            continue
+        done = completed[t, q]
+        if done != NOT_COMPLETE:
+            theirs = _army_key(armies, t, q)
+            if theirs > mine or (theirs == mine and done < mine_done):
+                return True
+        elif beats(armies[t, q, 0], armies[t, q, 1], armies[t, q, 2], armies[t, q, 3], pool, mine + 1) >= 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _provable(
+    t: int,
+    p: int,
+    n: int,
+    armies: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    hidden: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.int64],
+    hand_len: npt.NDArray[np.int64],
+    private: bool,
+    pool: npt.NDArray[np.int64],
+) -> bool:
+    if owner[t] != NOBODY or completed[t, p] == NOT_COMPLETE:
+        return False
+    pool[:] = hidden
+    if private:
+        for i in range(hand_len[p]):
+            pool[hands[p, i]] -= 1
+    return not _beaten_by(t, p, n, armies, completed, pool)
+
+
+@numba.njit(cache=True)
+def _ranking_first(t: int, n: int, armies: npt.NDArray[np.int64], completed: npt.NDArray[np.int64]) -> int:
+    best = 0
+    for p in range(1, n):
+        a, b = _army_key(armies, t, p), _army_key(armies, t, best)
+        if a > b or (a == b and completed[t, p] < completed[t, best]):
+            best = p
+    return best
+
+
+@numba.njit(cache=True)
+def simulate(
+    cards: npt.NDArray[np.int64],
+    n: int,
+    seeds: npt.NDArray[np.uint64],
+    bot_seeds: npt.NDArray[np.uint64],
+    policies: npt.NDArray[np.int64],
+    claims_allowed: bool,
+    auto_claim: bool,
+    private: bool,
+    scoring: int,
+    tie_break: int,
+    out_owner: npt.NDArray[np.int64],
+    out_marker: npt.NDArray[np.int64],
+    out_scores: npt.NDArray[np.int64],
+    out_winner: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int64],
+    out_action_count: npt.NDArray[np.int64],
+    record: bool,
+) -> None:
+    """Play ``len(seeds)`` games; ``cards`` is the rules' deck sorted by mask.
+
+    Recorded actions are (player, mask, territory) with mask 0 for a claim.
+    """
+    ncards = cards.shape[0]
+    order = np.empty(ncards, np.int64)
+    hands = np.zeros((n, MAX_HAND), np.int64)
+    hand_len = np.zeros(n, np.int64)
+    armies = np.zeros((TERRITORIES, n, ARMY), np.int64)
+    army_len = np.zeros((TERRITORIES, n), np.int64)
+    completed = np.zeros((TERRITORIES, n), np.int64)
+    owner = np.zeros(TERRITORIES, np.int64)
+    marker = np.zeros(TERRITORIES, np.int64)
+    hidden = np.zeros(32, np.int64)
+    pool = np.zeros(32, np.int64)
+    open_ts = np.zeros(TERRITORIES, np.int64)
+    distinct = np.zeros(MAX_HAND, np.int64)
+    best_cards = np.zeros(MAX_HAND * TERRITORIES, np.int64)
+    best_ts = np.zeros(MAX_HAND * TERRITORIES, np.int64)
+    rng = np.zeros(n, np.uint64)
+    by_completion = np.zeros(n, np.int64)
+    sums = np.zeros(n, np.int64)
+    latest = np.zeros(n, np.int64)
+    counts = np.zeros(n, np.int64)
+    candidates = np.zeros(n, np.bool_)
+
+    for g in range(seeds.shape[0]):
+        # --- shuffle and deal, exactly as Game.new
+        order[:] = cards
+        state = seeds[g]
+        for i in range(ncards - 1, 0, -1):
+            state, value = splitmix64(state)
+            j = bounded(value, i + 1)
+            order[i], order[j] = order[j], order[i]
+        if claims_allowed:
+            hidden[:] = 0
+            for i in range(ncards):
+                hidden[order[i]] += 1
+        hand_len[:] = 0
+        army_len[:] = 0
+        armies[:] = 0
+        completed[:] = NOT_COMPLETE
+        owner[:] = NOBODY
+        marker[:] = 0
+        for p in range(n):
+            rng[p] = bot_seeds[g, p]
+        top = 0
+        for _ in range(HAND_SIZE):
+            for p in range(n):
+                hands[p, hand_len[p]] = order[top]
+                hand_len[p] += 1
+                top += 1
+        plays = 0
+        decided = 0
+        actions = 0
+        current = n - 1
+        over = False
+        need_advance = True
+
+        while True:
+            if need_advance:
+                # --- hand the turn on (Game._advance)
+                found = False
+                for offset in range(1, n + 1):
+                    p = (current + offset) % n
+                    has_open = False
+                    for t in range(TERRITORIES):
+                        if owner[t] == NOBODY and army_len[t, p] < ARMY:
+                            has_open = True
+                            break
+                    if has_open:
+                        if top < ncards:
+                            hands[p, hand_len[p]] = order[top]
+                            hand_len[p] += 1
+                            top += 1
+                        if hand_len[p] > 0:
+                            current = p
+                            found = True
+                            break
+                    if claims_allowed and not auto_claim:
+                        can = False
+                        for t in range(TERRITORIES):
+                            if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                                can = True
+                                break
+                        if can:
+                            current = p
+                            found = True
+                            break
+                if not found:
+                    over = True
+                need_advance = False
+            if over:
+                break
+
+            p = current
+            # --- legal plays, in the engine's order: distinct cards in hand order x open territories
+            n_open = 0
+            for t in range(TERRITORIES):
+                if owner[t] == NOBODY and army_len[t, p] < ARMY:
+                    open_ts[n_open] = t
+                    n_open += 1
+            n_distinct = 0
+            if n_open > 0:
+                seen = 0
+                for i in range(hand_len[p]):
+                    m = hands[p, i]
+                    if not (seen >> m) & 1:
+                        seen |= 1 << m
+                        distinct[n_distinct] = m
+                        n_distinct += 1
+            n_plays = n_distinct * n_open
+
+            # --- explicit claims: Greedy claims first, Random only without a play
+            if claims_allowed and not auto_claim and (policies[p] == GREEDY or n_plays == 0):
+                claimed = -1
+                for t in range(TERRITORIES):
+                    if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                        claimed = t
+                        break
+                if claimed >= 0:
+                    owner[claimed] = p
+                    decided += 1
+                    marker[claimed] = decided
+                    if record and actions < MAX_ACTIONS:
+                        out_actions[g, actions, 0] = p
+                        out_actions[g, actions, 1] = 0
+                        out_actions[g, actions, 2] = claimed
+                    actions += 1
+                    if decided == TERRITORIES:
+                        break
+                    # A player left with nothing to do ends the turn.
+                    more = n_plays > 0
+                    if not more:
+                        for t in range(TERRITORIES):
+                            if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                                more = True
+                                break
+                    if not more:
+                        need_advance = True
+                    continue
+            if n_plays == 0:
+                # Only reachable when the engine would not ask: defensive.
+                need_advance = True
+                continue
+
+            # --- choose a play
+            state = rng[p]
+            if policies[p] == GREEDY:
+                n_best = 0
+                best_key = -1
+                best_done = 0
+                for ci in range(n_distinct):
+                    m = distinct[ci]
+                    for oi in range(n_open):
+                        t = open_ts[oi]
+                        length = army_len[t, p]
+                        a0 = armies[t, p, 0]
+                        a1 = armies[t, p, 1]
+                        a2 = armies[t, p, 2]
+                        if length == 0:
+                            a0 = m
+                        elif length == 1:
+                            a1 = m
+                        elif length == 2:
+                            a2 = m
+                        key = key4(a0, a1, a2, m if length == 3 else 0)
+                        done = 1 if length == 3 else 0
+                        if key > best_key or (key == best_key and done > best_done):
+                            best_key = key
+                            best_done = done
+                            n_best = 0
+                        if key == best_key and done == best_done:
+                            best_cards[n_best] = m
+                            best_ts[n_best] = t
+                            n_best += 1
+                state, value = splitmix64(state)
+                pick = bounded(value, n_best)
+                mask = best_cards[pick]
+                t = best_ts[pick]
+            else:
+                # One output picks both: the high half the card, the low half the territory.
+                state, value = splitmix64(state)
+                mask = distinct[bounded(value, n_distinct)]
+                t = open_ts[bounded(value << _S32, n_open)]
+            rng[p] = state
+
+            # --- play it (Game._play)
+            for i in range(hand_len[p]):
+                if hands[p, i] == mask:
+                    for k in range(i, hand_len[p] - 1):
+                        hands[p, k] = hands[p, k + 1]
+                    hand_len[p] -= 1
+                    break
+            hidden[mask] -= 1
+            armies[t, p, army_len[t, p]] = mask
+            army_len[t, p] += 1
+            if army_len[t, p] == ARMY:
+                completed[t, p] = plays
+            plays += 1
+            if record and actions < MAX_ACTIONS:
+                out_actions[g, actions, 0] = p
+                out_actions[g, actions, 1] = mask
+                out_actions[g, actions, 2] = t
+            actions += 1
+
+            # --- resolution in table order (Game._resolve_after_play); without
+            # auto-claims only the territory just played can change.
+            played = t
+            for t in range(TERRITORIES):
+                if owner[t] != NOBODY or (not auto_claim and t != played):
+                    continue
+                all_done = True
+                for q in range(n):
+                    if completed[t, q] == NOT_COMPLETE:
+                        all_done = False
+                        break
+                if all_done:
+                    owner[t] = _ranking_first(t, n, armies, completed)
+                    decided += 1
+                    marker[t] = decided
+                elif auto_claim:
+                    # complete players, earliest first
+                    n_done = 0
+                    for q in range(n):
+                        if completed[t, q] != NOT_COMPLETE:
+                            k = n_done
+                            while k > 0 and completed[t, by_completion[k - 1]] > completed[t, q]:
+                                by_completion[k] = by_completion[k - 1]
+                                k -= 1
+                            by_completion[k] = q
+                            n_done += 1
+                    for k in range(n_done):
+                        q = by_completion[k]
+                        pool[:] = hidden
+                        if private:
+                            for i in range(hand_len[q]):
+                                pool[hands[q, i]] -= 1
+                        if not _beaten_by(t, q, n, armies, completed, pool):
+                            owner[t] = q
+                            decided += 1
+                            marker[t] = decided
+                            break
+                if decided == TERRITORIES:
+                    break
+            if decided == TERRITORIES:
+                break
+            need_advance = True
+
+        # --- results
+        for t in range(TERRITORIES):
+            out_owner[g, t] = owner[t]
+            out_marker[g, t] = marker[t]
+        out_action_count[g] = actions
+        for p in range(n):
+            out_scores[g, p] = 0
+        for t in range(TERRITORIES):
+            if owner[t] == NOBODY:
+                continue
+            if scoring == TERRITORIES_SCORING:
+                out_scores[g, owner[t]] += 1
+            else:
+                # points 3, 2, 1 by rank; all armies are complete here
+                for p in range(n):
+                    rank = 0
+                    mine = _army_key(armies, t, p)
+                    for q in range(n):
+                        theirs = _army_key(armies, t, q)
+                        if theirs > mine or (theirs == mine and completed[t, q] < completed[t, p]):
+                            rank += 1
+                    if rank < 3:
+                        out_scores[g, p] += 3 - rank
+        out_winner[g] = _winner(out_scores[g], owner, marker, n, tie_break, sums, latest, counts, candidates)
+
+
+@numba.njit(cache=True)
+def _winner(
+    scores: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    marker: npt.NDArray[np.int64],
+    n: int,
+    tie_break: int,
+    sums: npt.NDArray[np.int64],
+    latest: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.bool_],
+) -> int:
+    """Game.winner: highest score; ties by the tie-break; None (-1) when nobody wins."""
+    best = scores[0]
+    for p in range(1, n):
+        best = max(best, scores[p])
+    tied = 0
+    only = -1
+    for p in range(n):
+        if scores[p] == best:
+            tied += 1
+            only = p
+    if tied == 1:
+        return only
+    sums[:] = 0
+    latest[:] = 0
+    counts[:] = 0
+    for t in range(TERRITORIES):
+        q = owner[t]
+        if q != NOBODY:
+            sums[q] += marker[t]
+            counts[q] += 1
+            latest[q] = max(latest[q], marker[t])
+    for p in range(n):
+        candidates[p] = scores[p] == best
+    if tie_break == LOWEST_MARKER_SUM:
+        low = -1
+        for p in range(n):
+            if candidates[p] and counts[p] > 0 and (low < 0 or sums[p] < low):
+                low = sums[p]
+        if low >= 0:
+            left = 0
+            for p in range(n):
+                candidates[p] = candidates[p] and counts[p] > 0 and sums[p] == low
+                if candidates[p]:
+                    left += 1
+                    only = p
+            if left == 1:
+                return only
+    top = 0
+    who = -1
+    for p in range(n):
+        if candidates[p] and latest[p] > top:
+            top = latest[p]
+            who = p
+    return who
+
+
+@numba.njit(cache=True)
+def stream(seed: np.uint64, out: npt.NDArray[np.uint64]) -> None:
+    """The first ``len(out)`` SplitMix64 outputs from ``seed``."""
+    state = seed
+    for i in range(out.shape[0]):
+        state, out[i] = splitmix64(state)
+
+
+_MIX_SEED = np.uint64(0x2545F4914F6CDD1D)
+
+
+@numba.njit(cache=True)
+def mix_bot_seeds(game_seeds: npt.NDArray[np.uint64], own: npt.NDArray[np.uint64], out: npt.NDArray[np.uint64]) -> None:
+    """out[g, p]: the seed of seat p's bot in game g, from its own seed and the game's."""
+    for g in range(game_seeds.shape[0]):
+        for p in range(own.shape[0]):
+            _, out[g, p] = splitmix64(own[p] ^ (game_seeds[g] * _MIX_SEED) ^ np.uint64(p))
