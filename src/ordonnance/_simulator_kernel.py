@@ -25,7 +25,8 @@ TERRITORIES = 4 + 1
 ARMY = 4
 HAND_SIZE = 5
 MAX_HAND = 8  # a hand never exceeds 6: a draw is always followed by a play
-MAX_ACTIONS = 96  # plays (at most 20 per player) and claims (at most 5)
+MAX_ACTIONS = 96
+SCRATCH = 129  # plays (at most 20 per player) and claims (at most 5)
 NOT_COMPLETE = -1
 NOBODY = -1
 
@@ -129,6 +130,264 @@ def _ranking_first(t: int, n: int, armies: npt.NDArray[np.int64], completed: npt
 
 
 @numba.njit(cache=True)
+def play_out(
+    n: int,
+    order: npt.NDArray[np.int64],
+    scalars: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.int64],
+    hand_len: npt.NDArray[np.int64],
+    armies: npt.NDArray[np.int64],
+    army_len: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    marker: npt.NDArray[np.int64],
+    hidden: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    policies: npt.NDArray[np.int64],
+    claims_allowed: bool,
+    auto_claim: bool,
+    private: bool,
+    forced_mask: int,
+    forced_t: int,
+    out_actions: npt.NDArray[np.int64],
+    record: bool,
+    scratch: npt.NDArray[np.int64],
+) -> int:
+    """Play the position held in the arrays to its end (Game's rules, the bots' twins).
+
+    ``scalars`` holds (next deck index, plays, decided territories, current
+    seat, whether the turn must first be handed on). With ``forced_t >= 0``
+    the first decision is forced: a play of ``forced_mask`` into ``forced_t``,
+    or a claim of ``forced_t`` when ``forced_mask`` is 0. Returns the number
+    of actions taken; they are recorded as (seat, mask or 0 for a claim, territory).
+    ``scratch`` is working memory of at least SCRATCH entries.
+    """
+    ncards = order.shape[0]
+    pool = scratch[0:32]
+    open_ts = scratch[32:37]
+    distinct = scratch[37:45]
+    best_cards = scratch[45:85]
+    best_ts = scratch[85:125]
+    by_completion = scratch[125:129]
+    top = scalars[0]
+    plays = scalars[1]
+    decided = scalars[2]
+    current = scalars[3]
+    need_advance = scalars[4] != 0
+    forced_t_value = forced_t
+    actions = 0
+    over = decided == TERRITORIES
+    while True:
+        if need_advance:
+            # --- hand the turn on (Game._advance)
+            found = False
+            for offset in range(1, n + 1):
+                p = (current + offset) % n
+                has_open = False
+                for t in range(TERRITORIES):
+                    if owner[t] == NOBODY and army_len[t, p] < ARMY:
+                        has_open = True
+                        break
+                if has_open:
+                    if top < ncards:
+                        hands[p, hand_len[p]] = order[top]
+                        hand_len[p] += 1
+                        top += 1
+                    if hand_len[p] > 0:
+                        current = p
+                        found = True
+                        break
+                if claims_allowed and not auto_claim:
+                    can = False
+                    for t in range(TERRITORIES):
+                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                            can = True
+                            break
+                    if can:
+                        current = p
+                        found = True
+                        break
+            if not found:
+                over = True
+            need_advance = False
+        if over:
+            break
+
+        p = current
+        # --- legal plays, in the engine's order: distinct cards in hand order x open territories
+        n_open = 0
+        for t in range(TERRITORIES):
+            if owner[t] == NOBODY and army_len[t, p] < ARMY:
+                open_ts[n_open] = t
+                n_open += 1
+        n_distinct = 0
+        if n_open > 0:
+            seen = 0
+            for i in range(hand_len[p]):
+                m = hands[p, i]
+                if not (seen >> m) & 1:
+                    seen |= 1 << m
+                    distinct[n_distinct] = m
+                    n_distinct += 1
+        n_plays = n_distinct * n_open
+
+        forced = forced_t >= 0
+        forced_claim = forced and forced_mask == 0
+        if forced and not forced_claim:
+            forced_t = -1
+            mask = forced_mask
+            t = forced_t_value
+        # --- explicit claims: Greedy claims first, Random only without a play
+        if forced_claim or (not forced and claims_allowed and not auto_claim and (policies[p] == GREEDY or n_plays == 0)):
+            claimed = -1
+            if forced_claim:
+                claimed = forced_t
+                forced_t = -1
+            else:
+                for t in range(TERRITORIES):
+                    if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                        claimed = t
+                        break
+            if claimed >= 0:
+                owner[claimed] = p
+                decided += 1
+                marker[claimed] = decided
+                if record and actions < MAX_ACTIONS:
+                    out_actions[actions, 0] = p
+                    out_actions[actions, 1] = 0
+                    out_actions[actions, 2] = claimed
+                actions += 1
+                if decided == TERRITORIES:
+                    break
+                # A player left with nothing to do ends the turn.
+                more = n_plays > 0
+                if not more:
+                    for t in range(TERRITORIES):
+                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                            more = True
+                            break
+                if not more:
+                    need_advance = True
+                continue
+        if n_plays == 0:
+            # Only reachable when the engine would not ask: defensive.
+            need_advance = True
+            continue
+
+        # --- choose a play
+        state = rng[p]
+        if forced:
+            pass
+        elif policies[p] == GREEDY:
+            n_best = 0
+            best_key = -1
+            best_done = 0
+            for ci in range(n_distinct):
+                m = distinct[ci]
+                for oi in range(n_open):
+                    t = open_ts[oi]
+                    length = army_len[t, p]
+                    a0 = armies[t, p, 0]
+                    a1 = armies[t, p, 1]
+                    a2 = armies[t, p, 2]
+                    if length == 0:
+                        a0 = m
+                    elif length == 1:
+                        a1 = m
+                    elif length == 2:
+                        a2 = m
+                    key = key4(a0, a1, a2, m if length == 3 else 0)
+                    done = 1 if length == 3 else 0
+                    if key > best_key or (key == best_key and done > best_done):
+                        best_key = key
+                        best_done = done
+                        n_best = 0
+                    if key == best_key and done == best_done:
+                        best_cards[n_best] = m
+                        best_ts[n_best] = t
+                        n_best += 1
+            state, value = splitmix64(state)
+            pick = bounded(value, n_best)
+            mask = best_cards[pick]
+            t = best_ts[pick]
+        else:
+            # One output picks both: the high half the card, the low half the territory.
+            state, value = splitmix64(state)
+            mask = distinct[bounded(value, n_distinct)]
+            t = open_ts[bounded(value << _S32, n_open)]
+        rng[p] = state
+
+        # --- play it (Game._play)
+        for i in range(hand_len[p]):
+            if hands[p, i] == mask:
+                for k in range(i, hand_len[p] - 1):
+                    hands[p, k] = hands[p, k + 1]
+                hand_len[p] -= 1
+                break
+        hidden[mask] -= 1
+        armies[t, p, army_len[t, p]] = mask
+        army_len[t, p] += 1
+        if army_len[t, p] == ARMY:
+            completed[t, p] = plays
+        plays += 1
+        if record and actions < MAX_ACTIONS:
+            out_actions[actions, 0] = p
+            out_actions[actions, 1] = mask
+            out_actions[actions, 2] = t
+        actions += 1
+
+        # --- resolution in table order (Game._resolve_after_play); without
+        # auto-claims only the territory just played can change.
+        played = t
+        for t in range(TERRITORIES):
+            if owner[t] != NOBODY or (not auto_claim and t != played):
+                continue
+            all_done = True
+            for q in range(n):
+                if completed[t, q] == NOT_COMPLETE:
+                    all_done = False
+                    break
+            if all_done:
+                owner[t] = _ranking_first(t, n, armies, completed)
+                decided += 1
+                marker[t] = decided
+            elif auto_claim:
+                # complete players, earliest first
+                n_done = 0
+                for q in range(n):
+                    if completed[t, q] != NOT_COMPLETE:
+                        k = n_done
+                        while k > 0 and completed[t, by_completion[k - 1]] > completed[t, q]:
+                            by_completion[k] = by_completion[k - 1]
+                            k -= 1
+                        by_completion[k] = q
+                        n_done += 1
+                for k in range(n_done):
+                    q = by_completion[k]
+                    pool[:] = hidden
+                    if private:
+                        for i in range(hand_len[q]):
+                            pool[hands[q, i]] -= 1
+                    if not _beaten_by(t, q, n, armies, completed, pool):
+                        owner[t] = q
+                        decided += 1
+                        marker[t] = decided
+                        break
+            if decided == TERRITORIES:
+                break
+        if decided == TERRITORIES:
+            break
+        need_advance = True
+
+    scalars[0] = top
+    scalars[1] = plays
+    scalars[2] = decided
+    scalars[3] = current
+    scalars[4] = 1
+    return actions
+
+
+@numba.njit(cache=True)
 def simulate(
     cards: npt.NDArray[np.int64],
     n: int,
@@ -162,17 +421,13 @@ def simulate(
     owner = np.zeros(TERRITORIES, np.int64)
     marker = np.zeros(TERRITORIES, np.int64)
     hidden = np.zeros(32, np.int64)
-    pool = np.zeros(32, np.int64)
-    open_ts = np.zeros(TERRITORIES, np.int64)
-    distinct = np.zeros(MAX_HAND, np.int64)
-    best_cards = np.zeros(MAX_HAND * TERRITORIES, np.int64)
-    best_ts = np.zeros(MAX_HAND * TERRITORIES, np.int64)
+    scratch = np.zeros(SCRATCH, np.int64)
     rng = np.zeros(n, np.uint64)
-    by_completion = np.zeros(n, np.int64)
     sums = np.zeros(n, np.int64)
     latest = np.zeros(n, np.int64)
     counts = np.zeros(n, np.int64)
     candidates = np.zeros(n, np.bool_)
+    scalars = np.zeros(5, np.int64)
 
     for g in range(seeds.shape[0]):
         # --- shuffle and deal, exactly as Game.new
@@ -200,202 +455,15 @@ def simulate(
                 hands[p, hand_len[p]] = order[top]
                 hand_len[p] += 1
                 top += 1
-        plays = 0
-        decided = 0
-        actions = 0
-        current = n - 1
-        over = False
-        need_advance = True
-
-        while True:
-            if need_advance:
-                # --- hand the turn on (Game._advance)
-                found = False
-                for offset in range(1, n + 1):
-                    p = (current + offset) % n
-                    has_open = False
-                    for t in range(TERRITORIES):
-                        if owner[t] == NOBODY and army_len[t, p] < ARMY:
-                            has_open = True
-                            break
-                    if has_open:
-                        if top < ncards:
-                            hands[p, hand_len[p]] = order[top]
-                            hand_len[p] += 1
-                            top += 1
-                        if hand_len[p] > 0:
-                            current = p
-                            found = True
-                            break
-                    if claims_allowed and not auto_claim:
-                        can = False
-                        for t in range(TERRITORIES):
-                            if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
-                                can = True
-                                break
-                        if can:
-                            current = p
-                            found = True
-                            break
-                if not found:
-                    over = True
-                need_advance = False
-            if over:
-                break
-
-            p = current
-            # --- legal plays, in the engine's order: distinct cards in hand order x open territories
-            n_open = 0
-            for t in range(TERRITORIES):
-                if owner[t] == NOBODY and army_len[t, p] < ARMY:
-                    open_ts[n_open] = t
-                    n_open += 1
-            n_distinct = 0
-            if n_open > 0:
-                seen = 0
-                for i in range(hand_len[p]):
-                    m = hands[p, i]
-                    if not (seen >> m) & 1:
-                        seen |= 1 << m
-                        distinct[n_distinct] = m
-                        n_distinct += 1
-            n_plays = n_distinct * n_open
-
-            # --- explicit claims: Greedy claims first, Random only without a play
-            if claims_allowed and not auto_claim and (policies[p] == GREEDY or n_plays == 0):
-                claimed = -1
-                for t in range(TERRITORIES):
-                    if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
-                        claimed = t
-                        break
-                if claimed >= 0:
-                    owner[claimed] = p
-                    decided += 1
-                    marker[claimed] = decided
-                    if record and actions < MAX_ACTIONS:
-                        out_actions[g, actions, 0] = p
-                        out_actions[g, actions, 1] = 0
-                        out_actions[g, actions, 2] = claimed
-                    actions += 1
-                    if decided == TERRITORIES:
-                        break
-                    # A player left with nothing to do ends the turn.
-                    more = n_plays > 0
-                    if not more:
-                        for t in range(TERRITORIES):
-                            if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
-                                more = True
-                                break
-                    if not more:
-                        need_advance = True
-                    continue
-            if n_plays == 0:
-                # Only reachable when the engine would not ask: defensive.
-                need_advance = True
-                continue
-
-            # --- choose a play
-            state = rng[p]
-            if policies[p] == GREEDY:
-                n_best = 0
-                best_key = -1
-                best_done = 0
-                for ci in range(n_distinct):
-                    m = distinct[ci]
-                    for oi in range(n_open):
-                        t = open_ts[oi]
-                        length = army_len[t, p]
-                        a0 = armies[t, p, 0]
-                        a1 = armies[t, p, 1]
-                        a2 = armies[t, p, 2]
-                        if length == 0:
-                            a0 = m
-                        elif length == 1:
-                            a1 = m
-                        elif length == 2:
-                            a2 = m
-                        key = key4(a0, a1, a2, m if length == 3 else 0)
-                        done = 1 if length == 3 else 0
-                        if key > best_key or (key == best_key and done > best_done):
-                            best_key = key
-                            best_done = done
-                            n_best = 0
-                        if key == best_key and done == best_done:
-                            best_cards[n_best] = m
-                            best_ts[n_best] = t
-                            n_best += 1
-                state, value = splitmix64(state)
-                pick = bounded(value, n_best)
-                mask = best_cards[pick]
-                t = best_ts[pick]
-            else:
-                # One output picks both: the high half the card, the low half the territory.
-                state, value = splitmix64(state)
-                mask = distinct[bounded(value, n_distinct)]
-                t = open_ts[bounded(value << _S32, n_open)]
-            rng[p] = state
-
-            # --- play it (Game._play)
-            for i in range(hand_len[p]):
-                if hands[p, i] == mask:
-                    for k in range(i, hand_len[p] - 1):
-                        hands[p, k] = hands[p, k + 1]
-                    hand_len[p] -= 1
-                    break
-            hidden[mask] -= 1
-            armies[t, p, army_len[t, p]] = mask
-            army_len[t, p] += 1
-            if army_len[t, p] == ARMY:
-                completed[t, p] = plays
-            plays += 1
-            if record and actions < MAX_ACTIONS:
-                out_actions[g, actions, 0] = p
-                out_actions[g, actions, 1] = mask
-                out_actions[g, actions, 2] = t
-            actions += 1
-
-            # --- resolution in table order (Game._resolve_after_play); without
-            # auto-claims only the territory just played can change.
-            played = t
-            for t in range(TERRITORIES):
-                if owner[t] != NOBODY or (not auto_claim and t != played):
-                    continue
-                all_done = True
-                for q in range(n):
-                    if completed[t, q] == NOT_COMPLETE:
-                        all_done = False
-                        break
-                if all_done:
-                    owner[t] = _ranking_first(t, n, armies, completed)
-                    decided += 1
-                    marker[t] = decided
-                elif auto_claim:
-                    # complete players, earliest first
-                    n_done = 0
-                    for q in range(n):
-                        if completed[t, q] != NOT_COMPLETE:
-                            k = n_done
-                            while k > 0 and completed[t, by_completion[k - 1]] > completed[t, q]:
-                                by_completion[k] = by_completion[k - 1]
-                                k -= 1
-                            by_completion[k] = q
-                            n_done += 1
-                    for k in range(n_done):
-                        q = by_completion[k]
-                        pool[:] = hidden
-                        if private:
-                            for i in range(hand_len[q]):
-                                pool[hands[q, i]] -= 1
-                        if not _beaten_by(t, q, n, armies, completed, pool):
-                            owner[t] = q
-                            decided += 1
-                            marker[t] = decided
-                            break
-                if decided == TERRITORIES:
-                    break
-            if decided == TERRITORIES:
-                break
-            need_advance = True
+        scalars[0] = top
+        scalars[1] = 0
+        scalars[2] = 0
+        scalars[3] = n - 1
+        scalars[4] = 1
+        actions = play_out(
+            n, order, scalars, hands, hand_len, armies, army_len, completed, owner, marker, hidden, rng,
+            policies, claims_allowed, auto_claim, private, 0, -1, out_actions[g], record, scratch,
+        )  # fmt: skip
 
         # --- results
         for t in range(TERRITORIES):

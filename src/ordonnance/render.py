@@ -221,7 +221,8 @@ def _ordinal(n: int) -> str:
 def _card_group(card: Card, x: float, y: float, width: float) -> str:
     """One card face up, its top-left corner at (x, y), ``width`` pixels wide."""
     parts = [
-        f'<g transform="translate({_num(x)} {_num(y)}) scale({_num(width / _CARD_W)})">',
+        f'<g class="od-card" data-card="{card}" '
+        f'transform="translate({_num(x)} {_num(y)}) scale({_num(width / _CARD_W)})">',
         _rect(1, 1, _CARD_W - 2, _CARD_H - 2, fill=_PAPER, stroke=_INK, stroke_width=1.5, rx=6),
         _text(_CARD_W / 2, 15, str(card), size=12, anchor="middle", weight="bold"),
         f'<path d="M8 18.5 L52 18.5" stroke="{_INK}" stroke-width="0.6" opacity="0.5"/>',
@@ -240,7 +241,8 @@ def _card_group(card: Card, x: float, y: float, width: float) -> str:
 def _back_group(x: float, y: float, width: float) -> str:
     """One card face down."""
     return (
-        f'<g transform="translate({_num(x)} {_num(y)}) scale({_num(width / _CARD_W)})">'
+        f'<g class="od-card-back" '
+        f'transform="translate({_num(x)} {_num(y)}) scale({_num(width / _CARD_W)})">'
         + _rect(1, 1, _CARD_W - 2, _CARD_H - 2, fill="#7b2d26", stroke="#4a1a16", stroke_width=1.5, rx=6)
         + _rect(6, 6, _CARD_W - 12, _CARD_H - 12, fill="none", stroke="#e0c080", stroke_width=1, rx=3)
         + '<path d="M30 24 L42 45 L30 66 L18 45 Z" fill="#e0c080" opacity="0.8"/>'
@@ -251,10 +253,11 @@ def _back_group(x: float, y: float, width: float) -> str:
 def _slot_group(x: float, y: float, width: float) -> str:
     """An empty place for a card still to come."""
     scale = width / _CARD_W
-    return _rect(
+    slot = _rect(
         x + scale, y + scale, width - 2 * scale, width * _CARD_H / _CARD_W - 2 * scale,
         fill="none", stroke="#bdbdbd", stroke_width=1, rx=6 * scale, dash="4 3",
     )  # fmt: skip
+    return slot.replace("<rect ", '<rect class="od-slot" ', 1)
 
 
 def card(card: CardLike, size: float = 60) -> SVG:
@@ -295,7 +298,9 @@ def army(cards: Iterable[CardLike], size: float = 60, gap: float = 6) -> SVG:
     cards_w = len(hand) * width + max(0, len(hand) - 1) * gap
     total_w = max(cards_w, _text_width(line, font)) + 2 * margin
     left = (total_w - cards_w) / 2
-    body = [_card_group(c, left + i * (width + gap), margin, width) for i, c in enumerate(hand)]
+    body = ['<g class="od-army">']
+    body += [_card_group(c, left + i * (width + gap), margin, width) for i, c in enumerate(hand)]
+    body.append("</g>")
     text_y = margin + height + font * 1.3
     body.append(_text(total_w / 2, text_y, line, size=font, anchor="middle"))
     title = f"army {' '.join(map(str, hand)) or '(empty)'}: {line}"
@@ -409,7 +414,7 @@ def svg(
     >>> import ordonnance as od
     >>> from ordonnance import render
     >>> game = od.Game.new(od.Rules(), seed=7)
-    >>> game.apply(od.Play("SHF", od.Territory.ANTIOCH))
+    >>> game.apply(game.legal_actions()[0])
     >>> picture = render.svg(game)
     >>> "Antioch" in picture and "Player 1 to act" in picture and "deck: 44 cards" in picture
     True
@@ -441,17 +446,23 @@ def _formation_lines(cards: Sequence[Card], width: float, font: float) -> list[s
         ArmyDescription(regiments=(), battalions=desc.battalions, companies=()),
         ArmyDescription(regiments=(), battalions=(), companies=desc.companies),
     ]
-    pieces = [str(tier) for tier, symbols in zip(tiers, (desc.regiments, desc.battalions, desc.companies)) if symbols]
+    tier_symbols = (desc.regiments, desc.battalions, desc.companies)
+    pieces = [str(tier) for tier, symbols in zip(tiers, tier_symbols) if symbols]
     if not pieces:
         return [str(desc)]
-    lines = [pieces[0]]
-    for piece in pieces[1:]:
-        joined = f"{lines[-1]}, {piece}"
+    lines: list[str] = []
+    for piece in pieces:
+        joined = f"{lines[-1]}, {piece}" if lines else piece
         if _text_width(joined, font) <= width:
-            lines[-1] = joined
-        else:
+            lines[-1:] = [joined]
+            continue
+        if lines:
             lines[-1] += ","
+        if _text_width(piece, font) <= width:
             lines.append(piece)
+        else:  # "4 companies (Banner, Helmet, Sword, Lance)" on two lines
+            count, names = piece.split(" (", 1)
+            lines.extend([count, f"({names}"])
     return lines
 
 
@@ -498,6 +509,7 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
         x = left + p * col_w
         active = not table.is_over and table.current == p
         won = table.is_over and table.winner == p
+        body.append(f'<g class="od-player" data-seat="{p}" data-score="{table.scores[p]}">')
         fill = _TURN if active else _HIGHLIGHT if won else "#ffffff"
         stroke = _TURN_DARK if active else _GOLD if won else "#d7ccc8"
         body.append(_rect(x + 2, table_top, col_w - 4, colhead_h - 6, fill=fill, stroke=stroke, rx=5))
@@ -505,6 +517,7 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
         body.append(_text(x + col_w / 2, table_top + 15, names[p] + tag, size=12, anchor="middle", weight="bold"))
         score = _score_text(table.scores[p], table.scoring)
         body.append(_text(x + col_w / 2, table_top + 29, score, size=10, anchor="middle", fill=_MUTED))
+        body.append("</g>")
 
     # -- one row per territory: name, owner, marker, then every army
     y = rows_top
@@ -512,6 +525,8 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
         h = row_h[t]
         owner = table.owners[t]
         marker = table.markers[t]
+        decided = "" if owner is None else f' data-owner="{owner}" data-marker="{marker}"'
+        body.append(f'<g class="od-territory" data-territory="{t.label}"{decided}>')
         body.append(_rect(margin, y + 2, width - 2 * margin, h - 4, fill="#ffffff", stroke="#d7ccc8", rx=6))
         body.append(_text(margin + 10, y + 24, t.label, size=15, weight="bold"))
         if owner is None:
@@ -530,6 +545,7 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
         for p in range(n):
             x = left + p * col_w
             cards = table.armies[t][p]
+            body.append(f'<g class="od-army" data-territory="{t.label}" data-seat="{p}">')
             if owner == p:
                 body.append(_rect(x + 3, y + 5, col_w - 6, h - 10, fill=_HIGHLIGHT, stroke=_GOLD, stroke_width=2, rx=5))
             for i in range(ARMY_SIZE):
@@ -545,6 +561,8 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
             d = done[p]
             state = f"complete ({_ordinal(finished.index(d) + 1)})" if d is not None else f"{len(cards)} of {ARMY_SIZE} cards"
             body.append(_text(x + col_w / 2, text_y, state, size=small * 0.9, anchor="middle", fill=_MUTED))
+            body.append("</g>")
+        body.append("</g>")
         y += h
 
     # -- hands: face up when visible, else face down
@@ -555,6 +573,8 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
         body.append(_rect(margin, y + 2, width - 2 * margin, h - 4, fill="#ffffff", stroke="#d7ccc8", rx=6))
         visible = table.hands[p]
         count = table.hand_sizes[p]
+        hidden = "true" if visible is None else "false"
+        body.append(f'<g class="od-hand" data-seat="{p}" data-hidden="{hidden}">')
         label = names[p] + ("" if p != table.viewer else " (you)")
         body.append(_text(margin + 10, y + 24, label, size=13, weight="bold"))
         counted = f"{count} {'card' if count == 1 else 'cards'}" + ("" if visible is not None else ", hidden")
@@ -567,6 +587,7 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
                 body.append(_card_group(visible[i], cx, cy, cw))
             else:
                 body.append(_back_group(cx, cy, cw))
+        body.append("</g>")
         y += h
 
     title = f"Ordonnance table, {n} players: {status}"

@@ -345,3 +345,59 @@ def _run_python(
         owners[g] = [-1 if (o := game.territory_owner(t)) is None else o for t in Territory]
         markers[g] = [game.marker(t) or 0 for t in Territory]
         scores[g] = game.scores
+
+
+@attrs.frozen(eq=False)
+class KernelState:
+    """A :class:`Game` position as the arrays ``_simulator_kernel.play_out`` works on.
+
+    The arrays are fresh copies: ``play_out`` changes them in place. ``order``
+    is the draw pile top first (the kernel draws ``order[scalars[0]]`` next).
+    """
+
+    n: int
+    order: npt.NDArray[np.int64]
+    scalars: npt.NDArray[np.int64]
+    hands: npt.NDArray[np.int64]
+    hand_len: npt.NDArray[np.int64]
+    armies: npt.NDArray[np.int64]
+    army_len: npt.NDArray[np.int64]
+    completed: npt.NDArray[np.int64]
+    owner: npt.NDArray[np.int64]
+    marker: npt.NDArray[np.int64]
+    hidden: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, game: Game) -> KernelState:
+        """The kernel's copy of ``game``'s position (the current player is to act)."""
+        n = game.players
+        hands = np.zeros((n, kernel.MAX_HAND), np.int64)
+        hand_len = np.zeros(n, np.int64)
+        for p, hand in enumerate(game._hands):
+            hands[p, : len(hand)] = hand
+            hand_len[p] = len(hand)
+        armies = np.zeros((TERRITORY_COUNT, n, 4), np.int64)
+        army_len = np.zeros((TERRITORY_COUNT, n), np.int64)
+        for t in range(TERRITORY_COUNT):
+            for p in range(n):
+                army = game._armies[t][p]
+                armies[t, p, : len(army)] = army
+                army_len[t, p] = len(army)
+        decided = sum(1 for o in game._owner if o >= 0)
+        return cls(
+            n=n,
+            order=np.array(game._deck[::-1], np.int64),
+            scalars=np.array([0, game._plays, decided, game._current, 0], np.int64),
+            hands=hands,
+            hand_len=hand_len,
+            armies=armies,
+            army_len=army_len,
+            completed=np.array(game._completed, np.int64),
+            owner=np.array(game._owner, np.int64),
+            marker=np.array(game._marker, np.int64),
+            hidden=game._hidden.copy(),
+        )
+
+    def copy(self) -> KernelState:
+        """An independent copy."""
+        return KernelState(self.n, *(np.copy(getattr(self, f.name)) for f in attrs.fields(KernelState)[1:]))
