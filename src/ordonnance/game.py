@@ -438,7 +438,8 @@ class Game:
         claimant's hand included, unless ``claim_proof="private"``). Whose turn
         it is does not matter here; claims are made on one's own turn.
         """
-        return self._claim_refusal(self._seat(player), to_territory(territory)) is None
+        p, t = self._seat(player), to_territory(territory)
+        return self._claim_precondition(p, t) is None and self._beater(p, t) is None
 
     def claim_counterexample(self, player: int, territory: Territory | int) -> Counterexample | None:
         """Why ``player`` cannot claim ``territory``: an opponent and cards that would win it.
@@ -454,13 +455,13 @@ class Game:
         return self._counterexample(p, t)
 
     def _claim_precondition(self, p: int, t: int) -> str | None:
-        label = Territory(t).label
         if not self._rules.claims_allowed:
             return "early claims are not available with scoring='points'"
         if self._owner[t] != _NOBODY:
-            return f"territory {label} is already decided (won by player {self._owner[t]})"
+            return f"territory {Territory(t).label} is already decided (won by player {self._owner[t]})"
         if self._completed[t][p] == _NOT_COMPLETE:
-            return f"player {p}'s army in {label} is not complete ({len(self._armies[t][p])} of {ARMY_SIZE} cards)"
+            cards = len(self._armies[t][p])
+            return f"player {p}'s army in {Territory(t).label} is not complete ({cards} of {ARMY_SIZE} cards)"
         return None
 
     def _claim_refusal(self, p: int, t: int) -> str | None:
@@ -481,6 +482,15 @@ class Game:
         return pool
 
     def _counterexample(self, p: int, t: int) -> Counterexample | None:
+        found = self._beater(p, t)
+        if found is None:
+            return None
+        q, key, added = found
+        return Counterexample(q, tuple(Card.from_mask(m) for m in added), key)
+
+    def _beater(self, p: int, t: int) -> tuple[int, int, tuple[int, ...]] | None:
+        """An opponent who could still win ``t`` against ``p``'s complete army:
+        (seat, key they would reach, masks they would add), or None."""
         claimant_key = _key(self._armies[t][p])
         claimant_done = self._completed[t][p]
         pool = self._pool(p)
@@ -491,13 +501,12 @@ class Game:
             if done != _NOT_COMPLETE:
                 key = _key(army)
                 if key > claimant_key or (key == claimant_key and done < claimant_done):
-                    return Counterexample(q, (), key)
+                    return q, key, ()
                 continue
             # An opponent still incomplete would complete later, so must be strictly stronger.
             found = _can_beat_masks(army, pool, claimant_key + 1)
             if found is not None:
-                key, added = found
-                return Counterexample(q, tuple(Card.from_mask(m) for m in added), key)
+                return q, found[0], found[1]
         return None
 
     def _provable_claims(self, p: int) -> list[int]:
@@ -508,7 +517,7 @@ class Game:
             for t in range(TERRITORY_COUNT)
             if self._owner[t] == _NOBODY
             and self._completed[t][p] != _NOT_COMPLETE
-            and self._counterexample(p, t) is None
+            and self._beater(p, t) is None
         ]
 
     # ------------------------------------------------------------------ flow
@@ -544,7 +553,7 @@ class Game:
                 self._award(t, self.ranking(t)[0])
             elif self._rules.auto_claim:
                 for p in sorted(range(self.players), key=lambda q: done[q]):
-                    if done[p] != _NOT_COMPLETE and self._counterexample(p, t) is None:
+                    if done[p] != _NOT_COMPLETE and self._beater(p, t) is None:
                         self._award(t, p)
                         break
             if self._over:
