@@ -174,6 +174,7 @@ def play_out(
     decided = scalars[2]
     current = scalars[3]
     need_advance = scalars[4] != 0
+    explicit_claims = claims_allowed and (not auto_claim or private)
     forced_t_value = forced_t
     actions = 0
     over = decided == TERRITORIES
@@ -197,7 +198,7 @@ def play_out(
                         current = p
                         found = True
                         break
-                if claims_allowed and not auto_claim:
+                if explicit_claims:
                     can = False
                     for t in range(TERRITORIES):
                         if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
@@ -238,7 +239,7 @@ def play_out(
             mask = forced_mask
             t = forced_t_value
         # --- explicit claims: Greedy claims first, Random only without a play
-        if forced_claim or (not forced and claims_allowed and not auto_claim and (policies[p] == GREEDY or n_plays == 0)):
+        if forced_claim or (not forced and explicit_claims and (policies[p] == GREEDY or n_plays == 0)):
             claimed = -1
             if forced_claim:
                 claimed = forced_t

@@ -510,7 +510,7 @@ class Game:
         return None
 
     def _provable_claims(self, p: int) -> list[int]:
-        if not self._rules.claims_allowed:
+        if not self._rules.explicit_claims:
             return []
         return [
             t
@@ -577,8 +577,7 @@ class Game:
                 if self._hands[p]:
                     self._current = p
                     return
-            # After auto-claims nothing is provable until the next play.
-            if not self._rules.auto_claim and self._provable_claims(p):
+            if self._rules.explicit_claims and self._provable_claims(p):
                 self._current = p
                 return
         self._over = True

@@ -122,6 +122,17 @@ class Rules:
         """Whether territories can be taken early (not with ``scoring="points"``)."""
         return self.scoring == "territories"
 
+    @property
+    def explicit_claims(self) -> bool:
+        """Whether a player can ever have a provable claim to make on their turn.
+
+        Not with points scoring; not with ``auto_claim`` and public proof either,
+        since everything provable is awarded after each play and only plays
+        change public information. With private proof a draw can make a claim
+        provable, so explicit claims stay possible even with ``auto_claim``.
+        """
+        return self.claims_allowed and (not self.auto_claim or self.claim_proof == "private")
+
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready data; :meth:`from_dict` reverses it."""
         data = attrs.asdict(self)

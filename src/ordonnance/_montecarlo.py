@@ -1,0 +1,489 @@
+"""The Monte-Carlo bot: determinized rollouts on the simulator kernel.
+
+:class:`MonteCarlo` is re-exported as :class:`ordonnance.bots.MonteCarlo`.
+Like every bot it sees only a :class:`~ordonnance.PlayerView`. For each legal
+action it plays the rest of the game out many times in the numba simulator
+(:func:`ordonnance._simulator_kernel.play_out`), each time after dealing the
+cards it cannot see at random, and it takes the action that won most often.
+
+>>> import ordonnance as od
+>>> game = od.Game.new(od.Rules(), seed=3)
+>>> bot = od.bots.MonteCarlo(seed=0, rollouts=200)
+>>> bot.choose(game.view(0)) in game.legal_actions()
+True
+
+The search, step by step:
+
+* **Determinization.** The cards this seat cannot see (``view.unseen``: the
+  deck and the other hands) are shuffled and dealt into the other hands (their
+  sizes are public) and the draw pile. Everything else (own hand, armies,
+  completion order, owners, markers, whose turn) is public and copied.
+* **Rollouts.** The action under test is forced as the first decision
+  (``forced_mask`` / ``forced_t``; a pass hands the turn on), then every seat
+  is played by the kernel twin of :class:`~ordonnance.bots.Greedy` (or of
+  :class:`~ordonnance.bots.Random`, with ``rollout_policy="random"``) to the
+  end of the game. A rollout is worth 1 when this seat wins, 0 otherwise, plus
+  a small bonus for the score margin (``margin_weight``, so that a lost
+  position still prefers losing by less).
+* **Common random numbers.** Within a round, rollout ``j`` uses the same deal
+  and the same bot seeds for every action, so actions are compared on the
+  same hidden cards: the difference of two means is far less noisy than
+  either mean.
+* **Sequential halving.** The budget is split into ``ceil(log2(k))`` rounds
+  for ``k`` actions; each round shares its part equally among the actions
+  still in the race and keeps the better half (by mean value, earlier action
+  on ties). The last survivor with the best mean is played.
+
+The budget counts rollouts, so a seeded bot is reproducible: the same seed
+and the same sequence of views give the same actions on every machine. By
+default it scales with the length of the game left: ``work // cards_left``
+rollouts (``cards_left`` is the number of cards still to be played into
+undecided territories), clamped to ``[min_rollouts, max_rollouts]``. With the
+defaults a decision takes about 15-40 ms on one core of the 2-core
+development machine (more cards left means fewer, longer rollouts). A
+``time_budget`` (seconds) stops the search early when it runs out, at the
+price of reproducibility.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from typing import Literal
+
+import attrs
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _simulator_kernel as kernel
+from ordonnance._rng import splitmix64
+from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.actions import Action, Claim, Pass, Play
+from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.view import PlayerView
+
+__all__ = ["MonteCarlo", "Search", "DEFAULT_WORK"]
+
+#: Default budget: card plays simulated per decision (rollouts x cards left).
+DEFAULT_WORK = 30_000
+#: Default bounds on the number of rollouts per decision.
+DEFAULT_MIN_ROLLOUTS = 100
+DEFAULT_MAX_ROLLOUTS = 2_000
+
+_MASK64 = (1 << 64) - 1
+_TERRITORIES = kernel.TERRITORIES
+_ARMY = kernel.ARMY
+_NOBODY = kernel.NOBODY
+_NOT_COMPLETE = kernel.NOT_COMPLETE
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_ROUND = np.uint64(0xD1B54A32D192ED03)
+
+
+# --------------------------------------------------------------------- kernels
+
+
+@numba.njit(cache=True)
+def _final_scores(
+    n: int,
+    armies: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    scoring: int,
+    scores: npt.NDArray[np.int64],
+) -> None:
+    """Game.scores of a finished position (as ``_simulator_kernel.simulate`` scores)."""
+    scores[:] = 0
+    for t in range(_TERRITORIES):
+        if owner[t] == _NOBODY:
+            continue
+        if scoring == kernel.TERRITORIES_SCORING:
+            scores[owner[t]] += 1
+        else:
+            for p in range(n):
+                rank = 0
+                mine = kernel._army_key(armies, t, p)
+                for q in range(n):
+                    theirs = kernel._army_key(armies, t, q)
+                    if theirs > mine or (theirs == mine and completed[t, q] < completed[t, p]):
+                        rank += 1
+                if rank < 3:
+                    scores[p] += 3 - rank
+
+
+@numba.njit(cache=True)
+def _rollouts(
+    n: int,
+    me: int,
+    pool: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    hands0: npt.NDArray[np.int64],
+    hand_len0: npt.NDArray[np.int64],
+    armies0: npt.NDArray[np.int64],
+    army_len0: npt.NDArray[np.int64],
+    completed0: npt.NDArray[np.int64],
+    owner0: npt.NDArray[np.int64],
+    marker0: npt.NDArray[np.int64],
+    hidden0: npt.NDArray[np.int64],
+    scalars0: npt.NDArray[np.int64],
+    act_mask: npt.NDArray[np.int64],
+    act_t: npt.NDArray[np.int64],
+    active: npt.NDArray[np.int64],
+    per_action: int,
+    seed: np.uint64,
+    policies: npt.NDArray[np.int64],
+    claims_allowed: bool,
+    auto_claim: bool,
+    private: bool,
+    scoring: int,
+    tie_break: int,
+    margin_weight: float,
+    max_score: int,
+    sums: npt.NDArray[np.float64],
+    counts: npt.NDArray[np.int64],
+) -> None:
+    """``per_action`` rollouts of each action in ``active``; adds values to ``sums``.
+
+    Rollout ``j`` deals the shuffled ``pool`` (other hands in seat order,
+    then the draw pile) and seeds the bots the same way for every action.
+    ``act_t[a] < 0`` is a pass, ``act_mask[a] == 0`` a claim, else a play.
+    """
+    n_pool = pool.shape[0]
+    deal = np.empty(n_pool, np.int64)
+    hands_d = hands0.copy()
+    hands = hands0.copy()
+    hand_len = hand_len0.copy()
+    armies = armies0.copy()
+    army_len = army_len0.copy()
+    completed = completed0.copy()
+    owner = owner0.copy()
+    marker = marker0.copy()
+    hidden = hidden0.copy()
+    scalars = scalars0.copy()
+    rng0 = np.zeros(n, np.uint64)
+    rng = np.zeros(n, np.uint64)
+    scratch = np.zeros(kernel.SCRATCH, np.int64)
+    out_actions = np.zeros((1, 3), np.int64)
+    scores = np.zeros(n, np.int64)
+    sums_w = np.zeros(n, np.int64)
+    latest = np.zeros(n, np.int64)
+    won = np.zeros(n, np.int64)
+    candidates = np.zeros(n, np.bool_)
+    for j in range(per_action):
+        state = seed ^ (np.uint64(j) * _GAMMA)
+        state, _ = _splitmix64_jit(state)
+        # --- determinize: shuffle the unseen cards, deal the other hands, the rest is the pile
+        deal[:] = pool
+        for i in range(n_pool - 1, 0, -1):
+            state, value = _splitmix64_jit(state)
+            k = kernel.bounded(value, i + 1)
+            deal[i], deal[k] = deal[k], deal[i]
+        hands_d[:, :] = hands0
+        pos = 0
+        for q in range(n):
+            if q != me:
+                for i in range(sizes[q]):
+                    hands_d[q, i] = deal[pos]
+                    pos += 1
+        order = deal[pos:]
+        for q in range(n):
+            state, value = _splitmix64_jit(state)
+            rng0[q] = value
+        for ai in range(active.shape[0]):
+            a = active[ai]
+            hands[:, :] = hands_d
+            hand_len[:] = hand_len0
+            armies[:, :, :] = armies0
+            army_len[:, :] = army_len0
+            completed[:, :] = completed0
+            owner[:] = owner0
+            marker[:] = marker0
+            hidden[:] = hidden0
+            scalars[:] = scalars0
+            rng[:] = rng0
+            forced_t = act_t[a]
+            if forced_t < 0:
+                scalars[4] = 1  # a pass: hand the turn on
+            kernel.play_out(
+                n, order, scalars, hands, hand_len, armies, army_len, completed, owner, marker, hidden, rng,
+                policies, claims_allowed, auto_claim, private, act_mask[a], forced_t, out_actions, False, scratch,
+            )  # fmt: skip
+            _final_scores(n, armies, completed, owner, scoring, scores)
+            winner = kernel._winner(scores, owner, marker, n, tie_break, sums_w, latest, won, candidates)
+            value_f = 1.0 if winner == me else 0.0
+            if margin_weight != 0.0:
+                best_other = 0
+                for q in range(n):
+                    if q != me and scores[q] > best_other:
+                        best_other = scores[q]
+                value_f += margin_weight * (scores[me] - best_other) / max_score
+            sums[a] += value_f
+            counts[a] += 1
+
+
+# --------------------------------------------------------------------- the bot
+
+
+@attrs.frozen
+class Search:
+    """What one :meth:`MonteCarlo.search` found: the action and every action's estimate."""
+
+    action: Action
+    """The action chosen."""
+    actions: tuple[Action, ...]
+    """The legal actions, in ``view.legal_actions`` order."""
+    values: tuple[float, ...]
+    """Mean rollout value of each action (win rate plus the small margin bonus); NaN when not simulated."""
+    rollouts: tuple[int, ...]
+    """Rollouts spent on each action."""
+    seconds: float
+    """Wall time of the search."""
+
+    def __str__(self) -> str:
+        lines = [f"{sum(self.rollouts):,} rollouts in {self.seconds * 1e3:.1f} ms: {self.action}"]
+        ranked = sorted(range(len(self.actions)), key=lambda i: (-self.rollouts[i], -_finite(self.values[i])))
+        for i in ranked:
+            mark = "*" if self.actions[i] == self.action else " "
+            lines.append(f" {mark} {str(self.actions[i]):<28} {self.values[i]:6.3f}  ({self.rollouts[i]} rollouts)")
+        return "\n".join(lines)
+
+
+def _finite(x: float) -> float:
+    return x if math.isfinite(x) else -math.inf
+
+
+class MonteCarlo:
+    """Determinized Monte-Carlo search over the simulator kernel; strongest built-in bot.
+
+    ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
+    random when None). The budget per decision is ``rollouts`` in total when
+    given, else ``work // cards_left`` clamped to ``[min_rollouts,
+    max_rollouts]`` (see the module docs). ``time_budget`` (seconds, optional)
+    additionally stops the search when the time is spent; results then depend
+    on the machine's speed. ``rollout_policy`` is the kernel bot that plays
+    every seat after the first action (``"greedy"``, the default and the
+    stronger, or ``"random"``); ``margin_weight`` is the weight of the score
+    margin added to a rollout's win/loss value.
+
+    It uses only the :class:`~ordonnance.PlayerView` it is given, never the
+    game, so it cannot peek at hidden cards.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rollouts: int | None = None,
+        work: int = DEFAULT_WORK,
+        min_rollouts: int = DEFAULT_MIN_ROLLOUTS,
+        max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
+        time_budget: float | None = None,
+        rollout_policy: Literal["greedy", "random"] = "greedy",
+        margin_weight: float = 0.1,
+    ) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64):
+            raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
+        for name, value in (("work", work), ("min_rollouts", min_rollouts), ("max_rollouts", max_rollouts)):
+            _check_positive(name, value)
+        if rollouts is not None:
+            _check_positive("rollouts", rollouts)
+        if min_rollouts > max_rollouts:
+            raise InvalidRulesError(f"min_rollouts ({min_rollouts}) must not exceed max_rollouts ({max_rollouts})")
+        if time_budget is not None and (
+            isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
+        ):
+            raise InvalidRulesError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
+        if rollout_policy not in ("greedy", "random"):
+            raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
+        if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
+            raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
+        self.seed: int = secrets.randbits(64) if seed is None else seed
+        """The seed the bot was created with (drawn at random when None was given)."""
+        self._state = self.seed
+        self.rollouts = rollouts
+        self.work = work
+        self.min_rollouts = min_rollouts
+        self.max_rollouts = max_rollouts
+        self.time_budget = None if time_budget is None else float(time_budget)
+        self.rollout_policy = rollout_policy
+        self.margin_weight = float(margin_weight)
+
+    def __repr__(self) -> str:
+        return f"bots.MonteCarlo(seed={self.seed})"
+
+    def choose(self, view: PlayerView) -> Action:
+        """The action with the best rollout value for this view."""
+        return self.search(view).action
+
+    def budget(self, view: PlayerView) -> int:
+        """The number of rollouts a decision in ``view`` may spend (see the class docs)."""
+        if self.rollouts is not None:
+            return self.rollouts
+        left = _cards_left(view)
+        return min(self.max_rollouts, max(self.min_rollouts, self.work // max(left, 1)))
+
+    def search(self, view: PlayerView) -> Search:
+        """Run the search for ``view`` and report every action's estimate.
+
+        Raises :class:`~ordonnance.errors.IllegalActionError` when the view's
+        seat has no legal action (not its turn, or the game is over).
+        """
+        if not isinstance(view, PlayerView):
+            raise OrdonnanceTypeError(f"a bot chooses from a PlayerView, not {type(view).__name__}: {view!r}")
+        actions = view.legal_actions
+        if not actions:
+            raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
+        start = time.perf_counter()
+        self._state, decision_seed = splitmix64(self._state)
+        k = len(actions)
+        if k == 1:
+            return Search(actions[0], actions, (math.nan,), (0,), time.perf_counter() - start)
+        budget = self.budget(view)
+        setup = _Setup.of(view, self.rollout_policy)
+        act_mask = np.zeros(k, np.int64)
+        act_t = np.full(k, -1, np.int64)
+        for i, action in enumerate(actions):
+            if type(action) is Play:
+                act_mask[i] = action.card.mask
+                act_t[i] = int(action.territory)
+            elif type(action) is Claim:
+                act_t[i] = int(action.territory)
+        sums = np.zeros(k, np.float64)
+        counts = np.zeros(k, np.int64)
+        survivors = list(range(k))
+        rounds = math.ceil(math.log2(k))
+        for r in range(rounds):
+            per_action = max(1, budget // (len(survivors) * rounds))
+            round_seed = np.uint64(decision_seed ^ ((r + 1) * int(_ROUND) & _MASK64))
+            setup.run(act_mask, act_t, np.array(survivors, np.int64), per_action, round_seed, self.margin_weight, sums, counts)
+            means = sums / np.maximum(counts, 1)
+            survivors.sort(key=lambda a: (-means[a], a))
+            survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
+            if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
+                break
+        means = sums / np.maximum(counts, 1)
+        best = min(survivors, key=lambda a: (-means[a], a))
+        values = tuple(float(means[a]) if counts[a] else math.nan for a in range(k))
+        return Search(actions[best], actions, values, tuple(int(c) for c in counts), time.perf_counter() - start)
+
+
+def _check_positive(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidRulesError(f"{name} must be a positive int, got {value!r}")
+
+
+def _cards_left(view: PlayerView) -> int:
+    """Cards still to be played into undecided territories (an upper bound on a rollout's length)."""
+    n = view.rules.players
+    left = 0
+    for t in range(_TERRITORIES):
+        if view.owners[t] is None:
+            left += sum(_ARMY - len(view.armies[t][p]) for p in range(n))
+    return left
+
+
+@attrs.frozen(eq=False)
+class _Setup:
+    """The public part of a position as kernel arrays, plus the pool to deal from."""
+
+    n: int
+    me: int
+    pool: npt.NDArray[np.int64]
+    sizes: npt.NDArray[np.int64]
+    hands: npt.NDArray[np.int64]
+    hand_len: npt.NDArray[np.int64]
+    armies: npt.NDArray[np.int64]
+    army_len: npt.NDArray[np.int64]
+    completed: npt.NDArray[np.int64]
+    owner: npt.NDArray[np.int64]
+    marker: npt.NDArray[np.int64]
+    hidden: npt.NDArray[np.int64]
+    scalars: npt.NDArray[np.int64]
+    policies: npt.NDArray[np.int64]
+    claims_allowed: bool
+    auto_claim: bool
+    private: bool
+    scoring: int
+    tie_break: int
+    max_score: int
+
+    @classmethod
+    def of(cls, view: PlayerView, rollout_policy: str) -> _Setup:
+        rules = view.rules
+        n = rules.players
+        me = view.seat
+        unseen = np.array(view.unseen, np.int64)
+        pool = np.repeat(np.arange(unseen.shape[0], dtype=np.int64), unseen)
+        sizes = np.array([0 if p == me else view.hand_sizes[p] for p in range(n)], np.int64)
+        if int(sizes.sum()) + view.deck_size != pool.shape[0]:
+            raise InvalidRulesError(
+                f"inconsistent view: {pool.shape[0]} unseen cards, but the other hands and the deck hold "
+                f"{int(sizes.sum()) + view.deck_size}"
+            )
+        hands = np.zeros((n, kernel.MAX_HAND), np.int64)
+        hand_len = np.array(view.hand_sizes, np.int64)
+        own = [card.mask for card in view.hand]
+        hands[me, : len(own)] = own
+        hidden = unseen.copy()
+        for m in own:
+            hidden[m] += 1
+        armies = np.zeros((_TERRITORIES, n, _ARMY), np.int64)
+        army_len = np.zeros((_TERRITORIES, n), np.int64)
+        completed = np.full((_TERRITORIES, n), _NOT_COMPLETE, np.int64)
+        for t in range(_TERRITORIES):
+            for p in range(n):
+                army = view.armies[t][p]
+                armies[t, p, : len(army)] = [card.mask for card in army]
+                army_len[t, p] = len(army)
+                done = view.completed_at[t][p]
+                if done is not None:
+                    completed[t, p] = done
+        owner = np.array([_NOBODY if o is None else o for o in view.owners], np.int64)
+        marker = np.array([m or 0 for m in view.markers], np.int64)
+        decided = sum(1 for o in view.owners if o is not None)
+        policy = kernel.GREEDY if rollout_policy == "greedy" else kernel.RANDOM
+        points = rules.scoring == "points"
+        return cls(
+            n=n,
+            me=me,
+            pool=pool,
+            sizes=sizes,
+            hands=hands,
+            hand_len=hand_len,
+            armies=armies,
+            army_len=army_len,
+            completed=completed,
+            owner=owner,
+            marker=marker,
+            hidden=hidden,
+            scalars=np.array([0, view.plays, decided, view.current_player, 0], np.int64),
+            policies=np.full(n, policy, np.int64),
+            claims_allowed=rules.claims_allowed,
+            auto_claim=rules.auto_claim,
+            private=rules.claim_proof == "private",
+            scoring=kernel.POINTS_SCORING if points else kernel.TERRITORIES_SCORING,
+            tie_break=kernel.LATEST_CAPTURE if rules.tie_break == "latest_capture" else kernel.LOWEST_MARKER_SUM,
+            max_score=(3 if points else 1) * _TERRITORIES,
+        )
+
+    def run(
+        self,
+        act_mask: npt.NDArray[np.int64],
+        act_t: npt.NDArray[np.int64],
+        active: npt.NDArray[np.int64],
+        per_action: int,
+        seed: np.uint64,
+        margin_weight: float,
+        sums: npt.NDArray[np.float64],
+        counts: npt.NDArray[np.int64],
+    ) -> None:
+        # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
+        # scalars, which warn on the wrap-around that the algorithm relies on.
+        with np.errstate(over="ignore"):
+            _rollouts(
+                self.n, self.me, self.pool, self.sizes, self.hands, self.hand_len, self.armies, self.army_len,
+                self.completed, self.owner, self.marker, self.hidden, self.scalars, act_mask, act_t, active,
+                per_action, seed, self.policies, self.claims_allowed, self.auto_claim, self.private, self.scoring,
+                self.tie_break, margin_weight, self.max_score, sums, counts,
+            )  # fmt: skip

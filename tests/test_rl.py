@@ -1,0 +1,411 @@
+"""The RL adapters: encoders (NumPy only), the PettingZoo AEC env and the Gymnasium env."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ordonnance as od
+from ordonnance import Claim, Pass, Play, Rules, Territory
+from ordonnance.rl import (
+    CLAIM_ACTIONS,
+    NUM_ACTIONS,
+    PASS_ACTION,
+    action_from_index,
+    action_index,
+    action_mask,
+    encode_view,
+    observation_bounds,
+    observation_layout,
+)
+
+# Warnings PettingZoo's api_test gives every env with a Dict observation holding an
+# action mask; its own classic games are exempted from them by name.
+EXPECTED_API_TEST_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+}
+
+
+def _random_games(players: int, games: int) -> Iterator[od.Game]:
+    """Positions along random games (every step), for the encoder tests."""
+    for seed in range(games):
+        game = od.Game.new(Rules(players=players), seed=seed)
+        bot = od.bots.Random(seed=seed)
+        yield game.clone()
+        while not game.is_over:
+            game.apply(bot.choose(game.view(game.current_player)))
+            yield game.clone()
+
+
+# --- actions and observations (NumPy only) ---------------------------------------------
+
+
+def test_action_indices_cover_the_space_one_to_one() -> None:
+    actions = [action_from_index(i) for i in range(NUM_ACTIONS)]
+    assert len(set(actions)) == NUM_ACTIONS == 161
+    assert [action_index(a) for a in actions] == list(range(NUM_ACTIONS))
+    assert action_from_index(CLAIM_ACTIONS + 2) == Claim(Territory.JERUSALEM)
+    assert action_from_index(PASS_ACTION) == Pass()
+    assert action_from_index(np.int32(0)) == Play("L", Territory.ANTIOCH)
+    assert action_index(Play("LBSHF", Territory.TRIPOLI)) == CLAIM_ACTIONS - 1
+    with pytest.raises(od.IllegalActionError, match="0..160"):
+        action_from_index(NUM_ACTIONS)
+    with pytest.raises(TypeError):
+        action_from_index(1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        action_index("pass")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_masks_and_observations_along_random_games(players: int) -> None:
+    low, high = observation_bounds(Rules(players=players))
+    size = sum(length for _, length in observation_layout(players))
+    assert low.shape == high.shape == (size,)
+    assert size == 74 + 189 * players == {2: 452, 3: 641, 4: 830}[players]
+    for game in _random_games(players, 3):
+        for seat in range(players):
+            view = game.view(seat)
+            mask = action_mask(view)
+            assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+            legal = game.legal_actions() if seat == game.current_player else []
+            assert sorted(np.flatnonzero(mask)) == sorted(action_index(a) for a in legal)
+            vector = encode_view(view)
+            assert vector.dtype == np.float32 and vector.shape == (size,)
+            assert (low <= vector).all() and (vector <= high).all()
+            fields = _fields(vector, players)
+            assert fields["hand"].sum() == len(game.hand(seat))
+            assert fields["seat"][seat] == 1 and fields["seat"].sum() == 1
+            assert fields["deck_size"][0] == game.deck_size
+            assert fields["is_over"][0] == game.is_over
+            assert fields["to_act"].sum() == (0 if game.is_over else 1)
+
+
+def _fields(vector: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    out, start = {}, 0
+    for name, length in observation_layout(players):
+        out[name] = vector[start : start + length]
+        start += length
+    return out
+
+
+def test_observation_is_relative_to_the_observer() -> None:
+    game = od.Game.new(Rules(players=3), seed=4)
+    played = game.legal_actions()[0]
+    assert isinstance(played, Play)
+    game.apply(played)  # seat 0 played; seat 1 is to act
+    for seat in range(3):
+        fields = _fields(encode_view(game.view(seat)), 3)
+        armies = fields["armies"].reshape(5, 3, 4, 5)
+        relative = (0 - seat) % 3  # where seat 0 sits from this observer
+        expected = [(played.card.mask >> s) & 1 for s in range(5)]
+        assert armies[played.territory, relative, 0].tolist() == expected
+        assert armies.sum() == len(played.card)
+        assert fields["to_act"].tolist() == [1.0 if r == (1 - seat) % 3 else 0.0 for r in range(3)]
+
+
+def test_observation_depends_only_on_what_the_seat_may_see() -> None:
+    deck = list(od.standard_deck())
+    other_deck = deck[:]
+    j = next(i for i in range(20, len(deck)) if deck[i] != deck[1])
+    other_deck[1], other_deck[j] = other_deck[j], other_deck[1]  # player 1's hand differs
+    a, b = od.Game.new(Rules(), deck=deck), od.Game.new(Rules(), deck=other_deck)
+    assert a.hand(1) != b.hand(1)
+    assert np.array_equal(encode_view(a.view(0)), encode_view(b.view(0)))
+    assert np.array_equal(action_mask(a.view(0)), action_mask(b.view(0)))
+    assert not np.array_equal(encode_view(a.view(1)), encode_view(b.view(1)))
+
+
+def test_module_imports_without_the_extra(tmp_path: Path) -> None:
+    for name in ("pettingzoo", "gymnasium"):
+        package = tmp_path / name
+        package.mkdir()
+        (package / "__init__.py").write_text(f"raise ImportError('{name} is blocked for this test', name='{name}')\n")
+    script = (
+        "import ordonnance.rl as rl\n"
+        "from ordonnance import Pass\n"
+        "assert rl.action_index(Pass()) == 160\n"
+        "for build in (rl.env, rl.SingleAgentEnv, rl.OrdonnanceEnv):\n"
+        "    try:\n"
+        "        build()\n"
+        "    except ImportError as error:\n"
+        "        print(error)\n"
+    )
+    environ = dict(os.environ)
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), environ.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False, env=environ
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3
+    assert all("pip install 'ordonnance[rl]'" in line for line in lines)
+
+
+# --- PettingZoo ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pettingzoo() -> Any:
+    return pytest.importorskip("pettingzoo")
+
+
+def _api_test(environment: Any, num_cycles: int) -> None:
+    from pettingzoo.test import api_test
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(environment, num_cycles=num_cycles)
+    assert {str(w.message) for w in caught} <= EXPECTED_API_TEST_WARNINGS
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test(pettingzoo: Any, players: int) -> None:
+    from ordonnance.rl import env
+
+    _api_test(env(Rules(players=players)), num_cycles=1000)
+
+
+def test_pettingzoo_api_test_with_variants(pettingzoo: Any) -> None:
+    from ordonnance.rl import env
+
+    for rules in (Rules(scoring="points"), Rules(players=3, auto_claim=True), Rules(deck=["LBSHF"] * 40)):
+        _api_test(env(rules), num_cycles=200)
+
+
+def test_pettingzoo_seed_test(pettingzoo: Any) -> None:
+    from pettingzoo.test import seed_test
+
+    from ordonnance.rl import env
+
+    seed_test(env, num_cycles=100)
+    seed_test(lambda: env(Rules(players=4)), num_cycles=50)
+
+
+def _play_out(environment: Any, seed: int) -> dict[str, float]:
+    """Random legal actions to the end; each agent's final cumulative reward."""
+    environment.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _info = environment.last()
+        if terminated or truncated:
+            final[agent] = reward
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(int(rng.choice(legal)))
+    return final
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_rewards_follow_the_winner(pettingzoo: Any, players: int) -> None:
+    from ordonnance.rl import env
+
+    for seed in range(5):
+        environment = env(Rules(players=players))
+        final = _play_out(environment, seed)
+        game = environment.unwrapped.game
+        assert game.is_over and set(final) == set(environment.possible_agents)
+        for seat, agent in enumerate(environment.possible_agents):
+            expected = 0.0 if game.winner is None else (1.0 if seat == game.winner else -1.0)
+            assert final[agent] == expected
+
+
+def test_pettingzoo_reset_deals_like_game_new_and_follows_the_turn(pettingzoo: Any) -> None:
+    from ordonnance.rl import env
+
+    environment = env(Rules(players=3))
+    environment.reset(seed=99)
+    raw = environment.unwrapped
+    assert raw.game == od.Game.new(Rules(players=3), seed=99)
+    steps = 0
+    while not raw.game.is_over:
+        assert environment.agent_selection == f"player_{raw.game.current_player}"
+        observation = environment.observe(environment.agent_selection)
+        seat = raw.game.current_player
+        assert np.array_equal(observation["observation"], encode_view(raw.game.view(seat)))
+        environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps >= 3 * 20 // 2
+    first = raw.game
+    environment.reset()
+    environment.reset(seed=99)
+    assert raw.game == od.Game.new(Rules(players=3), seed=99) and raw.game is not first
+
+
+def test_pettingzoo_illegal_action_raises_and_changes_nothing(pettingzoo: Any) -> None:
+    from ordonnance.rl import env
+
+    environment = env()
+    environment.reset(seed=1)
+    before = environment.unwrapped.game.clone()
+    mask = environment.observe(environment.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(od.IllegalActionError):
+        environment.step(illegal)
+    with pytest.raises(od.IllegalActionError):
+        environment.step(None)
+    assert environment.unwrapped.game == before
+
+
+def test_pettingzoo_max_steps_truncates(pettingzoo: Any) -> None:
+    from ordonnance.rl import env
+
+    environment = env(max_steps=5)
+    environment.reset(seed=2)
+    for _ in range(5):
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        environment.step(int(np.flatnonzero(mask)[0]))
+    assert all(environment.truncations.values()) and not any(environment.terminations.values())
+    with pytest.raises(ValueError, match="max_steps"):
+        env(max_steps=0)
+
+
+def test_pettingzoo_render_modes(pettingzoo: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from ordonnance.rl import env
+
+    text = env(render_mode="ansi")
+    text.reset(seed=3)
+    assert text.render() == str(text.unwrapped.game)
+    picture = env(render_mode="svg")
+    picture.reset(seed=3)
+    ET.fromstring(picture.render())
+    human = env(render_mode="human")
+    human.reset(seed=3)
+    human.step(int(np.flatnonzero(human.observe(human.agent_selection)["action_mask"])[0]))
+    assert "to act" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode"):
+        env(render_mode="rgb_array")
+
+
+# --- Gymnasium -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def gymnasium() -> Any:
+    pytest.importorskip("pettingzoo")
+    return pytest.importorskip("gymnasium")
+
+
+def _check(gym: Any, **kwargs: Any) -> None:
+    """gymnasium's check_env on an env made through a spec, so render modes are checked too."""
+    from gymnasium.utils.env_checker import check_env
+
+    from ordonnance.rl import SingleAgentEnv
+
+    name = "OrdonnanceTestSingleAgent-v0"
+    gym.register(id=name, entry_point=SingleAgentEnv, disable_env_checker=True, kwargs=kwargs)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(gym.make(name).unwrapped)
+        assert [str(w.message) for w in caught] == []
+    finally:
+        del gym.registry[name]
+
+
+def test_gymnasium_check_env(gymnasium: Any) -> None:
+    _check(gymnasium)
+    _check(gymnasium, seat=1, opponent=od.bots.Random(seed=5))
+    _check(gymnasium, seat=2, rules=Rules(players=3), opponent=[od.bots.Greedy(seed=1), od.bots.Random(seed=2)])
+
+
+def test_gymnasium_plain_check_env(gymnasium: Any) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from ordonnance.rl import SingleAgentEnv
+
+    check_env(SingleAgentEnv(opponent=od.bots.Greedy(seed=0), seat=0), skip_render_check=True)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_gymnasium_episodes_end_with_the_outcome(gymnasium: Any, seat: int) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    environment = SingleAgentEnv(opponent=od.bots.Greedy(seed=0), seat=seat)
+    rng = np.random.default_rng(seat)
+    for seed in range(5):
+        observation, info = environment.reset(seed=seed)
+        assert info == {}
+        terminated = truncated = False
+        reward = 0.0
+        while not (terminated or truncated):
+            assert environment.game is not None and environment.game.current_player == seat
+            legal = np.flatnonzero(observation["action_mask"])
+            assert np.array_equal(environment.action_masks(), observation["action_mask"].astype(bool))
+            observation, reward, terminated, truncated, info = environment.step(int(rng.choice(legal)))
+            assert info == {"illegal_action": False}
+        game = environment.game
+        assert terminated and not truncated and game.is_over
+        assert reward == (0.0 if game.winner is None else 1.0 if game.winner == seat else -1.0)
+        with pytest.raises(gymnasium.error.ResetNeeded):
+            environment.step(0)
+
+
+def test_gymnasium_illegal_action_ends_the_episode(gymnasium: Any) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    environment = SingleAgentEnv(illegal_reward=-5.0)
+    observation, _ = environment.reset(seed=4)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = environment.step(illegal)
+    assert (reward, terminated, truncated, info) == (-5.0, True, False, {"illegal_action": True})
+
+
+def test_gymnasium_seeded_resets_replay_exactly(gymnasium: Any) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    bot = od.bots.Random(seed=8)
+    environment = SingleAgentEnv(opponent=bot, seat=1)
+
+    def episode() -> list[np.ndarray]:
+        observation, _ = environment.reset(seed=21)
+        seen = [observation["observation"]]
+        done = False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, _, terminated, truncated, _ = environment.step(action)
+            seen.append(observation["observation"])
+            done = terminated or truncated
+        return seen
+
+    first, second = episode(), episode()
+    assert len(first) == len(second) and all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert environment.game is not None and environment.game.seed == 21
+
+
+def test_gymnasium_arguments_are_checked(gymnasium: Any) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    with pytest.raises(ValueError, match="seat"):
+        SingleAgentEnv(seat=2)
+    with pytest.raises(ValueError, match="one per other seat"):
+        SingleAgentEnv(opponent=[od.bots.Random(seed=0)], rules=Rules(players=3))
+    with pytest.raises(TypeError, match="choose"):
+        SingleAgentEnv(opponent=object())  # type: ignore[arg-type]
+    shared = od.bots.Random(seed=0)
+    environment = SingleAgentEnv(opponent=shared, rules=Rules(players=4), seat=3)
+    environment.reset(seed=0)
+    assert len({id(b) for b in environment.opponents.values()}) == 1
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        SingleAgentEnv().step(0)
+
+
+def test_gymnasium_render_svg_is_the_learners_view(gymnasium: Any) -> None:
+    from ordonnance import render
+    from ordonnance.rl import SingleAgentEnv
+
+    environment = SingleAgentEnv(seat=1, render_mode="svg")
+    environment.reset(seed=6)
+    assert environment.game is not None
+    assert environment.render() == render.svg(environment.game.view(1))
