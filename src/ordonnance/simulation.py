@@ -11,7 +11,7 @@ Every simulated game can be replayed through :class:`~ordonnance.Game`:
 
 >>> res = od.simulate(od.Rules(), games=10, seed=1, record=True)
 >>> game = res.replay(3)
->>> game.winner == res.winner[3] and game.is_over
+>>> bool(game.winner == res.winner[3]) and game.is_over
 True
 """
 
@@ -47,6 +47,7 @@ def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
     ``Game.new(rules, seed=int(game_seeds(seed, n)[i]))`` deals game ``i``.
 
     >>> from ordonnance._rng import splitmix64
+    >>> from ordonnance.simulation import game_seeds
     >>> int(game_seeds(5, 2)[1]) == splitmix64(splitmix64(5)[0])[1]
     True
     """
