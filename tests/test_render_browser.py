@@ -28,11 +28,12 @@ NO_BROWSER = (
     "to check the SVG pictures in a real browser"
 )
 
-PAGE = (
+PAGE_HEAD = (
     '<!doctype html><html><head><meta charset="utf-8"><title>ordonnance table</title>'
     "<style>html,body{margin:0;padding:0;background:#ffffff;overflow:hidden}"
-    "svg{display:block}</style></head><body>%s</body></html>"
+    "svg{display:block}</style></head><body>"
 )
+PAGE_TAIL = "</body></html>"
 
 
 # --- a small PNG reader: no Pillow -------------------------------------------------------
@@ -122,7 +123,7 @@ def _screenshot(picture: str, tmp_path: Path) -> tuple[Path, int, int]:
     width = math.ceil(float(root.attrib["width"]))
     height = math.ceil(float(root.attrib["height"]))
     page = tmp_path / "table.html"
-    page.write_text(PAGE % picture, encoding="utf-8")
+    page.write_text(PAGE_HEAD + picture + PAGE_TAIL, encoding="utf-8")
     png = tmp_path / "table.png"
     profile = tmp_path / "profile"
     profile.mkdir()
@@ -130,7 +131,7 @@ def _screenshot(picture: str, tmp_path: Path) -> tuple[Path, int, int]:
     command = [
         BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--hide-scrollbars", "--force-device-scale-factor=1",
+        "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
         f"--user-data-dir={profile}", f"--window-size={width},{height}",
         f"--screenshot={png}", page.as_uri(),
     ]  # fmt: skip
@@ -201,6 +202,5 @@ def _png(width: int, height: int, raw: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
-    )
+    signature = b"\x89PNG\r\n\x1a\n"
+    return signature + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")

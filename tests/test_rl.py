@@ -57,6 +57,7 @@ def test_action_indices_cover_the_space_one_to_one() -> None:
     assert action_from_index(CLAIM_ACTIONS + 2) == Claim(Territory.JERUSALEM)
     assert action_from_index(PASS_ACTION) == Pass()
     assert action_from_index(np.int32(0)) == Play("L", Territory.ANTIOCH)
+    assert action_from_index(np.array(PASS_ACTION)) == Pass()
     assert action_index(Play("LBSHF", Territory.TRIPOLI)) == CLAIM_ACTIONS - 1
     with pytest.raises(od.IllegalActionError, match="0..160"):
         action_from_index(NUM_ACTIONS)
@@ -129,7 +130,8 @@ def test_module_imports_without_the_extra(tmp_path: Path) -> None:
     for name in ("pettingzoo", "gymnasium"):
         package = tmp_path / name
         package.mkdir()
-        (package / "__init__.py").write_text(f"raise ImportError('{name} is blocked for this test', name='{name}')\n")
+        blocked = f"raise ModuleNotFoundError('{name} is blocked here', name='{name}')\n"
+        (package / "__init__.py").write_text(blocked)
     script = (
         "import ordonnance.rl as rl\n"
         "from ordonnance import Pass\n"
@@ -317,7 +319,8 @@ def _check(gym: Any, **kwargs: Any) -> None:
 def test_gymnasium_check_env(gymnasium: Any) -> None:
     _check(gymnasium)
     _check(gymnasium, seat=1, opponent=od.bots.Random(seed=5))
-    _check(gymnasium, seat=2, rules=Rules(players=3), opponent=[od.bots.Greedy(seed=1), od.bots.Random(seed=2)])
+    two_bots = [od.bots.Greedy(seed=1), od.bots.Random(seed=2)]
+    _check(gymnasium, seat=2, rules=Rules(players=3), opponent=two_bots)
 
 
 def test_gymnasium_plain_check_env(gymnasium: Any) -> None:

@@ -18,7 +18,7 @@ from ordonnance.army import (
     describe,
     warm_up,
 )
-from ordonnance import bots
+from ordonnance import bots, render
 from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.cards import Card, CardLike, Symbol, build_deck, deck_counts, standard_deck
 from ordonnance.completion import Completion, best_completion, best_completion_key, can_beat
@@ -85,6 +85,7 @@ __all__ = [
     "compare_armies",
     "deck_counts",
     "describe",
+    "render",
     "simulate",
     "standard_deck",
     "warm_up",

@@ -141,6 +141,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card as SVG, for Jupyter (see :func:`ordonnance.render.card`)."""
+        from ordonnance.render import card_repr_svg
+
+        return card_repr_svg(self)
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented

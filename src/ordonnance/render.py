@@ -121,6 +121,7 @@ class SVG(str):
     It is a plain ``str`` in every other respect (write it to a ``.svg`` file,
     embed it in HTML, parse it as XML).
 
+    >>> from ordonnance.render import SVG
     >>> SVG("<svg/>")._repr_svg_()
     '<svg/>'
     """
@@ -483,7 +484,9 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
     width = 2 * margin + label_w + players_w
     left = margin + label_w
 
-    formations = [[_formation_lines(table.armies[t][p], col_w - 8, small) for p in range(n)] for t in Territory]
+    formations = [
+        [_formation_lines(table.armies[t][p], col_w - 8, small) for p in range(n)] for t in Territory
+    ]
     row_h = [pad + ch + (1 + max(len(f) for f in formations[t])) * line_h + pad for t in Territory]
     per_line = max(1, int((players_w - 2 * pad + gap) // (cw + gap)))
     hand_lines = [max(1, -(-table.hand_sizes[p] // per_line)) for p in range(n)]
@@ -514,7 +517,8 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
         stroke = _TURN_DARK if active else _GOLD if won else "#d7ccc8"
         body.append(_rect(x + 2, table_top, col_w - 4, colhead_h - 6, fill=fill, stroke=stroke, rx=5))
         tag = " · to act" if active else " · winner" if won else ""
-        body.append(_text(x + col_w / 2, table_top + 15, names[p] + tag, size=12, anchor="middle", weight="bold"))
+        heading = names[p] + tag
+        body.append(_text(x + col_w / 2, table_top + 15, heading, size=12, anchor="middle", weight="bold"))
         score = _score_text(table.scores[p], table.scoring)
         body.append(_text(x + col_w / 2, table_top + 29, score, size=10, anchor="middle", fill=_MUTED))
         body.append("</g>")
@@ -547,7 +551,9 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
             cards = table.armies[t][p]
             body.append(f'<g class="od-army" data-territory="{t.label}" data-seat="{p}">')
             if owner == p:
-                body.append(_rect(x + 3, y + 5, col_w - 6, h - 10, fill=_HIGHLIGHT, stroke=_GOLD, stroke_width=2, rx=5))
+                body.append(
+                    _rect(x + 3, y + 5, col_w - 6, h - 10, fill=_HIGHLIGHT, stroke=_GOLD, stroke_width=2, rx=5)
+                )
             for i in range(ARMY_SIZE):
                 cx = x + pad + i * (cw + gap)
                 if i < len(cards):
@@ -559,7 +565,10 @@ def _draw_table(table: _Table, names: list[str], cw: float) -> SVG:
                 body.append(_text(x + col_w / 2, text_y, line, size=small, anchor="middle"))
                 text_y += line_h
             d = done[p]
-            state = f"complete ({_ordinal(finished.index(d) + 1)})" if d is not None else f"{len(cards)} of {ARMY_SIZE} cards"
+            if d is not None:
+                state = f"complete ({_ordinal(finished.index(d) + 1)})"
+            else:
+                state = f"{len(cards)} of {ARMY_SIZE} cards"
             body.append(_text(x + col_w / 2, text_y, state, size=small * 0.9, anchor="middle", fill=_MUTED))
             body.append("</g>")
         body.append("</g>")

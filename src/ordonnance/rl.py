@@ -28,9 +28,7 @@ and, for one learner against bots, a Gymnasium environment::
     single = SingleAgentEnv(opponent=bots.Greedy(seed=0), seat=0)
     observation, info = single.reset(seed=1)
 
-Actions
--------
-A fixed discrete space of :data:`NUM_ACTIONS` = 161 actions
+**Actions.** A fixed discrete space of :data:`NUM_ACTIONS` = 161 actions
 (:func:`action_index`, :func:`action_from_index`):
 
 * ``0..154``: ``Play(card, territory)`` at ``(card.mask - 1) * 5 + territory``;
@@ -40,9 +38,7 @@ A fixed discrete space of :data:`NUM_ACTIONS` = 161 actions
 The ``"action_mask"`` of an observation (:func:`action_mask`) marks the legal
 ones with 1 (``int8``); it is all zeros when it is not that player's turn.
 
-Observations
-------------
-``{"observation": float32 vector, "action_mask": int8 vector}``. The vector
+**Observations.** ``{"observation": float32 vector, "action_mask": int8 vector}``. The vector
 (:func:`encode_view`) is built only from :meth:`Game.view <ordonnance.Game.view>`
 of the observing seat, so it holds nothing that player may not see. Seats are
 *relative*: index ``r`` is the seat ``r`` places after the observer (0 is the
@@ -71,9 +67,7 @@ is_over         1             1 once the game has ended
 
 That is 74 + 189 * n numbers: 452 for 2 players, 641 for 3 and 830 for 4.
 
-Rewards
--------
-Zero on every step until the game ends; then +1 for the winner, -1 for every
+**Rewards.** Zero on every step until the game ends; then +1 for the winner, -1 for every
 other player, and 0 for everyone when nobody wins (a draw). Seating,
 whose-turn order and repeated turns (claims do not end a turn) follow the
 engine: ``agent_selection`` is always ``game.current_player``.
@@ -169,8 +163,11 @@ def action_index(action: Action) -> int:
     """The index of an action in the fixed discrete action space.
 
     >>> from ordonnance import Claim, Pass, Play, Territory
-    >>> action_index(Play("SH", Territory.CYPRUS)), action_index(Claim(Territory.TRIPOLI)), action_index(Pass())
-    (56, 159, 160)
+    >>> from ordonnance.rl import action_index
+    >>> action_index(Play("SH", Territory.CYPRUS))
+    56
+    >>> action_index(Claim(Territory.TRIPOLI)), action_index(Pass())
+    (159, 160)
     """
     kind = type(action)
     if kind is Play:
@@ -187,11 +184,14 @@ def action_index(action: Action) -> int:
 def action_from_index(index: int | np.integer) -> Action:
     """The action at ``index`` (0..160); the inverse of :func:`action_index`.
 
+    >>> from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index
     >>> action_from_index(56)
     Play(Card.parse('SH'), Territory.CYPRUS)
     >>> all(action_index(action_from_index(i)) == i for i in range(NUM_ACTIONS))
     True
     """
+    if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
+        index = index[()]  # a 0-d integer array, as some RL libraries pass
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
         raise OrdonnanceTypeError(f"an action index is an int, not {type(index).__name__}: {index!r}")
     i = int(index)
@@ -211,6 +211,7 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     All zeros when it is not that seat's turn or the game is over.
 
     >>> import ordonnance as od
+    >>> from ordonnance.rl import action_mask
     >>> game = od.Game.new(od.Rules(), seed=3)
     >>> int(action_mask(game.view(0)).sum()) == len(game.legal_actions())
     True
@@ -229,6 +230,7 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
 def observation_layout(players: int) -> tuple[tuple[str, int], ...]:
     """The fields of the observation vector for ``players`` players: (name, length), in order.
 
+    >>> from ordonnance.rl import observation_layout
     >>> sum(length for _, length in observation_layout(2))
     452
     """
@@ -254,6 +256,7 @@ def observation_bounds(rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArr
     """``(low, high)`` of every number :func:`encode_view` can produce under ``rules``.
 
     >>> import ordonnance as od
+    >>> from ordonnance.rl import observation_bounds
     >>> low, high = observation_bounds(od.Rules())
     >>> low.shape, float(low.min()), float(high[0])
     ((452,), 0.0, 4.0)
@@ -285,6 +288,7 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     Only the view is read, so the vector holds nothing hidden from its seat.
 
     >>> import ordonnance as od
+    >>> from ordonnance.rl import encode_view
     >>> game = od.Game.new(od.Rules(), seed=3)
     >>> vector = encode_view(game.view(0))
     >>> vector.dtype, vector.shape, int(vector[:31].sum()) == len(game.hand(0))
@@ -411,7 +415,9 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
     (printed) and ``"svg"`` (:func:`ordonnance.render.svg`, hands hidden).
 
     ``max_steps`` (None: no limit) truncates an episode after that many
-    actions; the engine lets a player who can claim pass instead, forever.
+    actions. Games always end with the standard deck; the limit guards against
+    a policy that keeps passing instead of claiming when, with a custom deck,
+    nobody else can act.
     """
 
     metadata: dict[str, Any] = {
@@ -567,7 +573,8 @@ class SingleAgentEnv(_GymEnv[dict[str, Any], np.int64]):
     ``reset(seed=s)`` deals as ``Game.new(rules, seed=s)`` and restarts the
     bots from copies of their state at construction, so it replays exactly;
     ``reset()`` deals from a generator seeded by the last seed.
-    ``max_steps`` (None: no limit) truncates after that many learner actions.
+    ``max_steps`` (None: no limit) truncates after that many learner actions
+    (see :class:`OrdonnanceEnv`).
     """
 
     metadata: dict[str, Any] = {"render_modes": _RENDER_MODES, "render_fps": 1}

@@ -85,6 +85,12 @@ class PlayerView:
             legal_actions=tuple(game.legal_actions()) if game.current_player == seat and not game.is_over else (),
         )
 
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it, as SVG for Jupyter."""
+        from ordonnance.render import view_repr_svg
+
+        return view_repr_svg(self)
+
     def army(self, territory: Territory | int, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` in ``territory``."""
         return self.armies[territory][seat]
