@@ -365,11 +365,7 @@ def play_out(
                         n_done += 1
                 for k in range(n_done):
                     q = by_completion[k]
-                    pool[:] = hidden
-                    if private:
-                        for i in range(hand_len[q]):
-                            pool[hands[q, i]] -= 1
-                    if not _beaten_by(t, q, n, armies, completed, pool):
+                    if _provable(t, q, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
                         owner[t] = q
                         decided += 1
                         marker[t] = decided
