@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given
+import os
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
@@ -46,6 +48,8 @@ def _pool(game: od.Game, claimant: int) -> Counter[int]:
     return Counter({c.mask: n for c, n in game.unseen(claimant if private else None).items()})
 
 
+# Thousands of random positions with the JIT; fewer when the kernels run as Python.
+@settings(max_examples=2000 if os.environ.get("NUMBA_DISABLE_JIT") != "1" else 200, deadline=None)
 @given(claim_positions())
 def test_can_claim_equals_brute_force(case: tuple[od.Game, int]) -> None:
     game, claimant = case
