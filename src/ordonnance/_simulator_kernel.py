@@ -26,7 +26,7 @@ ARMY = 4
 HAND_SIZE = 5
 MAX_HAND = 8  # a hand never exceeds 6: a draw is always followed by a play
 MAX_ACTIONS = 96
-SCRATCH = 129  # plays (at most 20 per player) and claims (at most 5)
+SCRATCH = 129 + 5 * 4 * 4 * 9  # plays (at most 20 per player) and claims (at most 5)
 NOT_COMPLETE = -1
 NOBODY = -1
 
@@ -71,16 +71,58 @@ def _army_key(armies: npt.NDArray[np.int64], t: int, p: int) -> int:
     return key4(armies[t, p, 0], armies[t, p, 1], armies[t, p, 2], armies[t, p, 3])
 
 
+@numba.njit(cache=True, inline="always")
+def _witness_holds(
+    witness: npt.NDArray[np.int64],
+    armies: npt.NDArray[np.int64],
+    army_len: npt.NDArray[np.int64],
+    t: int,
+    q: int,
+    pool: npt.NDArray[np.int64],
+) -> bool:
+    """Whether q can still reach the army ``witness[:4]`` found earlier: q's cards
+    there are part of it and the rest is still in the pool."""
+    rest = witness[5:9]
+    rest[:] = witness[0:4]
+    for i in range(army_len[t, q]):
+        found = False
+        for j in range(ARMY):
+            if rest[j] == armies[t, q, i]:
+                rest[j] = 0
+                found = True
+                break
+        if not found:
+            return False
+    for j in range(ARMY):
+        m = rest[j]
+        if m != 0:
+            need = 0
+            for i in range(ARMY):
+                if rest[i] == m:
+                    need += 1
+            if pool[m] < need:
+                return False
+    return True
+
+
 @numba.njit(cache=True)
 def _beaten_by(
     t: int,
     p: int,
     n: int,
     armies: npt.NDArray[np.int64],
+    army_len: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
     pool: npt.NDArray[np.int64],
+    witnesses: npt.NDArray[np.int64],
 ) -> bool:
-    """Whether some opponent could still win territory t against p's complete army."""
+    """Whether some opponent could still win territory t against p's complete army.
+
+    ``witnesses[t, p, q]`` remembers the army q was last shown able to reach
+    (slots 0-3, slot 4 = 1 when set; 5-8 are working space): while q can still
+    reach it, no search is needed. The pool only shrinks and armies only grow,
+    so a witness that still holds is still a witness.
+    """
     mine = _army_key(armies, t, p)
     mine_done = completed[t, p]
     for q in range(n):
@@ -91,8 +133,20 @@ def _beaten_by(
             theirs = _army_key(armies, t, q)
             if theirs > mine or (theirs == mine and done < mine_done):
                 return True
-        elif beats(armies[t, q, 0], armies[t, q, 1], armies[t, q, 2], armies[t, q, 3], pool, mine + 1) >= 0:
+            continue
+        witness = witnesses[t, p, q]
+        if witness[4] == 1 and _witness_holds(witness, armies, army_len, t, q, pool):
             return True
+        packed = beats(armies[t, q, 0], armies[t, q, 1], armies[t, q, 2], armies[t, q, 3], pool, mine + 1)
+        if packed >= 0:
+            length = army_len[t, q]
+            for i in range(length):
+                witness[i] = armies[t, q, i]
+            for i in range(ARMY - length):
+                witness[length + i] = (packed >> (5 * i)) & 31
+            witness[4] = 1
+            return True
+        witness[4] = 0
     return False
 
 
@@ -109,6 +163,8 @@ def _provable(
     hand_len: npt.NDArray[np.int64],
     private: bool,
     pool: npt.NDArray[np.int64],
+    army_len: npt.NDArray[np.int64],
+    witnesses: npt.NDArray[np.int64],
 ) -> bool:
     if owner[t] != NOBODY or completed[t, p] == NOT_COMPLETE:
         return False
@@ -116,7 +172,7 @@ def _provable(
     if private:
         for i in range(hand_len[p]):
             pool[hands[p, i]] -= 1
-    return not _beaten_by(t, p, n, armies, completed, pool)
+    return not _beaten_by(t, p, n, armies, army_len, completed, pool, witnesses)
 
 
 @numba.njit(cache=True)
@@ -169,6 +225,8 @@ def play_out(
     best_cards = scratch[45:85]
     best_ts = scratch[85:125]
     by_completion = scratch[125:129]
+    witnesses = scratch[129:129 + TERRITORIES * 4 * 4 * 9].reshape((TERRITORIES, 4, 4, 9))
+    witnesses[:, :, :, 4] = 0
     top = scalars[0]
     plays = scalars[1]
     decided = scalars[2]
@@ -201,7 +259,7 @@ def play_out(
                 if explicit_claims:
                     can = False
                     for t in range(TERRITORIES):
-                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
                             can = True
                             break
                     if can:
@@ -246,7 +304,7 @@ def play_out(
                 forced_t = -1
             else:
                 for t in range(TERRITORIES):
-                    if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                    if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
                         claimed = t
                         break
             if claimed >= 0:
@@ -264,7 +322,7 @@ def play_out(
                 more = n_plays > 0
                 if not more:
                     for t in range(TERRITORIES):
-                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
                             more = True
                             break
                 if not more:
@@ -365,7 +423,7 @@ def play_out(
                         n_done += 1
                 for k in range(n_done):
                     q = by_completion[k]
-                    if _provable(t, q, n, armies, completed, owner, hidden, hands, hand_len, private, pool):
+                    if _provable(t, q, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
                         owner[t] = q
                         decided += 1
                         marker[t] = decided
