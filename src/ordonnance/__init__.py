@@ -40,6 +40,7 @@ from ordonnance.game import Counterexample, Game
 from ordonnance.rules import Rules
 from ordonnance.simulation import SimulationResult, Summary, simulate
 from ordonnance.territory import Territory
+from ordonnance.tournament import TournamentResult, tournament
 from ordonnance.view import PlayerView
 
 __version__ = "0.1.0.dev0"
@@ -75,6 +76,7 @@ __all__ = [
     "Summary",
     "Symbol",
     "Territory",
+    "TournamentResult",
     "army_key",
     "bots",
     "army_keys",
@@ -88,5 +90,6 @@ __all__ = [
     "render",
     "simulate",
     "standard_deck",
+    "tournament",
     "warm_up",
 ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
@@ -52,7 +53,8 @@ def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
     True
     """
     out = np.empty(games, np.uint64)
-    kernel.stream(np.uint64(seed), out)
+    with _wrapping():
+        kernel.stream(np.uint64(seed), out)
     return out
 
 
@@ -60,8 +62,15 @@ def bot_seeds(seeds: npt.NDArray[np.uint64], own: Sequence[int]) -> npt.NDArray[
     """``[game, seat]``: each bot's seed in each game, mixed from its own seed, the
     game's seed and the seat (see :attr:`SimulationResult.bot_seeds`)."""
     out = np.empty((len(seeds), len(own)), np.uint64)
-    kernel.mix_bot_seeds(seeds, np.array(own, np.uint64), out)
+    with _wrapping():
+        kernel.mix_bot_seeds(seeds, np.array(own, np.uint64), out)
     return out
+
+
+def _wrapping() -> Any:
+    """64-bit arithmetic wraps by design; with NUMBA_DISABLE_JIT=1 the kernels run
+    on NumPy scalars, which would warn about each wrap."""
+    return np.errstate(over="ignore")
 
 
 def _policy(bot: object) -> int | None:
@@ -300,11 +309,12 @@ def _run_kernel(
         w = np.empty(size, np.int64)
         a = np.zeros((size, kernel.MAX_ACTIONS if record else 1, 3), np.int64)
         c = np.zeros(size, np.int64)
-        kernel.simulate(
-            cards, n, seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop]), policies,
-            rules.claims_allowed, rules.auto_claim, rules.claim_proof == "private", scoring, tie_break,
-            o, m, s, w, a, c, record,
-        )  # fmt: skip
+        with _wrapping():
+            kernel.simulate(
+                cards, n, seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop]), policies,
+                rules.claims_allowed, rules.auto_claim, rules.claim_proof == "private", scoring, tie_break,
+                o, m, s, w, a, c, record,
+            )  # fmt: skip
         owners[start:stop], markers[start:stop], scores[start:stop], winner[start:stop] = o, m, s, w
         if actions is not None and counts is not None:
             actions[start:stop] = a

@@ -1,0 +1,553 @@
+"""Tournaments: every bot against every other, in every seat, over many deals.
+
+>>> import ordonnance as od
+>>> from ordonnance.tournament import tournament  # also od.tournament
+>>> result = tournament([od.bots.Greedy(seed=1), od.bots.Random(seed=2)],
+...                     games=400, rules=od.Rules(), seed=1, executor="serial")
+>>> result.names, result.games, result.seatings
+(('Greedy', 'Random'), 400, ((0, 1), (1, 0)))
+>>> result.standings[0], result.win_rate[0] > 0.6
+('Greedy', True)
+
+**Format.** With ``k`` bots and ``n`` players per game, every *seating* (an
+ordered choice of ``n`` different bots, one per seat: ``k! / (k - n)!`` of
+them) plays the same number of games, ``ceil(games / seatings)``, so that no
+bot gains from its seat. The tournament is *duplicate*: every seating plays
+the very same deals (game ``j`` of every seating is shuffled from the same
+seed), so a comparison between bots is not blurred by the luck of the deal.
+
+**Chunks and seeds.** Each seating's games are cut into chunks of
+``chunk_size`` games, and each chunk is one call of
+:func:`~ordonnance.simulate` (the built-in :class:`~ordonnance.bots.Random`
+and :class:`~ordonnance.bots.Greedy` play inside its numba kernel; other bots
+through :class:`~ordonnance.Game` in Python). The chunk starting at game
+``start`` of the deal stream uses ``seed + start * 0x9E3779B97F4A7C15``
+(mod 2**64): the SplitMix64 stream of ``seed`` jumped ahead by ``start``
+games, so its deals are exactly games ``start, start + 1, ...`` of
+``simulate(rules, games=..., seed=seed)``. The chunks therefore depend only on
+the arguments, never on the executor, and the counts are added up as
+integers: **the same arguments give the same result with any executor**
+(serial, threads, local processes or a Dask cluster). For the built-in
+Random and Greedy bots, whose per-game seeds come from the deal, the result
+does not even depend on ``chunk_size``. Any other bot starts every chunk as a
+fresh copy of the object passed in (bots are pickled once and unpickled per
+chunk), so that chunks never share state.
+
+**Executors.** ``executor=None`` (or ``"process"``) runs the chunks on a local
+:class:`~concurrent.futures.ProcessPoolExecutor` of ``workers`` processes
+(default: one per CPU; processes are *spawned*, so a script that calls
+:func:`tournament` needs the usual ``if __name__ == "__main__":`` guard).
+A tournament of one chunk runs in the calling process. ``"serial"`` runs
+every chunk in the calling process. Any
+:class:`concurrent.futures.Executor` works too, in particular a Dask
+``distributed.Client(...).get_executor()`` to run on a cluster (see
+``docs/cluster.rst``); the caller then owns it and shuts it down.
+
+**Progress.** A `tqdm <https://tqdm.github.io>`_ progress bar on standard
+error counts the games: by default (``progress=None``) only when standard
+error is a terminal and only once the run has taken longer than
+:data:`PROGRESS_DELAY` seconds; ``True`` forces it on, ``False`` off.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import itertools
+import math
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, NoReturn
+
+import attrs
+import numpy as np
+
+from ordonnance.bots import Bot, Greedy, Random
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.rules import Rules
+from ordonnance.simulation import _wilson, simulate
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+__all__ = [
+    "tournament",
+    "TournamentResult",
+    "PROGRESS_DELAY",
+    "KERNEL_CHUNK_SIZE",
+    "PYTHON_CHUNK_SIZE",
+]
+
+#: Seconds a run must last before the automatic progress bar appears.
+PROGRESS_DELAY = 1.0
+#: Games per chunk when every bot of a seating runs in the numba kernel (Random, Greedy).
+KERNEL_CHUNK_SIZE = 4_096
+#: Games per chunk when some bot of a seating is played from Python (MonteCarlo, your own).
+PYTHON_CHUNK_SIZE = 16
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_ELO_BASE = 1500.0
+_WIN = 1 << 20  # ranks a game's winner above every score
+
+ExecutorLike = cf.Executor | Literal["serial", "process"] | None
+"""What :func:`tournament` accepts as ``executor``."""
+
+
+# --------------------------------------------------------------------- the result
+
+
+@attrs.frozen
+class TournamentResult:
+    """The outcome of :func:`tournament`: integer counts, and the rates derived from them.
+
+    Bots are numbered as in :attr:`names`; every per-bot tuple follows that
+    order. Two results compare equal when every count is equal.
+    """
+
+    rules: Rules
+    """The rules played."""
+    seed: int
+    """The tournament's seed."""
+    names: tuple[str, ...]
+    """The bots' names."""
+    seatings: tuple[tuple[int, ...], ...]
+    """Every seating played: the bot (index into :attr:`names`) in each seat."""
+    games_per_seating: int
+    """Games each seating played (the same deals for every seating)."""
+    chunks: int = attrs.field(eq=False)
+    """How many chunks (tasks) the games were cut into (not compared by ``==``)."""
+    wins: tuple[int, ...]
+    """Games each bot won."""
+    played: tuple[int, ...]
+    """Games each bot played."""
+    seat_wins: tuple[tuple[int, ...], ...]
+    """``[bot][seat]``: games the bot won from that seat."""
+    seat_played: tuple[tuple[int, ...], ...]
+    """``[bot][seat]``: games the bot played from that seat."""
+    draws: int
+    """Games nobody won."""
+    pairwise_wins: tuple[tuple[int, ...], ...]
+    """``[a][b]``: games where bot ``a`` finished above bot ``b`` (the winner above
+    everyone, then by score: territories or points)."""
+    pairwise_games: tuple[tuple[int, ...], ...]
+    """``[a][b]``: games in which bots ``a`` and ``b`` both played."""
+
+    @property
+    def games(self) -> int:
+        """Games played in all."""
+        return self.games_per_seating * len(self.seatings)
+
+    @property
+    def players(self) -> int:
+        """Seats per game."""
+        return self.rules.players
+
+    @property
+    def win_rate(self) -> tuple[float, ...]:
+        """Share of its games each bot won (a fair share is ``1 / players``)."""
+        return tuple(w / p if p else 0.0 for w, p in zip(self.wins, self.played))
+
+    @property
+    def win_rate_ci(self) -> tuple[tuple[float, float], ...]:
+        """95% Wilson score interval of each bot's win rate."""
+        return tuple(_wilson(w, p) for w, p in zip(self.wins, self.played))
+
+    @property
+    def seat_win_rate(self) -> tuple[float, ...]:
+        """Share of all games won from each seat, whoever sat there."""
+        per_seat = [sum(row[s] for row in self.seat_wins) for s in range(self.players)]
+        return tuple(w / self.games if self.games else 0.0 for w in per_seat)
+
+    @property
+    def draw_rate(self) -> float:
+        """Share of games nobody won."""
+        return self.draws / self.games if self.games else 0.0
+
+    def pairwise_score(self, a: int | str, b: int | str) -> float | None:
+        """Bot ``a``'s score against bot ``b``: (games above + half the ties) / games together.
+
+        With two players that is the head-to-head win rate (ties: games nobody
+        won). None when they never met (or ``a`` is ``b``).
+        """
+        i, j = self.index(a), self.index(b)
+        together = self.pairwise_games[i][j]
+        if i == j or not together:
+            return None
+        ties = together - self.pairwise_wins[i][j] - self.pairwise_wins[j][i]
+        return (self.pairwise_wins[i][j] + 0.5 * ties) / together
+
+    @property
+    def elo(self) -> tuple[float, ...]:
+        """Elo ratings (mean 1500) of a Bradley-Terry model fitted to the pairwise results.
+
+        A tie counts half a win each way, and every pair that met gets one
+        extra virtual tie, so that a bot that always wins has a finite rating.
+        Only differences mean something: 400 points is 10 to 1 odds.
+        """
+        return _bradley_terry_elo(self.pairwise_wins, self.pairwise_games)
+
+    @property
+    def standings(self) -> tuple[str, ...]:
+        """The names, best first: by win rate, then Elo, then name order."""
+        rates, elo = self.win_rate, self.elo
+        order = sorted(range(len(self.names)), key=lambda b: (-rates[b], -elo[b], b))
+        return tuple(self.names[b] for b in order)
+
+    def index(self, bot: int | str) -> int:
+        """The number of a bot given by name or number."""
+        if isinstance(bot, str):
+            if bot not in self.names:
+                raise InvalidRulesError(f"no bot named {bot!r} in this tournament; names: {', '.join(self.names)}")
+            return self.names.index(bot)
+        if isinstance(bot, bool) or not isinstance(bot, int) or not 0 <= bot < len(self.names):
+            raise InvalidRulesError(f"a bot is a name or a number 0..{len(self.names) - 1}, got {bot!r}")
+        return bot
+
+    def __str__(self) -> str:
+        k = len(self.names)
+        width = max(8, *(len(name) for name in self.names))
+        lines = [
+            f"tournament: {k} bots, {self.players} players a game, {len(self.seatings):,} seatings x "
+            f"{self.games_per_seating:,} deals = {self.games:,} games (seed {self.seed})",
+            f"rank  {'bot':<{width}}  {'games':>9}  {'wins':>9}  {'win rate':>8}  {'95% CI':<17}  {'Elo':>6}",
+        ]
+        rates, cis, elo = self.win_rate, self.win_rate_ci, self.elo
+        for rank, name in enumerate(self.standings, 1):
+            b = self.names.index(name)
+            low, high = cis[b]
+            lines.append(
+                f"{rank:>4}  {name:<{width}}  {self.played[b]:>9,}  {self.wins[b]:>9,}  {rates[b]:>8.2%}  "
+                f"{low:>6.2%} .. {high:<6.2%}  {elo[b]:>6.0f}"
+            )
+        lines.append("")
+        lines.append("pairwise score (row against column: games finished above, ties count half)")
+        column = max(7, width)
+        lines.append(" " * (width + 2) + "".join(f"{name:>{column + 2}}" for name in self.standings))
+        for row in self.standings:
+            cells = []
+            for col in self.standings:
+                score = self.pairwise_score(row, col)
+                cells.append(f"{'-' if score is None else f'{score:.1%}':>{column + 2}}")
+            lines.append(f"{row:<{width + 2}}" + "".join(cells))
+        lines.append("")
+        seats = ", ".join(f"seat {s} {rate:.2%}" for s, rate in enumerate(self.seat_win_rate))
+        lines.append(f"wins by seat: {seats}" + (f"; nobody wins {self.draw_rate:.2%}" if self.draws else ""))
+        return "\n".join(lines)
+
+
+def _bradley_terry_elo(
+    pairwise_wins: tuple[tuple[int, ...], ...], pairwise_games: tuple[tuple[int, ...], ...]
+) -> tuple[float, ...]:
+    k = len(pairwise_wins)
+    wins = np.zeros((k, k))
+    for a in range(k):
+        for b in range(k):
+            if a != b and pairwise_games[a][b]:
+                ties = pairwise_games[a][b] - pairwise_wins[a][b] - pairwise_wins[b][a]
+                wins[a, b] = pairwise_wins[a][b] + 0.5 * ties + 0.5  # + one virtual tie
+    games = wins + wins.T
+    total = wins.sum(axis=1)
+    strength = np.ones(k)
+    for _ in range(10_000):  # minorisation-maximisation (Hunter 2004); converges fast
+        denominator = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
+        new = np.where(denominator > 0, total / np.where(denominator > 0, denominator, 1.0), 1.0)
+        new = np.maximum(new, 1e-300)
+        new /= math.exp(float(np.mean(np.log(new))))
+        done = bool(np.max(np.abs(new - strength) / strength) < 1e-12)
+        strength = new
+        if done:
+            break
+    return tuple(_ELO_BASE + 400.0 * math.log10(float(s)) for s in strength)
+
+
+# --------------------------------------------------------------------- chunks
+
+
+@attrs.frozen
+class _Chunk:
+    """One task: ``games`` deals of one seating, from the deal stream at ``start``."""
+
+    rules: Rules
+    seating: int
+    start: int
+    games: int
+    seed: int
+    players: bytes  # the seating's bots, pickled: every chunk unpickles fresh copies
+
+
+@attrs.frozen
+class _Counts:
+    """What a chunk sends back: small integer counts, by seat."""
+
+    seating: int
+    games: int
+    wins: tuple[int, ...]
+    draws: int
+    above: tuple[tuple[int, ...], ...]  # [i][j]: games where seat i finished above seat j
+
+
+def _play_chunk(chunk: _Chunk) -> _Counts:
+    """Run one chunk (in whichever process or machine the executor picks)."""
+    players = pickle.loads(chunk.players)
+    # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
+    # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
+    with np.errstate(over="ignore"):
+        res = simulate(chunk.rules, games=chunk.games, seed=chunk.seed, players=players)
+    n = chunk.rules.players
+    winner = res.winner.astype(np.int64)
+    standing = res.scores.astype(np.int64) + _WIN * (winner[:, None] == np.arange(n)[None, :])
+    above = tuple(
+        tuple(int(np.count_nonzero(standing[:, i] > standing[:, j])) for j in range(n)) for i in range(n)
+    )
+    return _Counts(
+        seating=chunk.seating,
+        games=chunk.games,
+        wins=tuple(int(np.count_nonzero(winner == seat)) for seat in range(n)),
+        draws=int(np.count_nonzero(winner < 0)),
+        above=above,
+    )
+
+
+def _in_kernel(bot: object) -> bool:
+    return type(bot) is Random or type(bot) is Greedy
+
+
+def _chunks(
+    rules: Rules, seatings: list[tuple[int, ...]], bots: list[Bot], per_seating: int, seed: int, chunk_size: int | None
+) -> list[_Chunk]:
+    chunks = []
+    for s, seating in enumerate(seatings):
+        players = [bots[b] for b in seating]
+        size = chunk_size
+        if size is None:
+            size = KERNEL_CHUNK_SIZE if all(_in_kernel(p) for p in players) else PYTHON_CHUNK_SIZE
+        blob = pickle.dumps(players)
+        for start in range(0, per_seating, size):
+            games = min(size, per_seating - start)
+            chunks.append(_Chunk(rules, s, start, games, (seed + start * _GAMMA) & _MASK64, blob))
+    return chunks
+
+
+# --------------------------------------------------------------------- running
+
+
+def _named(bots: Sequence[Bot] | Mapping[str, Bot]) -> tuple[list[str], list[Bot]]:
+    if isinstance(bots, Mapping):
+        names = list(bots)
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise OrdonnanceTypeError(f"bot names must be non-empty strings, got {name!r}")
+        return names, [bots[name] for name in names]
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise OrdonnanceTypeError(f"bots must be a list of bots or a dict of named bots, got {bots!r}")
+    listed = list(bots)
+    names = [type(bot).__name__ for bot in listed]
+    repeated = {name for name in names if names.count(name) > 1}
+    return [f"{name}-{i}" if name in repeated else name for i, name in enumerate(names)], listed
+
+
+def _progress_bar(total: int, progress: bool | None) -> tqdm[NoReturn]:
+    from tqdm import tqdm
+
+    size = _terminal_fallback()
+    return tqdm(
+        total=total,
+        unit="game",
+        unit_scale=total >= 10_000,
+        desc="tournament",
+        file=sys.stderr,
+        disable=None if progress is None else not progress,
+        delay=PROGRESS_DELAY if progress is None else 0.0,
+        ncols=size[0],
+        nrows=size[1],
+    )
+
+
+def _terminal_fallback() -> tuple[int | None, int | None]:
+    """A size for tqdm when standard error is a terminal of size 0x0 (some CI
+    runners, a bare pseudo-terminal), where tqdm would otherwise print nothing."""
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (AttributeError, ValueError, OSError):  # not a terminal, or no real file
+        return (None, None)
+    return (None, None) if size.columns and size.lines else (80, 24)
+
+
+def _run_serial(chunks: list[_Chunk]) -> Generator[_Counts, None, None]:
+    for chunk in chunks:
+        yield _play_chunk(chunk)
+
+
+def _run_on(executor: cf.Executor, chunks: list[_Chunk], own_pool: bool = False) -> Generator[_Counts, None, None]:
+    with _ctrl_c_held() if own_pool else contextlib.nullcontext():
+        # Our pool spawns its workers during these submits; they inherit the
+        # blocked Ctrl-C, so one pressed while they start reaches only us.
+        futures = [executor.submit(_play_chunk, chunk) for chunk in chunks]
+    try:
+        for future in cf.as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back (it stays pending, then arrives) while the block runs."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def tournament(
+    bots: Sequence[Bot] | Mapping[str, Bot],
+    games: int = 10_000,
+    rules: Rules | None = None,
+    *,
+    seed: int = 0,
+    executor: ExecutorLike = None,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool | None = None,
+) -> TournamentResult:
+    """Play every bot against every other in every seat; return the counts and standings.
+
+    ``bots`` is a list of bots (named after their class, numbered when a class
+    repeats) or a dict ``{name: bot}``; at least ``rules.players`` of them
+    (``rules`` defaults to two players), and picklable. Every seating (an
+    ordered choice of different bots, one per seat) plays
+    ``ceil(games / seatings)`` games on the same deals, so slightly more than
+    ``games`` may be played (see :attr:`TournamentResult.games`).
+
+    ``executor``: None or ``"process"`` for a local process pool of
+    ``workers`` processes (default: one per CPU), ``"serial"`` for this
+    process, or any :class:`concurrent.futures.Executor` such as
+    ``distributed.Client(...).get_executor()``. ``chunk_size`` is the games
+    per task (default :data:`KERNEL_CHUNK_SIZE` for seatings of kernel bots,
+    :data:`PYTHON_CHUNK_SIZE` otherwise). ``progress``: None shows a progress
+    bar on long runs when standard error is a terminal, True always, False
+    never. The same arguments give the same result whatever the executor
+    (see the module documentation for how chunks are seeded).
+
+    >>> import ordonnance as od
+    >>> bots = {"greedy": od.bots.Greedy(seed=1), "random": od.bots.Random(seed=2)}
+    >>> a = tournament(bots, games=200, seed=3, executor="serial")
+    >>> a == tournament(bots, games=200, seed=3, executor="serial", chunk_size=32)
+    True
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise InvalidRulesError(f"games must be a positive int, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
+        raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise InvalidRulesError(f"chunk_size must be a positive int or None, got {chunk_size!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise InvalidRulesError(f"workers must be a positive int or None, got {workers!r}")
+    if progress is not None and not isinstance(progress, bool):
+        raise OrdonnanceTypeError(f"progress must be True, False or None, got {progress!r}")
+    if not (executor is None or executor in ("serial", "process") or isinstance(executor, cf.Executor)):
+        raise OrdonnanceTypeError(
+            f"executor must be None, 'serial', 'process' or a concurrent.futures.Executor, got {executor!r}"
+        )
+    names, players = _named(bots)
+    n = rules.players
+    if len(players) < max(n, 2):
+        raise InvalidRulesError(
+            f"a tournament needs at least {max(n, 2)} bots for {n}-player games, got {len(players)}"
+        )
+    for name, bot in zip(names, players):
+        if not callable(getattr(bot, "choose", None)):
+            raise OrdonnanceTypeError(f"bot {name!r} has no choose(view) method: {bot!r}")
+        try:
+            pickle.dumps(bot)
+        except Exception as error:  # pickling raises many kinds of errors
+            raise OrdonnanceTypeError(
+                f"bot {name!r} cannot be pickled, so it cannot be sent to a worker: {error}"
+            ) from None
+
+    seatings = list(itertools.permutations(range(len(players)), n))
+    per_seating = -(-games // len(seatings))
+    chunks = _chunks(rules, seatings, players, per_seating, seed, chunk_size)
+
+    k = len(players)
+    wins = [0] * k
+    seat_wins = [[0] * n for _ in range(k)]
+    pair_wins = [[0] * k for _ in range(k)]
+    draws = 0
+    bar = _progress_bar(per_seating * len(seatings), progress)
+    results = _execute(chunks, executor, workers)
+    try:
+        for counts in results:
+            seating = seatings[counts.seating]
+            draws += counts.draws
+            for seat, b in enumerate(seating):
+                wins[b] += counts.wins[seat]
+                seat_wins[b][seat] += counts.wins[seat]
+                for other_seat, other in enumerate(seating):
+                    pair_wins[b][other] += counts.above[seat][other_seat]
+            bar.update(counts.games)
+    finally:
+        results.close()  # cancels what is left (an error, or Ctrl-C) and stops a pool of ours
+        bar.close()
+
+    seat_played = [[0] * n for _ in range(k)]
+    pair_games = [[0] * k for _ in range(k)]
+    for seating in seatings:
+        for seat, b in enumerate(seating):
+            seat_played[b][seat] += per_seating
+            for other in seating:
+                if other != b:
+                    pair_games[b][other] += per_seating
+    return TournamentResult(
+        rules=rules,
+        seed=seed,
+        names=tuple(names),
+        seatings=tuple(seatings),
+        games_per_seating=per_seating,
+        chunks=len(chunks),
+        wins=tuple(wins),
+        played=tuple(sum(row) for row in seat_played),
+        seat_wins=tuple(map(tuple, seat_wins)),
+        seat_played=tuple(map(tuple, seat_played)),
+        draws=draws,
+        pairwise_wins=tuple(map(tuple, pair_wins)),
+        pairwise_games=tuple(map(tuple, pair_games)),
+    )
+
+
+def _leave_ctrl_c_to_the_caller() -> None:
+    """In our pool's workers: ignore Ctrl-C, which a terminal sends to the whole
+    process group. The caller stops the tournament (cancelling what is left);
+    a worker finishes its chunk and exits quietly instead of printing a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _execute(chunks: list[_Chunk], executor: ExecutorLike, workers: int | None) -> Generator[_Counts, None, None]:
+    if isinstance(executor, cf.Executor):
+        yield from _run_on(executor, chunks)
+        return
+    size = min(workers or os.cpu_count() or 1, len(chunks))
+    if executor == "serial" or size <= 1:
+        yield from _run_serial(chunks)
+        return
+    # Spawned, not forked: forking a process that runs threads (a progress bar's
+    # monitor, a Dask client) can deadlock, and spawn behaves alike on every OS.
+    context = multiprocessing.get_context("spawn")
+    pool = cf.ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_leave_ctrl_c_to_the_caller)
+    try:
+        yield from _run_on(pool, chunks, own_pool=True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
