@@ -37,6 +37,7 @@ from ordonnance.errors import (
     OrdonnanceTypeError,
 )
 from ordonnance.game import Counterexample, Game
+from ordonnance.odds import Odds, territory_odds
 from ordonnance.rules import Rules
 from ordonnance.simulation import SimulationResult, Summary, simulate
 from ordonnance.territory import Territory
@@ -66,6 +67,7 @@ __all__ = [
     "InvalidSeatError",
     "InvalidSeedError",
     "InvalidTerritoryError",
+    "Odds",
     "OrdonnanceError",
     "OrdonnanceTypeError",
     "Pass",
@@ -90,6 +92,7 @@ __all__ = [
     "render",
     "simulate",
     "standard_deck",
+    "territory_odds",
     "tournament",
     "warm_up",
 ]

@@ -8,7 +8,8 @@ cards it cannot see at random, and it takes the action that won most often.
 
 >>> import ordonnance as od
 >>> game = od.Game.new(od.Rules(), seed=3)
->>> bot = od.bots.MonteCarlo(seed=0, rollouts=200)
+>>> from ordonnance._montecarlo import MonteCarlo  # also ordonnance.bots.MonteCarlo
+>>> bot = MonteCarlo(seed=0, rollouts=200)
 >>> bot.choose(game.view(0)) in game.legal_actions()
 True
 
@@ -36,13 +37,21 @@ The search, step by step:
 
 The budget counts rollouts, so a seeded bot is reproducible: the same seed
 and the same sequence of views give the same actions on every machine. By
-default it scales with the length of the game left: ``work // cards_left``
-rollouts (``cards_left`` is the number of cards still to be played into
-undecided territories), clamped to ``[min_rollouts, max_rollouts]``. With the
-defaults a decision takes about 15-40 ms on one core of the 2-core
-development machine (more cards left means fewer, longer rollouts). A
-``time_budget`` (seconds) stops the search early when it runs out, at the
-price of reproducibility.
+default it follows the length of the game left: ``work // (cards_left + 4)``
+rollouts, clamped to ``[min_rollouts, max_rollouts]`` = ``[64, 1000]``.
+``cards_left`` is the number of cards still to be played into undecided
+territories (a rollout's length) and 4 stands for a rollout's fixed cost.
+``work`` is 15,000 by default (:func:`default_work`: 30,000 under points
+scoring, whose rollouts prove no claims; 7,500 with ``auto_claim`` and 3-4
+players, whose rollouts check every complete army after every play). That
+is 340 rollouts for the first move of a two-player game. With the defaults a
+decision takes about 5-30 ms on one core of the 2-core development machine
+(median about 8 ms for two players). A ``time_budget`` (seconds) also stops
+the search when it runs out, at the price of reproducibility.
+
+The kernel (``cache=True``) compiles on first use together with the
+simulator it calls: about 25 s for the very first decision after installing,
+then about 0.4 s to load from the disk cache in each new process.
 """
 
 from __future__ import annotations
@@ -61,18 +70,27 @@ from ordonnance import _simulator_kernel as kernel
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim, Pass, Play
-from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import IllegalActionError, InvalidGameStateError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
 
-__all__ = ["MonteCarlo", "Search", "DEFAULT_WORK"]
+__all__ = ["MonteCarlo", "Search", "default_work"]
 
-#: Default budget: card plays simulated per decision (rollouts x cards left).
-DEFAULT_WORK = 30_000
+#: Default budget per decision, in cards simulated: rollouts x (cards left + ROLLOUT_OVERHEAD).
+#: Points scoring has no claims to prove, so its rollouts cost about half as much;
+#: automatic claims with 3-4 players check every complete army after every play,
+#: so their rollouts cost about twice as much.
+DEFAULT_WORK = 15_000
+DEFAULT_WORK_POINTS = 30_000
+DEFAULT_WORK_AUTO_CLAIM_MULTIPLAYER = 7_500
+#: A rollout's fixed cost (the deal, the copies, the scoring), in cards.
+ROLLOUT_OVERHEAD = 4
 #: Default bounds on the number of rollouts per decision.
-DEFAULT_MIN_ROLLOUTS = 100
-DEFAULT_MAX_ROLLOUTS = 2_000
+DEFAULT_MIN_ROLLOUTS = 64
+DEFAULT_MAX_ROLLOUTS = 1_000
 
 _MASK64 = (1 << 64) - 1
+_MAX_HAND_SEEN = 6  # a hand never holds more: a draw is always followed by a play
 _TERRITORIES = kernel.TERRITORIES
 _ARMY = kernel.ARMY
 _NOBODY = kernel.NOBODY
@@ -258,10 +276,12 @@ class MonteCarlo:
 
     ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
     random when None). The budget per decision is ``rollouts`` in total when
-    given, else ``work // cards_left`` clamped to ``[min_rollouts,
-    max_rollouts]`` (see the module docs). ``time_budget`` (seconds, optional)
-    additionally stops the search when the time is spent; results then depend
-    on the machine's speed. ``rollout_policy`` is the kernel bot that plays
+    given, else ``work // (cards_left + 4)`` clamped to ``[min_rollouts,
+    max_rollouts]``, with ``work`` from :func:`default_work` unless given (see
+    :meth:`budget` and the module docs). ``time_budget`` (seconds, optional)
+    additionally stops the search when the time is spent (checked after each
+    round of sequential halving, so the first round always runs); results then
+    depend on the machine's speed. ``rollout_policy`` is the kernel bot that plays
     every seat after the first action (``"greedy"``, the default and the
     stronger, or ``"random"``); ``margin_weight`` is the weight of the score
     margin added to a rollout's win/loss value.
@@ -275,7 +295,7 @@ class MonteCarlo:
         seed: int | None = None,
         *,
         rollouts: int | None = None,
-        work: int = DEFAULT_WORK,
+        work: int | None = None,
         min_rollouts: int = DEFAULT_MIN_ROLLOUTS,
         max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
         time_budget: float | None = None,
@@ -284,10 +304,11 @@ class MonteCarlo:
     ) -> None:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64):
             raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
-        for name, value in (("work", work), ("min_rollouts", min_rollouts), ("max_rollouts", max_rollouts)):
+        for name, value in (("min_rollouts", min_rollouts), ("max_rollouts", max_rollouts)):
             _check_positive(name, value)
-        if rollouts is not None:
-            _check_positive("rollouts", rollouts)
+        for name, maybe in (("rollouts", rollouts), ("work", work)):
+            if maybe is not None:
+                _check_positive(name, maybe)
         if min_rollouts > max_rollouts:
             raise InvalidRulesError(f"min_rollouts ({min_rollouts}) must not exceed max_rollouts ({max_rollouts})")
         if time_budget is not None and (
@@ -317,11 +338,21 @@ class MonteCarlo:
         return self.search(view).action
 
     def budget(self, view: PlayerView) -> int:
-        """The number of rollouts a decision in ``view`` may spend (see the class docs)."""
+        """The number of rollouts a decision in ``view`` may spend.
+
+        ``rollouts`` when given; else ``work // (cards_left + 4)`` clamped to
+        ``[min_rollouts, max_rollouts]``, where ``cards_left`` counts the cards
+        still to be played into undecided territories. The search spends at
+        most this many, and at least one per action still in the race each
+        round.
+        """
         if self.rollouts is not None:
             return self.rollouts
-        left = _cards_left(view)
-        return min(self.max_rollouts, max(self.min_rollouts, self.work // max(left, 1)))
+        work = self.work
+        if work is None:
+            work = default_work(view.rules)
+        left = _cards_left(view) + ROLLOUT_OVERHEAD
+        return min(self.max_rollouts, max(self.min_rollouts, work // left))
 
     def search(self, view: PlayerView) -> Search:
         """Run the search for ``view`` and report every action's estimate.
@@ -366,6 +397,15 @@ class MonteCarlo:
         best = min(survivors, key=lambda a: (-means[a], a))
         values = tuple(float(means[a]) if counts[a] else math.nan for a in range(k))
         return Search(actions[best], actions, values, tuple(int(c) for c in counts), time.perf_counter() - start)
+
+
+def default_work(rules: Rules) -> int:
+    """The default ``work`` budget for ``rules`` (see :meth:`MonteCarlo.budget`)."""
+    if rules.scoring == "points":
+        return DEFAULT_WORK_POINTS
+    if rules.auto_claim and rules.players > 2:
+        return DEFAULT_WORK_AUTO_CLAIM_MULTIPLAYER
+    return DEFAULT_WORK
 
 
 def _check_positive(name: str, value: object) -> None:
@@ -416,8 +456,10 @@ class _Setup:
         unseen = np.array(view.unseen, np.int64)
         pool = np.repeat(np.arange(unseen.shape[0], dtype=np.int64), unseen)
         sizes = np.array([0 if p == me else view.hand_sizes[p] for p in range(n)], np.int64)
+        if max(view.hand_sizes) > _MAX_HAND_SEEN:
+            raise InvalidGameStateError(f"inconsistent view: hand sizes {view.hand_sizes}, at most {_MAX_HAND_SEEN}")
         if int(sizes.sum()) + view.deck_size != pool.shape[0]:
-            raise InvalidRulesError(
+            raise InvalidGameStateError(
                 f"inconsistent view: {pool.shape[0]} unseen cards, but the other hands and the deck hold "
                 f"{int(sizes.sum()) + view.deck_size}"
             )

@@ -24,7 +24,7 @@ from ordonnance.army import ARMY_SIZE, army_key
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 from ordonnance.view import PlayerView
 
-__all__ = ["Bot", "Random", "Greedy"]
+__all__ = ["Bot", "Random", "Greedy", "MonteCarlo", "Search"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -114,3 +114,6 @@ class Greedy(_SeededBot):
         if not best:
             return PASS
         return best[self._pick(len(best))]
+
+
+from ordonnance._montecarlo import MonteCarlo, Search  # noqa: E402  (it builds on the classes above)

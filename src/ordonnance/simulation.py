@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._rng import splitmix64
 from ordonnance.actions import PASS, Action, Claim, Pass, Play
-from ordonnance.bots import Bot, Greedy, Random
+from ordonnance.bots import Bot, Greedy, MonteCarlo, Random
 from ordonnance.cards import Card
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.game import Game
@@ -335,7 +335,7 @@ def _run_python(
 ) -> None:
     for g, game_seed in enumerate(seeds.tolist()):
         for seat, bot in enumerate(bots):
-            if isinstance(bot, (Random, Greedy)):
+            if isinstance(bot, (Random, Greedy, MonteCarlo)):
                 bot._state = int(bot_seeds[g, seat])
         game = Game.new(rules, seed=game_seed)
         step = 0

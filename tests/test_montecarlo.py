@@ -1,0 +1,238 @@
+"""The Monte-Carlo bot: legal, reproducible, blind to hidden cards, and strong.
+
+The strength tests are a cheap version of ``benchmarks/bench_bots.py``
+(1,000 games there). Without the JIT (``NUMBA_DISABLE_JIT=1``) rollouts run
+in pure Python, so the games are cut short and the strength tests skipped.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+
+import attrs
+import pytest
+
+import ordonnance as od
+from ordonnance import Claim, Pass, Play, Rules, Territory
+from ordonnance._montecarlo import MonteCarlo, Search
+
+from .positions import position
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+C, J = Territory.CYPRUS, Territory.JERUSALEM
+
+VARIANTS = [
+    Rules(players=players, scoring=scoring, tie_break=tie_break, claim_proof=proof, auto_claim=auto)
+    for players, scoring, tie_break, proof, auto in itertools.product(
+        (2, 3, 4), ("territories", "points"), ("latest_capture", "lowest_marker_sum"),
+        ("public", "private"), (False, True),
+    )  # fmt: skip
+    if scoring == "territories" or (proof == "public" and not auto)
+]
+IDS = [f"{r.players}p-{r.scoring}-{r.tie_break}-{r.claim_proof}-{'auto' if r.auto_claim else 'manual'}" for r in VARIANTS]
+
+
+def _advance(game: od.Game, plays: int, seed: int = 0) -> od.Game:
+    """Play ``plays`` greedy actions (a mid-game position with shorter rollouts)."""
+    bots = [od.bots.Greedy(seed=seed + seat) for seat in range(game.players)]
+    for _ in range(plays):
+        if game.is_over:
+            break
+        seat = game.current_player
+        game.apply(bots[seat].choose(game.view(seat)))
+    return game
+
+
+# --- legality, every variant -----------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
+def test_plays_only_legal_actions_in_every_variant(rules: Rules) -> None:
+    """Seat 0 is MonteCarlo, the others Greedy; Game.apply refuses any illegal action."""
+    game = od.Game.new(rules, seed=3)
+    bots: list[od.bots.Bot] = [MonteCarlo(seed=1, rollouts=48)]
+    bots += [od.bots.Greedy(seed=seat) for seat in range(1, rules.players)]
+    if not JIT:
+        _advance(game, 8 * rules.players)
+    decisions = 0
+    while not game.is_over and (JIT or decisions < 2):
+        seat = game.current_player
+        view = game.view(seat)
+        action = bots[seat].choose(view)
+        assert action in view.legal_actions
+        game.apply(action)
+        decisions += seat == 0
+    assert game.is_over or not JIT
+
+
+def test_claims_and_passes_are_searched_too() -> None:
+    game = position({C: ["F F F F", "L"]}, hands=["S", "B"], deck="H", current=0)
+    assert game.legal_actions() == [Claim(C), Pass()]
+    search = MonteCarlo(seed=0, rollouts=20).search(game.view(0))
+    assert search.action == Claim(C)  # never worse than passing here; ties go to the earlier action
+    assert search.rollouts == (10, 10) and search.values[0] >= search.values[1]
+
+
+def test_a_single_legal_action_is_returned_without_rollouts() -> None:
+    game = position({C: ["F F F", "L"]}, hands=["S", "B"], deck="H", current=0)
+    assert game.legal_actions() == [Play("S", C)]
+    search = MonteCarlo(seed=0).search(game.view(0))
+    assert search.action == Play("S", C) and search.rollouts == (0,) and math.isnan(search.values[0])
+
+
+def test_no_legal_action_is_an_error() -> None:
+    game = od.Game.new(Rules(), seed=1)
+    with pytest.raises(od.IllegalActionError, match="no legal action"):
+        MonteCarlo(seed=0).choose(game.view(1))
+    with pytest.raises(TypeError, match="PlayerView"):
+        MonteCarlo(seed=0).choose(game)  # type: ignore[arg-type]
+
+
+def test_inconsistent_views_are_refused() -> None:
+    view = od.Game.new(Rules(), seed=1).view(0)
+    with pytest.raises(od.InvalidGameStateError, match="unseen cards"):
+        MonteCarlo(seed=0).choose(attrs.evolve(view, deck_size=view.deck_size + 1))
+    with pytest.raises(od.InvalidGameStateError, match="hand sizes"):
+        MonteCarlo(seed=0).choose(attrs.evolve(view, hand_sizes=(6, 9)))
+
+
+# --- reproducibility and information -----------------------------------------------
+
+
+def test_same_seed_same_choices() -> None:
+    game = _advance(od.Game.new(Rules(), seed=5), 10)
+    view = game.view(game.current_player)
+    a, b = MonteCarlo(seed=42, rollouts=120), MonteCarlo(seed=42, rollouts=120)
+    first = [a.search(view) for _ in range(2)]
+    second = [b.search(view) for _ in range(2)]
+    assert [s.action for s in first] == [s.action for s in second]
+    assert [(s.values, s.rollouts) for s in first] == [(s.values, s.rollouts) for s in second]
+    assert first[0].values != first[1].values  # each decision draws fresh deals
+
+
+@pytest.mark.skipif(not JIT, reason="whole games of rollouts are slow without the JIT")
+def test_games_between_seeded_bots_replay_exactly() -> None:
+    def play() -> list[od.Action]:
+        game = od.Game.new(Rules(), seed=8)
+        bots: list[od.bots.Bot] = [MonteCarlo(seed=1, rollouts=64), od.bots.Greedy(seed=2)]
+        actions: list[od.Action] = []
+        while not game.is_over:
+            seat = game.current_player
+            actions.append(bots[seat].choose(game.view(seat)))
+            game.apply(actions[-1])
+        return actions
+
+    assert play() == play()
+
+
+def test_no_peeking_choices_depend_on_the_view_only() -> None:
+    """Same table and own hand, different hidden cards: equal views, equal choices."""
+    armies = {C: ["F F", "H H"], J: ["S", "L"]}
+    a = position(armies, hands=["F H S", "L B"], deck="LB SH F H B S")
+    b = position(armies, hands=["F H S", "SH F"], deck="B S LB H L B")
+    assert a.view(0) == b.view(0)
+    assert a.hand(1) != b.hand(1)
+    for rollouts in (30, 200):
+        search_a = MonteCarlo(seed=9, rollouts=rollouts).search(a.view(0))
+        search_b = MonteCarlo(seed=9, rollouts=rollouts).search(b.view(0))
+        assert search_a.action == search_b.action
+        assert search_a.values == search_b.values
+
+
+def test_the_view_hides_what_the_bot_must_not_use() -> None:
+    view = od.Game.new(Rules(), seed=2).view(0)
+    assert not hasattr(view, "deck") and not hasattr(view, "hands")
+    assert sum(view.unseen) == view.deck_size + view.hand_sizes[1]
+
+
+# --- the search --------------------------------------------------------------------
+
+
+def test_budget_scales_with_the_cards_left_and_is_clamped() -> None:
+    bot = MonteCarlo(seed=0)
+    start = od.Game.new(Rules(), seed=1).view(0)
+    late = _advance(od.Game.new(Rules(), seed=1), 30).view(0)
+    assert bot.budget(start) == 15_000 // (40 + 4)
+    assert bot.budget(start) < bot.budget(late) <= 1_000
+    assert MonteCarlo(seed=0, rollouts=77).budget(start) == 77
+    assert MonteCarlo(seed=0, work=10**9).budget(start) == 1_000
+    assert MonteCarlo(seed=0, work=1).budget(start) == 64
+
+
+def test_search_spends_about_the_budget_by_sequential_halving() -> None:
+    view = od.Game.new(Rules(), seed=4).view(0)
+    search = MonteCarlo(seed=0, rollouts=600).search(view)
+    assert isinstance(search, Search)
+    assert search.actions == view.legal_actions and search.action in view.legal_actions
+    assert 0.5 * 600 <= sum(search.rollouts) <= 600
+    best = search.actions.index(search.action)
+    assert search.rollouts[best] == max(search.rollouts)  # the winner survived every round
+    assert all(0 <= v <= 1.1 for v in search.values if not math.isnan(v))
+    text = str(search)
+    assert text.startswith(f"{sum(search.rollouts):,} rollouts") and f"* {search.action}" in text
+
+
+def test_a_time_budget_stops_early() -> None:
+    view = od.Game.new(Rules(), seed=4).view(0)
+    search = MonteCarlo(seed=0, rollouts=3000, time_budget=1e-9).search(view)
+    assert search.action in view.legal_actions
+    assert sum(search.rollouts) < 3000 / 4  # only the first of ceil(log2(k)) rounds ran
+
+
+def test_random_rollouts_are_available() -> None:
+    view = od.Game.new(Rules(), seed=4).view(0)
+    assert MonteCarlo(seed=0, rollouts=40, rollout_policy="random").choose(view) in view.legal_actions
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seed": -1}, "seed"),
+        ({"seed": 1.5}, "seed"),
+        ({"rollouts": 0}, "rollouts must be a positive int"),
+        ({"work": True}, "work must be a positive int"),
+        ({"min_rollouts": 10, "max_rollouts": 5}, "must not exceed"),
+        ({"time_budget": 0}, "time_budget"),
+        ({"rollout_policy": "smart"}, "rollout_policy"),
+        ({"margin_weight": 2}, "margin_weight"),
+    ],
+)
+def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        MonteCarlo(**kwargs)  # type: ignore[arg-type]
+
+
+def test_repr_and_seed() -> None:
+    assert repr(MonteCarlo(seed=5)) == "bots.MonteCarlo(seed=5)"
+    assert isinstance(MonteCarlo().seed, int)
+    assert isinstance(MonteCarlo(seed=0), od.bots.Bot)
+
+
+# --- strength (cheap version of benchmarks/bench_bots.py) ----------------------------
+
+
+def match(opponent: type[od.bots.Random] | type[od.bots.Greedy], games: int, seed: int = 0) -> float:
+    """MonteCarlo's win rate against ``opponent`` over ``games``, seats alternating."""
+    wins = 0
+    for g in range(games):
+        seat = g % 2
+        bots: list[od.bots.Bot] = [opponent(seed=seed + g), opponent(seed=seed + g)]
+        bots[seat] = MonteCarlo(seed=seed + g)
+        game = od.Game.new(Rules(), seed=seed + 10_000 + g)
+        while not game.is_over:
+            p = game.current_player
+            game.apply(bots[p].choose(game.view(p)))
+        wins += game.winner == seat
+    return wins / games
+
+
+@pytest.mark.skipif(not JIT, reason="needs the JIT")
+def test_beats_greedy() -> None:
+    assert match(od.bots.Greedy, 60) > 0.55
+
+
+@pytest.mark.skipif(not JIT, reason="needs the JIT")
+def test_beats_random() -> None:
+    assert match(od.bots.Random, 40) > 0.85
