@@ -346,7 +346,12 @@ def test_ctrl_c_stops_a_tournament_and_its_workers_without_a_traceback() -> None
     assert process.stdout.readline().startswith(b"rules: ")  # the tournament is starting
     time.sleep(1.0)  # let the workers start (Ctrl-C at any moment must be clean anyway)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=120)
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:  # never leave it running, whatever failed
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130
     assert err.decode().strip() == "interrupted"
 

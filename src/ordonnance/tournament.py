@@ -547,7 +547,15 @@ def _execute(chunks: list[_Chunk], executor: ExecutorLike, workers: int | None) 
     # monitor, a Dask client) can deadlock, and spawn behaves alike on every OS.
     context = multiprocessing.get_context("spawn")
     pool = cf.ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_leave_ctrl_c_to_the_caller)
+    finished = False
     try:
         yield from _run_on(pool, chunks, own_pool=True)
+        finished = True
     finally:
+        if not finished:
+            # Interrupted (Ctrl-C, an error, the caller stopped early): a chunk can
+            # take minutes (think NUMBA_DISABLE_JIT=1), so stop our workers now rather
+            # than wait for them. The pool has no public way to do that.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
