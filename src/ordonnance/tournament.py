@@ -389,8 +389,13 @@ def _run_on(executor: cf.Executor, chunks: list[_Chunk], own_pool: bool = False)
         # blocked Ctrl-C, so one pressed while they start reaches only us.
         futures = [executor.submit(_play_chunk, chunk) for chunk in chunks]
     try:
-        for future in cf.as_completed(futures):
-            yield future.result()
+        # Wake up now and then: Ctrl-C may be delivered to another thread, and
+        # only a main thread that runs Python code can raise KeyboardInterrupt.
+        pending = set(futures)
+        while pending:
+            done, pending = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
     finally:
         for future in futures:
             future.cancel()
