@@ -153,8 +153,7 @@ class Game:
             rng_state = None
         else:
             seed = secrets.randbits(64) if seed is None else _check_seed(seed)
-            order = sorted(card.mask for card in rules.cards)
-            rng_state = shuffle(order, seed)
+            order, rng_state = shuffled_deck(rules, seed)
         game = cls.__new__(cls)
         n = rules.players
         game._rules = rules
@@ -650,6 +649,13 @@ class Game:
         from ordonnance.text import board
 
         return board(self)
+
+
+def shuffled_deck(rules: Rules, seed: int) -> tuple[list[int], int]:
+    """The masks of ``rules``' cards as ``Game.new(rules, seed=seed)`` shuffles them
+    (top card first), and the generator's state afterwards."""
+    order = sorted(card.mask for card in rules.cards)
+    return order, shuffle(order, seed)
 
 
 def _check_seed(seed: object) -> int:

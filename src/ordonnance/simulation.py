@@ -31,7 +31,7 @@ from ordonnance.actions import PASS, Action, Claim, Pass, Play
 from ordonnance.bots import Bot, Greedy, MonteCarlo, Random
 from ordonnance.cards import Card
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
-from ordonnance.game import Game
+from ordonnance.game import Game, shuffled_deck
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 
@@ -178,7 +178,7 @@ class SimulationResult:
         if self.actions is None or self.action_counts is None:
             raise InvalidRulesError("this result was simulated without record=True")
         index = _game_index(game, len(self))
-        order = tuple(Card.from_mask(m) for m in _initial_order(self.rules, int(self.seeds[index])))
+        order = tuple(Card.from_mask(m) for m in shuffled_deck(self.rules, int(self.seeds[index]))[0])
         steps: list[tuple[int, Action]] = []
         for seat, mask, territory in self.actions[index, : int(self.action_counts[index])].tolist():
             action: Action
@@ -204,14 +204,6 @@ class SimulationResult:
                 raise InvalidRulesError(f"game {index}: recorded seat {seat} acts, but it is seat {replayed.current_player}'s turn")
             replayed.apply(action)
         return replayed
-
-
-def _initial_order(rules: Rules, seed: int) -> list[int]:
-    from ordonnance._rng import shuffle
-
-    order = sorted(card.mask for card in rules.cards)
-    shuffle(order, seed)
-    return order
 
 
 def _game_index(game: int, games: int) -> int:
