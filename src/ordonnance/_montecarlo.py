@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 import secrets
 import time
+from collections.abc import Iterable
 from typing import Literal
 
 import attrs
@@ -90,7 +91,6 @@ DEFAULT_MIN_ROLLOUTS = 64
 DEFAULT_MAX_ROLLOUTS = 1_000
 
 _MASK64 = (1 << 64) - 1
-_MAX_HAND_SEEN = 6  # a hand never holds more: a draw is always followed by a play
 _TERRITORIES = kernel.TERRITORIES
 _ARMY = kernel.ARMY
 _NOBODY = kernel.NOBODY
@@ -102,32 +102,9 @@ _ROUND = np.uint64(0xD1B54A32D192ED03)
 # --------------------------------------------------------------------- kernels
 
 
-@numba.njit(cache=True)
-def _final_scores(
-    n: int,
-    armies: npt.NDArray[np.int64],
-    completed: npt.NDArray[np.int64],
-    owner: npt.NDArray[np.int64],
-    scoring: int,
-    scores: npt.NDArray[np.int64],
-) -> None:
-    """Game.scores of a finished position (as ``_simulator_kernel.simulate`` scores)."""
-    scores[:] = 0
-    for t in range(_TERRITORIES):
-        if owner[t] == _NOBODY:
-            continue
-        if scoring == kernel.TERRITORIES_SCORING:
-            scores[owner[t]] += 1
-        else:
-            for p in range(n):
-                rank = 0
-                mine = kernel._army_key(armies, t, p)
-                for q in range(n):
-                    theirs = kernel._army_key(armies, t, q)
-                    if theirs > mine or (theirs == mine and completed[t, q] < completed[t, p]):
-                        rank += 1
-                if rank < 3:
-                    scores[p] += 3 - rank
+def _word(masks: Iterable[int]) -> int:
+    """The kernel's word of card lanes holding ``masks`` in order (as kernel.pack)."""
+    return sum(m << (8 * i) for i, m in enumerate(masks))
 
 
 @numba.njit(cache=True)
@@ -197,22 +174,21 @@ def _rollouts(
             state, value = _splitmix64_jit(state)
             k = kernel.bounded(value, i + 1)
             deal[i], deal[k] = deal[k], deal[i]
-        hands_d[:, :] = hands0
+        hands_d[:] = hands0
         pos = 0
         for q in range(n):
             if q != me:
-                for i in range(sizes[q]):
-                    hands_d[q, i] = deal[pos]
-                    pos += 1
+                hands_d[q] = kernel.pack(deal[pos : pos + sizes[q]])
+                pos += sizes[q]
         order = deal[pos:]
         for q in range(n):
             state, value = _splitmix64_jit(state)
             rng0[q] = value
         for ai in range(active.shape[0]):
             a = active[ai]
-            hands[:, :] = hands_d
+            hands[:] = hands_d
             hand_len[:] = hand_len0
-            armies[:, :, :] = armies0
+            armies[:, :] = armies0
             army_len[:, :] = army_len0
             completed[:, :] = completed0
             owner[:] = owner0
@@ -227,7 +203,7 @@ def _rollouts(
                 n, order, scalars, hands, hand_len, armies, army_len, completed, owner, marker, hidden, rng,
                 policies, claims_allowed, auto_claim, private, act_mask[a], forced_t, out_actions, False, scratch,
             )  # fmt: skip
-            _final_scores(n, armies, completed, owner, scoring, scores)
+            kernel.scores_of(n, armies, completed, owner, scoring, scores)
             winner = kernel._winner(scores, owner, marker, n, tie_break, sums_w, latest, won, candidates)
             value_f = 1.0 if winner == me else 0.0
             if margin_weight != 0.0:
@@ -456,27 +432,27 @@ class _Setup:
         unseen = np.array(view.unseen, np.int64)
         pool = np.repeat(np.arange(unseen.shape[0], dtype=np.int64), unseen)
         sizes = np.array([0 if p == me else view.hand_sizes[p] for p in range(n)], np.int64)
-        if max(view.hand_sizes) > _MAX_HAND_SEEN:
-            raise InvalidGameStateError(f"inconsistent view: hand sizes {view.hand_sizes}, at most {_MAX_HAND_SEEN}")
+        if max(view.hand_sizes) > kernel.MAX_HAND:
+            raise InvalidGameStateError(f"inconsistent view: hand sizes {view.hand_sizes}, at most {kernel.MAX_HAND}")
         if int(sizes.sum()) + view.deck_size != pool.shape[0]:
             raise InvalidGameStateError(
                 f"inconsistent view: {pool.shape[0]} unseen cards, but the other hands and the deck hold "
                 f"{int(sizes.sum()) + view.deck_size}"
             )
-        hands = np.zeros((n, kernel.MAX_HAND), np.int64)
+        hands = np.zeros(n, np.int64)
         hand_len = np.array(view.hand_sizes, np.int64)
         own = [card.mask for card in view.hand]
-        hands[me, : len(own)] = own
+        hands[me] = _word(own)
         hidden = unseen.copy()
         for m in own:
             hidden[m] += 1
-        armies = np.zeros((_TERRITORIES, n, _ARMY), np.int64)
+        armies = np.zeros((_TERRITORIES, n), np.int64)
         army_len = np.zeros((_TERRITORIES, n), np.int64)
         completed = np.full((_TERRITORIES, n), _NOT_COMPLETE, np.int64)
         for t in range(_TERRITORIES):
             for p in range(n):
                 army = view.armies[t][p]
-                armies[t, p, : len(army)] = [card.mask for card in army]
+                armies[t, p] = _word(card.mask for card in army)
                 army_len[t, p] = len(army)
                 done = view.completed_at[t][p]
                 if done is not None:

@@ -24,9 +24,10 @@ from ordonnance._completion_kernel import beats
 TERRITORIES = 4 + 1
 ARMY = 4
 HAND_SIZE = 5
-MAX_HAND = 8  # a hand never exceeds 6: a draw is always followed by a play
+MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
-SCRATCH = 129 + 5 * 4 * 4 * 9  # plays (at most 20 per player) and claims (at most 5)
+WITNESSES = 120
+SCRATCH = WITNESSES + TERRITORIES * 4 * 4 * 9
 NOT_COMPLETE = -1
 NOBODY = -1
 
@@ -49,6 +50,21 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
+# Hands and armies are words of 8-bit lanes, one card mask per lane, lane 0
+# first (an army word is the layout ordonnance._army_kernel.keys_from_words reads).
+_LOW7 = np.int64(0x7F7F7F7F7F7F7F7F)
+_HIGH = np.int64(-0x7F7F7F7F7F7F7F80)  # 0x8080808080808080: the top bit of every lane
+_GATHER = np.int64(0x0102040810204080)  # moves bit 8i to bit 56 + i
+#: _NTH_BIT[bits * 8 + k]: the position of the k-th set bit of ``bits`` (8 bits).
+_NTH_BIT = np.zeros(256 * 8, np.int64)
+#: _BIT_COUNT[bits]: the set bits of ``bits`` (8 bits).
+_BIT_COUNT = np.zeros(256, np.int64)
+for _bits in range(256):
+    _positions = [i for i in range(8) if _bits >> i & 1]
+    _BIT_COUNT[_bits] = len(_positions)
+    _NTH_BIT[_bits * 8 : _bits * 8 + len(_positions)] = _positions
+del _bits, _positions
+
 
 @numba.njit(cache=True, inline="always")
 def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
@@ -67,14 +83,58 @@ def bounded(value: np.uint64, n: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _army_key(armies: npt.NDArray[np.int64], t: int, p: int) -> int:
-    return key4(armies[t, p, 0], armies[t, p, 1], armies[t, p, 2], armies[t, p, 3])
+def lane(word: int, i: int) -> int:
+    """The card in lane ``i`` of a hand or army word."""
+    return (word >> (8 * i)) & 255
+
+
+@numba.njit(cache=True)
+def pack(masks: npt.NDArray[np.int64]) -> int:
+    """The word holding ``masks`` in order (at most 8)."""
+    word = 0
+    for i in range(masks.shape[0]):
+        word |= masks[i] << (8 * i)
+    return word
+
+
+@numba.njit(cache=True, inline="always")
+def _without_lane(word: int, i: int) -> int:
+    """The word with lane ``i`` taken out and the lanes above it moved down."""
+    below = (1 << (8 * i)) - 1
+    return (word & below) | ((word >> 8) & ~below)
+
+
+@numba.njit(cache=True, inline="always")
+def _first_copies(hand: int, length: int) -> int:
+    """Bit i set when lane i of the hand holds the first copy of its card.
+
+    Lane by lane and branch-free: lane i is a later copy when it equals lane
+    i - s for some shift s; (x & 0x7F) + 0x7F | x has the top bit set exactly
+    in the lanes of x that are not zero.
+    """
+    repeats = 0
+    for s in range(1, MAX_HAND):
+        x = hand ^ (hand << (8 * s))
+        repeats |= ~((((x & _LOW7) + _LOW7) | x))
+    firsts = _HIGH & ~repeats & ((1 << (8 * length)) - 1)
+    return (((firsts >> 7) * _GATHER) >> 56) & 255
+
+
+@numba.njit(cache=True, inline="always")
+def _word_key(word: int) -> int:
+    """The key of the army in an army word."""
+    return key4(word & 255, (word >> 8) & 255, (word >> 16) & 255, (word >> 24) & 255)
+
+
+@numba.njit(cache=True, inline="always")
+def _army_key(army: npt.NDArray[np.int64], t: int, p: int) -> int:
+    return _word_key(army[t, p])
 
 
 @numba.njit(cache=True, inline="always")
 def _witness_holds(
     witness: npt.NDArray[np.int64],
-    armies: npt.NDArray[np.int64],
+    army: npt.NDArray[np.int64],
     army_len: npt.NDArray[np.int64],
     t: int,
     q: int,
@@ -85,9 +145,10 @@ def _witness_holds(
     rest = witness[5:9]
     rest[:] = witness[0:4]
     for i in range(army_len[t, q]):
+        card = lane(army[t, q], i)
         found = False
         for j in range(ARMY):
-            if rest[j] == armies[t, q, i]:
+            if rest[j] == card:
                 rest[j] = 0
                 found = True
                 break
@@ -110,7 +171,7 @@ def _beaten_by(
     t: int,
     p: int,
     n: int,
-    armies: npt.NDArray[np.int64],
+    army: npt.NDArray[np.int64],
     army_len: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
     pool: npt.NDArray[np.int64],
@@ -123,25 +184,26 @@ def _beaten_by(
     reach it, no search is needed. The pool only shrinks and armies only grow,
     so a witness that still holds is still a witness.
     """
-    mine = _army_key(armies, t, p)
+    mine = _army_key(army, t, p)
     mine_done = completed[t, p]
     for q in range(n):
         if q == p:
             continue
         done = completed[t, q]
         if done != NOT_COMPLETE:
-            theirs = _army_key(armies, t, q)
+            theirs = _army_key(army, t, q)
             if theirs > mine or (theirs == mine and done < mine_done):
                 return True
             continue
         witness = witnesses[t, p, q]
-        if witness[4] == 1 and _witness_holds(witness, armies, army_len, t, q, pool):
+        if witness[4] == 1 and _witness_holds(witness, army, army_len, t, q, pool):
             return True
-        packed = beats(armies[t, q, 0], armies[t, q, 1], armies[t, q, 2], armies[t, q, 3], pool, mine + 1)
+        w = army[t, q]
+        packed = beats(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1)
         if packed >= 0:
             length = army_len[t, q]
             for i in range(length):
-                witness[i] = armies[t, q, i]
+                witness[i] = lane(w, i)
             for i in range(ARMY - length):
                 witness[length + i] = (packed >> (5 * i)) & 31
             witness[4] = 1
@@ -155,11 +217,11 @@ def _provable(
     t: int,
     p: int,
     n: int,
-    armies: npt.NDArray[np.int64],
+    army: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
     owner: npt.NDArray[np.int64],
     hidden: npt.NDArray[np.int64],
-    hands: npt.NDArray[np.int64],
+    hand: npt.NDArray[np.int64],
     hand_len: npt.NDArray[np.int64],
     private: bool,
     pool: npt.NDArray[np.int64],
@@ -171,18 +233,29 @@ def _provable(
     pool[:] = hidden
     if private:
         for i in range(hand_len[p]):
-            pool[hands[p, i]] -= 1
-    return not _beaten_by(t, p, n, armies, army_len, completed, pool, witnesses)
+            pool[lane(hand[p], i)] -= 1
+    return not _beaten_by(t, p, n, army, army_len, completed, pool, witnesses)
 
 
 @numba.njit(cache=True)
-def _ranking_first(t: int, n: int, armies: npt.NDArray[np.int64], completed: npt.NDArray[np.int64]) -> int:
+def _ranking_first(t: int, n: int, army: npt.NDArray[np.int64], completed: npt.NDArray[np.int64]) -> int:
     best = 0
     for p in range(1, n):
-        a, b = _army_key(armies, t, p), _army_key(armies, t, best)
+        a, b = _army_key(army, t, p), _army_key(army, t, best)
         if a > b or (a == b and completed[t, p] < completed[t, best]):
             best = p
     return best
+
+
+@numba.njit(cache=True, inline="always")
+def _decide(t: int, p: int, decided: int, owner: npt.NDArray[np.int64], marker: npt.NDArray[np.int64], open_ts: npt.NDArray[np.int64]) -> int:
+    """Territory t goes to p with the next marker; returns the territories decided."""
+    owner[t] = p
+    decided += 1
+    marker[t] = decided
+    for q in range(open_ts.shape[0]):
+        open_ts[q] &= ~(1 << t)
+    return decided
 
 
 @numba.njit(cache=True)
@@ -190,9 +263,9 @@ def play_out(
     n: int,
     order: npt.NDArray[np.int64],
     scalars: npt.NDArray[np.int64],
-    hands: npt.NDArray[np.int64],
+    hand: npt.NDArray[np.int64],
     hand_len: npt.NDArray[np.int64],
-    armies: npt.NDArray[np.int64],
+    army: npt.NDArray[np.int64],
     army_len: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
     owner: npt.NDArray[np.int64],
@@ -211,6 +284,7 @@ def play_out(
 ) -> int:
     """Play the position held in the arrays to its end (Game's rules, the bots' twins).
 
+    ``hand[p]`` and ``army[t, p]`` are words of card lanes (see :func:`pack`).
     ``scalars`` holds (next deck index, plays, decided territories, current
     seat, whether the turn must first be handed on). With ``forced_t >= 0``
     the first decision is forced: a play of ``forced_mask`` into ``forced_t``,
@@ -220,13 +294,17 @@ def play_out(
     """
     ncards = order.shape[0]
     pool = scratch[0:32]
-    open_ts = scratch[32:37]
-    distinct = scratch[37:45]
-    best_cards = scratch[45:85]
-    best_ts = scratch[85:125]
-    by_completion = scratch[125:129]
-    witnesses = scratch[129:129 + TERRITORIES * 4 * 4 * 9].reshape((TERRITORIES, 4, 4, 9))
+    open_ts = scratch[32 : 32 + n]  # bit t of open_ts[p]: p may still play into t
+    best_lanes = scratch[36:76]
+    best_ts = scratch[76:116]
+    by_completion = scratch[116:120]
+    witnesses = scratch[WITNESSES:SCRATCH].reshape((TERRITORIES, 4, 4, 9))
     witnesses[:, :, :, 4] = 0
+    for p in range(n):
+        open_ts[p] = 0
+        for t in range(TERRITORIES):
+            if owner[t] == NOBODY and army_len[t, p] < ARMY:
+                open_ts[p] |= 1 << t
     top = scalars[0]
     plays = scalars[1]
     decided = scalars[2]
@@ -241,15 +319,12 @@ def play_out(
             # --- hand the turn on (Game._advance)
             found = False
             for offset in range(1, n + 1):
-                p = (current + offset) % n
-                has_open = False
-                for t in range(TERRITORIES):
-                    if owner[t] == NOBODY and army_len[t, p] < ARMY:
-                        has_open = True
-                        break
-                if has_open:
+                p = current + offset
+                if p >= n:
+                    p -= n
+                if open_ts[p] != 0:
                     if top < ncards:
-                        hands[p, hand_len[p]] = order[top]
+                        hand[p] |= order[top] << (8 * hand_len[p])
                         hand_len[p] += 1
                         top += 1
                     if hand_len[p] > 0:
@@ -259,7 +334,7 @@ def play_out(
                 if explicit_claims:
                     can = False
                     for t in range(TERRITORIES):
-                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
+                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
                             can = True
                             break
                     if can:
@@ -274,28 +349,15 @@ def play_out(
 
         p = current
         # --- legal plays, in the engine's order: distinct cards in hand order x open territories
-        n_open = 0
-        for t in range(TERRITORIES):
-            if owner[t] == NOBODY and army_len[t, p] < ARMY:
-                open_ts[n_open] = t
-                n_open += 1
-        n_distinct = 0
-        if n_open > 0:
-            seen = 0
-            for i in range(hand_len[p]):
-                m = hands[p, i]
-                if not (seen >> m) & 1:
-                    seen |= 1 << m
-                    distinct[n_distinct] = m
-                    n_distinct += 1
+        h = hand[p]
+        firsts = _first_copies(h, hand_len[p])
+        n_distinct = _BIT_COUNT[firsts]
+        open_here = open_ts[p]
+        n_open = _BIT_COUNT[open_here]
         n_plays = n_distinct * n_open
 
         forced = forced_t >= 0
         forced_claim = forced and forced_mask == 0
-        if forced and not forced_claim:
-            forced_t = -1
-            mask = forced_mask
-            t = forced_t_value
         # --- explicit claims: Greedy claims first, Random only without a play
         if forced_claim or (not forced and explicit_claims and (policies[p] == GREEDY or n_plays == 0)):
             claimed = -1
@@ -304,13 +366,11 @@ def play_out(
                 forced_t = -1
             else:
                 for t in range(TERRITORIES):
-                    if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
+                    if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
                         claimed = t
                         break
             if claimed >= 0:
-                owner[claimed] = p
-                decided += 1
-                marker[claimed] = decided
+                decided = _decide(claimed, p, decided, owner, marker, open_ts)
                 if record and actions < MAX_ACTIONS:
                     out_actions[actions, 0] = p
                     out_actions[actions, 1] = 0
@@ -322,7 +382,7 @@ def play_out(
                 more = n_plays > 0
                 if not more:
                     for t in range(TERRITORIES):
-                        if _provable(t, p, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
+                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
                             more = True
                             break
                 if not more:
@@ -333,61 +393,57 @@ def play_out(
             need_advance = True
             continue
 
-        # --- choose a play
-        state = rng[p]
+        # --- choose a play: the lane of its card in the hand and the territory
         if forced:
-            pass
+            forced_t = -1
+            t = forced_t_value
+            i = 0
+            while i < hand_len[p] - 1 and lane(h, i) != forced_mask:
+                i += 1
         elif policies[p] == GREEDY:
             n_best = 0
             best_key = -1
             best_done = 0
             for ci in range(n_distinct):
-                m = distinct[ci]
+                i = _NTH_BIT[firsts * 8 + ci]
+                m = lane(h, i)
                 for oi in range(n_open):
-                    t = open_ts[oi]
+                    t = _NTH_BIT[open_here * 8 + oi]
                     length = army_len[t, p]
-                    a0 = armies[t, p, 0]
-                    a1 = armies[t, p, 1]
-                    a2 = armies[t, p, 2]
-                    if length == 0:
-                        a0 = m
-                    elif length == 1:
-                        a1 = m
-                    elif length == 2:
-                        a2 = m
-                    key = key4(a0, a1, a2, m if length == 3 else 0)
-                    done = 1 if length == 3 else 0
+                    key = _word_key(army[t, p] | (m << (8 * length)))
+                    done = 1 if length == ARMY - 1 else 0
                     if key > best_key or (key == best_key and done > best_done):
                         best_key = key
                         best_done = done
                         n_best = 0
                     if key == best_key and done == best_done:
-                        best_cards[n_best] = m
+                        best_lanes[n_best] = i
                         best_ts[n_best] = t
                         n_best += 1
-            state, value = splitmix64(state)
+            state, value = splitmix64(rng[p])
+            rng[p] = state
             pick = bounded(value, n_best)
-            mask = best_cards[pick]
+            i = best_lanes[pick]
             t = best_ts[pick]
         else:
             # One output picks both: the high half the card, the low half the territory.
-            state, value = splitmix64(state)
-            mask = distinct[bounded(value, n_distinct)]
-            t = open_ts[bounded(value << _S32, n_open)]
-        rng[p] = state
+            state, value = splitmix64(rng[p])
+            rng[p] = state
+            i = _NTH_BIT[firsts * 8 + bounded(value, n_distinct)]
+            t = _NTH_BIT[open_here * 8 + bounded(value << _S32, n_open)]
 
         # --- play it (Game._play)
-        for i in range(hand_len[p]):
-            if hands[p, i] == mask:
-                for k in range(i, hand_len[p] - 1):
-                    hands[p, k] = hands[p, k + 1]
-                hand_len[p] -= 1
-                break
+        mask = lane(h, i)
+        hand[p] = _without_lane(h, i)
+        hand_len[p] -= 1
         hidden[mask] -= 1
-        armies[t, p, army_len[t, p]] = mask
-        army_len[t, p] += 1
-        if army_len[t, p] == ARMY:
+        length = army_len[t, p]
+        army[t, p] |= mask << (8 * length)
+        army_len[t, p] = length + 1
+        complete = length == ARMY - 1
+        if complete:
             completed[t, p] = plays
+            open_ts[p] &= ~(1 << t)
         plays += 1
         if record and actions < MAX_ACTIONS:
             out_actions[actions, 0] = p
@@ -396,40 +452,39 @@ def play_out(
         actions += 1
 
         # --- resolution in table order (Game._resolve_after_play); without
-        # auto-claims only the territory just played can change.
-        played = t
-        for t in range(TERRITORIES):
-            if owner[t] != NOBODY or (not auto_claim and t != played):
-                continue
-            all_done = True
-            for q in range(n):
-                if completed[t, q] == NOT_COMPLETE:
-                    all_done = False
-                    break
-            if all_done:
-                owner[t] = _ranking_first(t, n, armies, completed)
-                decided += 1
-                marker[t] = decided
-            elif auto_claim:
-                # complete players, earliest first
+        # auto-claims only the territory just completed can change.
+        if auto_claim:
+            for t in range(TERRITORIES):
+                if owner[t] != NOBODY:
+                    continue
                 n_done = 0
                 for q in range(n):
                     if completed[t, q] != NOT_COMPLETE:
+                        # complete players, earliest first
                         k = n_done
                         while k > 0 and completed[t, by_completion[k - 1]] > completed[t, q]:
                             by_completion[k] = by_completion[k - 1]
                             k -= 1
                         by_completion[k] = q
                         n_done += 1
-                for k in range(n_done):
-                    q = by_completion[k]
-                    if _provable(t, q, n, armies, completed, owner, hidden, hands, hand_len, private, pool, army_len, witnesses):
-                        owner[t] = q
-                        decided += 1
-                        marker[t] = decided
-                        break
-            if decided == TERRITORIES:
-                break
+                if n_done == n:
+                    decided = _decide(t, _ranking_first(t, n, army, completed), decided, owner, marker, open_ts)
+                else:
+                    for k in range(n_done):
+                        q = by_completion[k]
+                        if _provable(t, q, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
+                            decided = _decide(t, q, decided, owner, marker, open_ts)
+                            break
+                if decided == TERRITORIES:
+                    break
+        elif complete:
+            all_done = True
+            for q in range(n):
+                if completed[t, q] == NOT_COMPLETE:
+                    all_done = False
+                    break
+            if all_done:
+                decided = _decide(t, _ranking_first(t, n, army, completed), decided, owner, marker, open_ts)
         if decided == TERRITORIES:
             break
         need_advance = True
@@ -440,6 +495,35 @@ def play_out(
     scalars[3] = current
     scalars[4] = 1
     return actions
+
+
+@numba.njit(cache=True)
+def scores_of(
+    n: int,
+    army: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    scoring: int,
+    scores: npt.NDArray[np.int64],
+) -> None:
+    """Game.scores of a finished position: territories held, or points 3, 2, 1 by rank."""
+    scores[:] = 0
+    for t in range(TERRITORIES):
+        if owner[t] == NOBODY:
+            continue
+        if scoring == TERRITORIES_SCORING:
+            scores[owner[t]] += 1
+        else:
+            # every army is complete where points are scored
+            for p in range(n):
+                rank = 0
+                mine = _army_key(army, t, p)
+                for q in range(n):
+                    theirs = _army_key(army, t, q)
+                    if theirs > mine or (theirs == mine and completed[t, q] < completed[t, p]):
+                        rank += 1
+                if rank < 3:
+                    scores[p] += 3 - rank
 
 
 @numba.njit(cache=True)
@@ -468,9 +552,9 @@ def simulate(
     """
     ncards = cards.shape[0]
     order = np.empty(ncards, np.int64)
-    hands = np.zeros((n, MAX_HAND), np.int64)
+    hand = np.zeros(n, np.int64)
     hand_len = np.zeros(n, np.int64)
-    armies = np.zeros((TERRITORIES, n, ARMY), np.int64)
+    army = np.zeros((TERRITORIES, n), np.int64)
     army_len = np.zeros((TERRITORIES, n), np.int64)
     completed = np.zeros((TERRITORIES, n), np.int64)
     owner = np.zeros(TERRITORIES, np.int64)
@@ -478,6 +562,7 @@ def simulate(
     hidden = np.zeros(32, np.int64)
     scratch = np.zeros(SCRATCH, np.int64)
     rng = np.zeros(n, np.uint64)
+    scores = np.zeros(n, np.int64)
     sums = np.zeros(n, np.int64)
     latest = np.zeros(n, np.int64)
     counts = np.zeros(n, np.int64)
@@ -496,27 +581,25 @@ def simulate(
             hidden[:] = 0
             for i in range(ncards):
                 hidden[order[i]] += 1
-        hand_len[:] = 0
+        army[:] = 0
         army_len[:] = 0
-        armies[:] = 0
         completed[:] = NOT_COMPLETE
         owner[:] = NOBODY
         marker[:] = 0
         for p in range(n):
             rng[p] = bot_seeds[g, p]
-        top = 0
-        for _ in range(HAND_SIZE):
-            for p in range(n):
-                hands[p, hand_len[p]] = order[top]
-                hand_len[p] += 1
-                top += 1
-        scalars[0] = top
+            word = 0
+            for k in range(HAND_SIZE):
+                word |= order[k * n + p] << (8 * k)
+            hand[p] = word
+            hand_len[p] = HAND_SIZE
+        scalars[0] = HAND_SIZE * n
         scalars[1] = 0
         scalars[2] = 0
         scalars[3] = n - 1
         scalars[4] = 1
         actions = play_out(
-            n, order, scalars, hands, hand_len, armies, army_len, completed, owner, marker, hidden, rng,
+            n, order, scalars, hand, hand_len, army, army_len, completed, owner, marker, hidden, rng,
             policies, claims_allowed, auto_claim, private, 0, -1, out_actions[g], record, scratch,
         )  # fmt: skip
 
@@ -525,25 +608,10 @@ def simulate(
             out_owner[g, t] = owner[t]
             out_marker[g, t] = marker[t]
         out_action_count[g] = actions
+        scores_of(n, army, completed, owner, scoring, scores)
         for p in range(n):
-            out_scores[g, p] = 0
-        for t in range(TERRITORIES):
-            if owner[t] == NOBODY:
-                continue
-            if scoring == TERRITORIES_SCORING:
-                out_scores[g, owner[t]] += 1
-            else:
-                # points 3, 2, 1 by rank; all armies are complete here
-                for p in range(n):
-                    rank = 0
-                    mine = _army_key(armies, t, p)
-                    for q in range(n):
-                        theirs = _army_key(armies, t, q)
-                        if theirs > mine or (theirs == mine and completed[t, q] < completed[t, p]):
-                            rank += 1
-                    if rank < 3:
-                        out_scores[g, p] += 3 - rank
-        out_winner[g] = _winner(out_scores[g], owner, marker, n, tie_break, sums, latest, counts, candidates)
+            out_scores[g, p] = scores[p]
+        out_winner[g] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
 
 
 @numba.njit(cache=True)
