@@ -69,6 +69,52 @@ def test_kernel_bots_are_exact_twins_of_the_python_bots(rules: Rules) -> None:
             assert played == list(res.record(i)[1])
 
 
+CUSTOM_DECKS = [
+    ("L", 40),  # every card alike: all ties, the first to complete wins
+    ("LBSHF", 20 * 3),
+    ("L B S H F LB SH", 20 * 4 + 3),
+    ("LB SF H", 21 * 2),
+]
+
+
+def _general_and_by_player(rules: Rules, games: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Random games for every seat played by the general kernel and by the player-by-player one."""
+    seeds = game_seeds(seed, games)
+    per_game = bot_seeds(seeds, list(range(rules.players)))
+    policies = np.zeros(rules.players, np.int64)  # Random everywhere
+    out = []
+    for by_player in (False, True):
+        arrays = [
+            np.empty(games, np.int8), np.empty((games, 5), np.int8), np.empty((games, 5), np.int8),
+            np.empty((games, rules.players), np.int16), np.zeros((games, 96, 3), np.int8), np.zeros(games, np.int16),
+        ]  # fmt: skip
+        od.simulation._run_kernel(rules, seeds, per_game, policies, *arrays, by_player=by_player)
+        out.append(arrays)
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("rules", [r for r in VARIANTS if not r.auto_claim], ids=[i for r, i in zip(VARIANTS, IDS) if not r.auto_claim])
+def test_player_by_player_kernel_equals_the_general_kernel(rules: Rules) -> None:
+    """Random games without automatic claims are played one player at a time (simulate_random);
+    the general kernel, itself held to Game above, must agree on every array, actions included."""
+    general, by_player = _general_and_by_player(rules, 3000 if JIT else 30, seed=rules.players)
+    for a, b in zip(general, by_player):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("deck, size", CUSTOM_DECKS)
+def test_player_by_player_kernel_with_small_and_odd_decks(deck: str, size: int) -> None:
+    cards = (deck.split() * size)[:size]
+    for players in (2, 3, 4):
+        if size < 20 * players:
+            continue
+        for scoring in ("territories", "points"):
+            rules = Rules(players=players, deck=cards, scoring=scoring)
+            general, by_player = _general_and_by_player(rules, 300 if JIT else 10, seed=7)
+            for a, b in zip(general, by_player):
+                assert np.array_equal(a, b)
+
+
 def test_python_driven_bots_give_the_same_results_as_the_kernel() -> None:
     class Wrapped:
         """Not a built-in bot, so simulate drives it through Game in Python."""

@@ -162,6 +162,7 @@ def _rollouts(
     out_actions = np.zeros((1, 3), np.int64)
     scores = np.zeros(n, np.int64)
     sums_w = np.zeros(n, np.int64)
+    keys = np.zeros((_TERRITORIES, n), np.int64)
     latest = np.zeros(n, np.int64)
     won = np.zeros(n, np.int64)
     candidates = np.zeros(n, np.bool_)
@@ -203,7 +204,8 @@ def _rollouts(
                 n, order, scalars, hands, hand_len, armies, army_len, completed, owner, marker, hidden, rng,
                 policies, claims_allowed, auto_claim, private, act_mask[a], forced_t, out_actions, False, scratch,
             )  # fmt: skip
-            kernel.scores_of(n, armies, completed, owner, scoring, scores)
+            kernel.keys_of(n, armies, keys)
+            kernel.scores_of(n, keys, completed, owner, scoring, scores)
             winner = kernel._winner(scores, owner, marker, n, tie_break, sums_w, latest, won, candidates)
             value_f = 1.0 if winner == me else 0.0
             if margin_weight != 0.0:

@@ -26,7 +26,7 @@ ARMY = 4
 HAND_SIZE = 5
 MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
-WITNESSES = 120
+WITNESSES = 124
 SCRATCH = WITNESSES + TERRITORIES * 4 * 4 * 9
 NOT_COMPLETE = -1
 NOBODY = -1
@@ -52,9 +52,9 @@ _S32 = np.uint64(32)
 
 # Hands and armies are words of 8-bit lanes, one card mask per lane, lane 0
 # first (an army word is the layout ordonnance._army_kernel.keys_from_words reads).
-_LOW7 = np.int64(0x7F7F7F7F7F7F7F7F)
-_HIGH = np.int64(-0x7F7F7F7F7F7F7F80)  # 0x8080808080808080: the top bit of every lane
-_GATHER = np.int64(0x0102040810204080)  # moves bit 8i to bit 56 + i
+_LOW7 = 0x7F7F7F7F7F7F7F7F
+_HIGH = -0x7F7F7F7F7F7F7F80  # 0x8080808080808080 as an int64: the top bit of every lane
+_GATHER = 0x0102040810204080  # moves bit 8i to bit 56 + i
 #: _NTH_BIT[bits * 8 + k]: the position of the k-th set bit of ``bits`` (8 bits).
 _NTH_BIT = np.zeros(256 * 8, np.int64)
 #: _BIT_COUNT[bits]: the set bits of ``bits`` (8 bits).
@@ -237,14 +237,33 @@ def _provable(
     return not _beaten_by(t, p, n, army, army_len, completed, pool, witnesses)
 
 
-@numba.njit(cache=True)
-def _ranking_first(t: int, n: int, army: npt.NDArray[np.int64], completed: npt.NDArray[np.int64]) -> int:
+@numba.njit(cache=True, inline="always")
+def _first_ranked(n: int, keys: npt.NDArray[np.int64], done: npt.NDArray[np.int64]) -> int:
+    """The seat ranked first in a territory: strongest army, ties to the first completed.
+
+    ``keys[p]`` and ``done[p]`` are seat p's army key and completion there.
+    """
     best = 0
     for p in range(1, n):
-        a, b = _army_key(army, t, p), _army_key(army, t, best)
-        if a > b or (a == b and completed[t, p] < completed[t, best]):
-            best = p
+        better = (keys[p] > keys[best]) | ((keys[p] == keys[best]) & (done[p] < done[best]))
+        best = p if better else best
     return best
+
+
+@numba.njit(cache=True)
+def keys_of(n: int, army: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]) -> None:
+    """``keys[t, p]``: the key of every army."""
+    for t in range(TERRITORIES):
+        for p in range(n):
+            keys[t, p] = _army_key(army, t, p)
+
+
+@numba.njit(cache=True, inline="always")
+def _ranked_first_at(t: int, n: int, army: npt.NDArray[np.int64], completed: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]) -> int:
+    """:func:`_first_ranked` in territory t; ``keys`` is working space of n entries."""
+    for p in range(n):
+        keys[p] = _army_key(army, t, p)
+    return _first_ranked(n, keys, completed[t])
 
 
 @numba.njit(cache=True, inline="always")
@@ -298,8 +317,10 @@ def play_out(
     best_lanes = scratch[36:76]
     best_ts = scratch[76:116]
     by_completion = scratch[116:120]
+    keys_here = scratch[120:124]
     witnesses = scratch[WITNESSES:SCRATCH].reshape((TERRITORIES, 4, 4, 9))
-    witnesses[:, :, :, 4] = 0
+    if claims_allowed:
+        witnesses[:, :, :, 4] = 0
     for p in range(n):
         open_ts[p] = 0
         for t in range(TERRITORIES):
@@ -468,7 +489,7 @@ def play_out(
                         by_completion[k] = q
                         n_done += 1
                 if n_done == n:
-                    decided = _decide(t, _ranking_first(t, n, army, completed), decided, owner, marker, open_ts)
+                    decided = _decide(t, _ranked_first_at(t, n, army, completed, keys_here), decided, owner, marker, open_ts)
                 else:
                     for k in range(n_done):
                         q = by_completion[k]
@@ -484,7 +505,7 @@ def play_out(
                     all_done = False
                     break
             if all_done:
-                decided = _decide(t, _ranking_first(t, n, army, completed), decided, owner, marker, open_ts)
+                decided = _decide(t, _ranked_first_at(t, n, army, completed, keys_here), decided, owner, marker, open_ts)
         if decided == TERRITORIES:
             break
         need_advance = True
@@ -500,30 +521,69 @@ def play_out(
 @numba.njit(cache=True)
 def scores_of(
     n: int,
-    army: npt.NDArray[np.int64],
+    keys: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
     owner: npt.NDArray[np.int64],
     scoring: int,
     scores: npt.NDArray[np.int64],
 ) -> None:
-    """Game.scores of a finished position: territories held, or points 3, 2, 1 by rank."""
+    """Game.scores of a finished position: territories held, or points 3, 2, 1 by rank.
+
+    ``keys`` holds every army's key (:func:`keys_of`).
+    """
     scores[:] = 0
     for t in range(TERRITORIES):
         if owner[t] == NOBODY:
             continue
         if scoring == TERRITORIES_SCORING:
             scores[owner[t]] += 1
-        else:
-            # every army is complete where points are scored
-            for p in range(n):
-                rank = 0
-                mine = _army_key(army, t, p)
-                for q in range(n):
-                    theirs = _army_key(army, t, q)
-                    if theirs > mine or (theirs == mine and completed[t, q] < completed[t, p]):
-                        rank += 1
-                if rank < 3:
-                    scores[p] += 3 - rank
+            continue
+        # every army is complete where points are scored
+        for p in range(n):
+            rank = 0
+            for q in range(n):
+                rank += (keys[t, q] > keys[t, p]) | ((keys[t, q] == keys[t, p]) & (completed[t, q] < completed[t, p]))
+            scores[p] += max(3 - rank, 0)
+
+
+@numba.njit(cache=True, inline="always")
+def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[np.int64]) -> None:
+    """The deck order of Game.new: Fisher-Yates from the end on SplitMix64 (top card first)."""
+    order[:] = cards
+    state = seed
+    for i in range(cards.shape[0] - 1, 0, -1):
+        state, value = splitmix64(state)
+        j = bounded(value, i + 1)
+        order[i], order[j] = order[j], order[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _results(
+    g: int,
+    n: int,
+    keys: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    marker: npt.NDArray[np.int64],
+    scoring: int,
+    tie_break: int,
+    out_owner: npt.NDArray[np.int64],
+    out_marker: npt.NDArray[np.int64],
+    out_scores: npt.NDArray[np.int64],
+    out_winner: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+    candidates: npt.NDArray[np.bool_],
+) -> None:
+    """Write game g's owners, markers, scores and winner; ``keys`` holds every army's key
+    and ``work`` is (4, n) working space."""
+    for t in range(TERRITORIES):
+        out_owner[g, t] = owner[t]
+        out_marker[g, t] = marker[t]
+    scores = work[0]
+    scores_of(n, keys, completed, owner, scoring, scores)
+    for p in range(n):
+        out_scores[g, p] = scores[p]
+    out_winner[g] = _winner(scores, owner, marker, n, tie_break, work[1], work[2], work[3], candidates)
 
 
 @numba.njit(cache=True)
@@ -562,21 +622,13 @@ def simulate(
     hidden = np.zeros(32, np.int64)
     scratch = np.zeros(SCRATCH, np.int64)
     rng = np.zeros(n, np.uint64)
-    scores = np.zeros(n, np.int64)
-    sums = np.zeros(n, np.int64)
-    latest = np.zeros(n, np.int64)
-    counts = np.zeros(n, np.int64)
+    keys = np.zeros((TERRITORIES, n), np.int64)
+    work = np.zeros((4, n), np.int64)
     candidates = np.zeros(n, np.bool_)
     scalars = np.zeros(5, np.int64)
 
     for g in range(seeds.shape[0]):
-        # --- shuffle and deal, exactly as Game.new
-        order[:] = cards
-        state = seeds[g]
-        for i in range(ncards - 1, 0, -1):
-            state, value = splitmix64(state)
-            j = bounded(value, i + 1)
-            order[i], order[j] = order[j], order[i]
+        _shuffle(cards, seeds[g], order)
         if claims_allowed:
             hidden[:] = 0
             for i in range(ncards):
@@ -598,20 +650,102 @@ def simulate(
         scalars[2] = 0
         scalars[3] = n - 1
         scalars[4] = 1
-        actions = play_out(
+        out_action_count[g] = play_out(
             n, order, scalars, hand, hand_len, army, army_len, completed, owner, marker, hidden, rng,
             policies, claims_allowed, auto_claim, private, 0, -1, out_actions[g], record, scratch,
         )  # fmt: skip
+        keys_of(n, army, keys)
+        _results(g, n, keys, completed, owner, marker, scoring, tie_break, out_owner, out_marker, out_scores, out_winner, work, candidates)
 
-        # --- results
-        for t in range(TERRITORIES):
-            out_owner[g, t] = owner[t]
-            out_marker[g, t] = marker[t]
-        out_action_count[g] = actions
-        scores_of(n, army, completed, owner, scoring, scores)
+
+@numba.njit(cache=True)
+def simulate_random(
+    cards: npt.NDArray[np.int64],
+    n: int,
+    seeds: npt.NDArray[np.uint64],
+    bot_seeds: npt.NDArray[np.uint64],
+    scoring: int,
+    tie_break: int,
+    out_owner: npt.NDArray[np.int64],
+    out_marker: npt.NDArray[np.int64],
+    out_scores: npt.NDArray[np.int64],
+    out_winner: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int64],
+    out_action_count: npt.NDArray[np.int64],
+    record: bool,
+) -> None:
+    """:func:`simulate` for Random bots in every seat without automatic claims, a player at a time.
+
+    Such games come apart into independent players. A Random bot looks only
+    at its own hand and armies and claims only when it has no play; and the
+    deck holds at least 20 cards per player (Rules checks it; so must the
+    caller), so while the deck lasts every player draws and plays on each of
+    its turns, nobody runs out of cards, and all finish their 20 plays in
+    the same round: nobody is ever left without a play, so nobody claims,
+    and a territory is decided when its last army is completed. Seat p's
+    k-th turn therefore draws card ``5n + kn + p`` (while the deck has it)
+    and is play number ``kn + p`` of the game. Each player's 20 turns run in
+    one tight loop; the territories are decided afterwards, in the order
+    their last armies were completed. The tests hold this to :func:`simulate`
+    game by game.
+    """
+    ncards = cards.shape[0]
+    order = np.empty(ncards, np.int64)
+    army = np.zeros((TERRITORIES, n), np.int64)
+    completed = np.zeros((TERRITORIES, n), np.int64)
+    owner = np.zeros(TERRITORIES, np.int64)
+    marker = np.zeros(TERRITORIES, np.int64)
+    decided_at = np.zeros(TERRITORIES, np.int64)
+    keys = np.zeros((TERRITORIES, n), np.int64)
+    work = np.zeros((4, n), np.int64)
+    candidates = np.zeros(n, np.bool_)
+
+    for g in range(seeds.shape[0]):
+        _shuffle(cards, seeds[g], order)
+        army[:] = 0
         for p in range(n):
-            out_scores[g, p] = scores[p]
-        out_winner[g] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
+            hand = 0
+            for k in range(HAND_SIZE):
+                hand |= order[k * n + p] << (8 * k)
+            length = HAND_SIZE
+            open_here = (1 << TERRITORIES) - 1
+            lengths = 0  # 3 bits per territory: the cards p has there
+            state = bot_seeds[g, p]
+            for k in range(TERRITORIES * ARMY):
+                draw = HAND_SIZE * n + k * n + p
+                if draw < ncards:
+                    hand |= order[draw] << (8 * length)
+                    length += 1
+                firsts = _first_copies(hand, length)
+                state, value = splitmix64(state)
+                i = _NTH_BIT[firsts * 8 + bounded(value, _BIT_COUNT[firsts])]
+                t = _NTH_BIT[open_here * 8 + bounded(value << _S32, _BIT_COUNT[open_here])]
+                mask = lane(hand, i)
+                hand = _without_lane(hand, i)
+                length -= 1
+                there = (lengths >> (3 * t)) & 7
+                lengths += 1 << (3 * t)
+                army[t, p] |= mask << (8 * there)
+                completed[t, p] = k * n + p  # the last write is the fourth card's
+                open_here &= ~(((there + 1) >> 2) << t)  # closed by the fourth card
+                if record:
+                    out_actions[g, k * n + p, 0] = p
+                    out_actions[g, k * n + p, 1] = mask
+                    out_actions[g, k * n + p, 2] = t
+        keys_of(n, army, keys)
+        for t in range(TERRITORIES):
+            last = 0
+            for p in range(n):
+                last = max(last, completed[t, p])
+            decided_at[t] = last
+            owner[t] = _first_ranked(n, keys[t], completed[t])
+        for t in range(TERRITORIES):
+            before = 1
+            for u in range(TERRITORIES):
+                before += decided_at[u] < decided_at[t]
+            marker[t] = before
+        out_action_count[g] = TERRITORIES * ARMY * n
+        _results(g, n, keys, completed, owner, marker, scoring, tie_break, out_owner, out_marker, out_scores, out_winner, work, candidates)
 
 
 @numba.njit(cache=True)
