@@ -103,6 +103,10 @@ def _place(c: npt.NDArray[np.int64], n: int, mask: int) -> int:
     return n + 1
 
 
+#: Working memory of a search, in int64 entries.
+WORK = 4 + 4 + 4 + 32 + 32
+
+
 @numba.njit(cache=True)
 def _search(
     p0: int,
@@ -112,20 +116,24 @@ def _search(
     counts: npt.NDArray[np.int64],
     floor: int,
     first: bool,
+    work: npt.NDArray[np.int64],
 ) -> int:
     """The best completion above key ``floor`` (the first found if ``first``), packed.
 
-    NONE when no completion has a key above ``floor``.
+    NONE when no completion has a key above ``floor``. ``work`` holds at least
+    WORK entries; its contents on entry do not matter.
     """
-    # One allocation: the army c (partial first, then the slots being filled),
-    # per depth the next position to try and the forbidden positions, copies
-    # left per position, and the OR of the pool's masks from each position on.
-    work = np.zeros(4 + 4 + 4 + 32 + 32, np.int64)
+    # The army c (partial first, then the slots being filled), per depth the
+    # next position to try and the forbidden positions, copies left per
+    # position, and the OR of the pool's masks from each position on.
     c = work[0:4]
     cur = work[4:8]
     forbidden = work[8:12]
     copies = work[12:44]
     suffix_or = work[44:76]
+    cur[0] = 0
+    forbidden[0] = 0
+    suffix_or[31] = 0
 
     n = _place(c, 0, p0)
     n = _place(c, n, p1)
@@ -207,7 +215,7 @@ def best_completion(p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.i
 
     NONE (-1) means the pool holds fewer cards than there are empty slots.
     """
-    return _search(p0, p1, p2, p3, counts, -1, False)
+    return _search(p0, p1, p2, p3, counts, -1, False, np.empty(WORK, np.int64))
 
 
 @numba.njit(cache=True)
@@ -218,8 +226,16 @@ def beats(
 
     Stops at the first such completion found, which need not be the strongest.
     """
+    return beats_into(p0, p1, p2, p3, counts, threshold, np.empty(WORK, np.int64))
+
+
+@numba.njit(cache=True)
+def beats_into(
+    p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64], threshold: int, work: npt.NDArray[np.int64]
+) -> int:
+    """:func:`beats` with the caller's working memory (at least WORK entries)."""
     floor = threshold - 1 if threshold > 0 else -1
-    return _search(p0, p1, p2, p3, counts, floor, True)
+    return _search(p0, p1, p2, p3, counts, floor, True, work)
 
 
 _ADDED: tuple[Callable[[int], tuple[int, ...]], ...] = (

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance._army_kernel import key4
-from ordonnance._completion_kernel import beats
+from ordonnance._completion_kernel import WORK, beats_into
 
 TERRITORIES = 4 + 1
 ARMY = 4
@@ -27,7 +27,8 @@ HAND_SIZE = 5
 MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
 WITNESSES = 124
-SCRATCH = WITNESSES + TERRITORIES * 4 * 4 * 9
+SEARCH = WITNESSES + TERRITORIES * 4 * 4 * 9
+SCRATCH = SEARCH + WORK
 NOT_COMPLETE = -1
 NOBODY = -1
 
@@ -176,13 +177,15 @@ def _beaten_by(
     completed: npt.NDArray[np.int64],
     pool: npt.NDArray[np.int64],
     witnesses: npt.NDArray[np.int64],
+    search: npt.NDArray[np.int64],
 ) -> bool:
     """Whether some opponent could still win territory t against p's complete army.
 
     ``witnesses[t, p, q]`` remembers the army q was last shown able to reach
     (slots 0-3, slot 4 = 1 when set; 5-8 are working space): while q can still
     reach it, no search is needed. The pool only shrinks and armies only grow,
-    so a witness that still holds is still a witness.
+    so a witness that still holds is still a witness. ``search`` is the
+    completion search's working memory.
     """
     mine = _army_key(army, t, p)
     mine_done = completed[t, p]
@@ -199,7 +202,7 @@ def _beaten_by(
         if witness[4] == 1 and _witness_holds(witness, army, army_len, t, q, pool):
             return True
         w = army[t, q]
-        packed = beats(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1)
+        packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, search)
         if packed >= 0:
             length = army_len[t, q]
             for i in range(length):
@@ -227,14 +230,18 @@ def _provable(
     pool: npt.NDArray[np.int64],
     army_len: npt.NDArray[np.int64],
     witnesses: npt.NDArray[np.int64],
+    search: npt.NDArray[np.int64],
 ) -> bool:
+    """Whether p can claim t: p's army there is complete and no opponent can beat it
+    with the cards not on the table (less p's own hand with private proof)."""
     if owner[t] != NOBODY or completed[t, p] == NOT_COMPLETE:
         return False
+    if not private:
+        return not _beaten_by(t, p, n, army, army_len, completed, hidden, witnesses, search)
     pool[:] = hidden
-    if private:
-        for i in range(hand_len[p]):
-            pool[lane(hand[p], i)] -= 1
-    return not _beaten_by(t, p, n, army, army_len, completed, pool, witnesses)
+    for i in range(hand_len[p]):
+        pool[lane(hand[p], i)] -= 1
+    return not _beaten_by(t, p, n, army, army_len, completed, pool, witnesses, search)
 
 
 @numba.njit(cache=True, inline="always")
@@ -318,14 +325,18 @@ def play_out(
     best_ts = scratch[76:116]
     by_completion = scratch[116:120]
     keys_here = scratch[120:124]
-    witnesses = scratch[WITNESSES:SCRATCH].reshape((TERRITORIES, 4, 4, 9))
+    witnesses = scratch[WITNESSES:SEARCH].reshape((TERRITORIES, 4, 4, 9))
+    search = scratch[SEARCH:SCRATCH]
     if claims_allowed:
         witnesses[:, :, :, 4] = 0
+    contested = 0  # bit t: t may be undecided with a complete army there (auto-claims look only there)
     for p in range(n):
         open_ts[p] = 0
         for t in range(TERRITORIES):
             if owner[t] == NOBODY and army_len[t, p] < ARMY:
                 open_ts[p] |= 1 << t
+            if completed[t, p] != NOT_COMPLETE:
+                contested |= 1 << t
     top = scalars[0]
     plays = scalars[1]
     decided = scalars[2]
@@ -355,7 +366,7 @@ def play_out(
                 if explicit_claims:
                     can = False
                     for t in range(TERRITORIES):
-                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
+                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
                             can = True
                             break
                     if can:
@@ -387,7 +398,7 @@ def play_out(
                 forced_t = -1
             else:
                 for t in range(TERRITORIES):
-                    if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
+                    if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
                         claimed = t
                         break
             if claimed >= 0:
@@ -403,7 +414,7 @@ def play_out(
                 more = n_plays > 0
                 if not more:
                     for t in range(TERRITORIES):
-                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
+                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
                             more = True
                             break
                 if not more:
@@ -465,6 +476,7 @@ def play_out(
         if complete:
             completed[t, p] = plays
             open_ts[p] &= ~(1 << t)
+            contested |= 1 << t
         plays += 1
         if record and actions < MAX_ACTIONS:
             out_actions[actions, 0] = p
@@ -476,7 +488,10 @@ def play_out(
         # auto-claims only the territory just completed can change.
         if auto_claim:
             for t in range(TERRITORIES):
+                if not (contested >> t) & 1:
+                    continue
                 if owner[t] != NOBODY:
+                    contested &= ~(1 << t)
                     continue
                 n_done = 0
                 for q in range(n):
@@ -493,7 +508,7 @@ def play_out(
                 else:
                     for k in range(n_done):
                         q = by_completion[k]
-                        if _provable(t, q, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses):
+                        if _provable(t, q, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
                             decided = _decide(t, q, decided, owner, marker, open_ts)
                             break
                 if decided == TERRITORIES:
