@@ -26,7 +26,7 @@ ARMY = 4
 HAND_SIZE = 5
 MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
-WITNESSES = 124
+WITNESSES = 140
 SEARCH = WITNESSES + TERRITORIES * 4 * 4 * 9
 SCRATCH = SEARCH + WORK
 NOT_COMPLETE = -1
@@ -56,6 +56,7 @@ _S32 = np.uint64(32)
 _LOW7 = 0x7F7F7F7F7F7F7F7F
 _HIGH = -0x7F7F7F7F7F7F7F80  # 0x8080808080808080 as an int64: the top bit of every lane
 _GATHER = 0x0102040810204080  # moves bit 8i to bit 56 + i
+_ONES = 0x0101010101010101  # times a card: the card in every lane
 #: _NTH_BIT[bits * 8 + k]: the position of the k-th set bit of ``bits`` (8 bits).
 _NTH_BIT = np.zeros(256 * 8, np.int64)
 #: _BIT_COUNT[bits]: the set bits of ``bits`` (8 bits).
@@ -245,14 +246,14 @@ def _provable(
 
 
 @numba.njit(cache=True, inline="always")
-def _first_ranked(n: int, keys: npt.NDArray[np.int64], done: npt.NDArray[np.int64]) -> int:
-    """The seat ranked first in a territory: strongest army, ties to the first completed.
+def _first_ranked(t: int, n: int, keys: npt.NDArray[np.int64], completed: npt.NDArray[np.int64]) -> int:
+    """The seat ranked first in territory t: strongest army, ties to the first completed.
 
-    ``keys[p]`` and ``done[p]`` are seat p's army key and completion there.
+    ``keys[t, p]`` is seat p's army key there.
     """
     best = 0
     for p in range(1, n):
-        better = (keys[p] > keys[best]) | ((keys[p] == keys[best]) & (done[p] < done[best]))
+        better = (keys[t, p] > keys[t, best]) | ((keys[t, p] == keys[t, best]) & (completed[t, p] < completed[t, best]))
         best = p if better else best
     return best
 
@@ -267,10 +268,10 @@ def keys_of(n: int, army: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]) ->
 
 @numba.njit(cache=True, inline="always")
 def _ranked_first_at(t: int, n: int, army: npt.NDArray[np.int64], completed: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]) -> int:
-    """:func:`_first_ranked` in territory t; ``keys`` is working space of n entries."""
+    """:func:`_first_ranked` in territory t; ``keys`` is working space shaped as ``army``."""
     for p in range(n):
-        keys[p] = _army_key(army, t, p)
-    return _first_ranked(n, keys, completed[t])
+        keys[t, p] = _army_key(army, t, p)
+    return _first_ranked(t, n, keys, completed)
 
 
 @numba.njit(cache=True, inline="always")
@@ -324,7 +325,7 @@ def play_out(
     best_lanes = scratch[36:76]
     best_ts = scratch[76:116]
     by_completion = scratch[116:120]
-    keys_here = scratch[120:124]
+    keys_here = scratch[120:140].reshape((TERRITORIES, 4))
     witnesses = scratch[WITNESSES:SEARCH].reshape((TERRITORIES, 4, 4, 9))
     search = scratch[SEARCH:SCRATCH]
     if claims_allowed:
@@ -564,7 +565,8 @@ def scores_of(
 @numba.njit(cache=True, inline="always")
 def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[np.int64]) -> None:
     """The deck order of Game.new: Fisher-Yates from the end on SplitMix64 (top card first)."""
-    order[:] = cards
+    for i in range(cards.shape[0]):
+        order[i] = cards[i]
     state = seed
     for i in range(cards.shape[0] - 1, 0, -1):
         state, value = splitmix64(state)
@@ -586,19 +588,21 @@ def _results(
     out_marker: npt.NDArray[np.int64],
     out_scores: npt.NDArray[np.int64],
     out_winner: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    scores: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.int64],
+    latest: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
     candidates: npt.NDArray[np.bool_],
 ) -> None:
-    """Write game g's owners, markers, scores and winner; ``keys`` holds every army's key
-    and ``work`` is (4, n) working space."""
+    """Write game g's owners, markers, scores and winner; ``keys`` holds every army's key,
+    the other arrays (n entries) are working space."""
     for t in range(TERRITORIES):
         out_owner[g, t] = owner[t]
         out_marker[g, t] = marker[t]
-    scores = work[0]
     scores_of(n, keys, completed, owner, scoring, scores)
     for p in range(n):
         out_scores[g, p] = scores[p]
-    out_winner[g] = _winner(scores, owner, marker, n, tie_break, work[1], work[2], work[3], candidates)
+    out_winner[g] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
 
 
 @numba.njit(cache=True)
@@ -638,21 +642,28 @@ def simulate(
     scratch = np.zeros(SCRATCH, np.int64)
     rng = np.zeros(n, np.uint64)
     keys = np.zeros((TERRITORIES, n), np.int64)
-    work = np.zeros((4, n), np.int64)
+    scores = np.zeros(n, np.int64)
+    sums = np.zeros(n, np.int64)
+    latest = np.zeros(n, np.int64)
+    counts = np.zeros(n, np.int64)
     candidates = np.zeros(n, np.bool_)
     scalars = np.zeros(5, np.int64)
 
     for g in range(seeds.shape[0]):
         _shuffle(cards, seeds[g], order)
         if claims_allowed:
-            hidden[:] = 0
+            for m in range(32):
+                hidden[m] = 0
             for i in range(ncards):
                 hidden[order[i]] += 1
-        army[:] = 0
-        army_len[:] = 0
-        completed[:] = NOT_COMPLETE
-        owner[:] = NOBODY
-        marker[:] = 0
+        # (Loops rather than slice assignments: these arrays are too small for memset.)
+        for t in range(TERRITORIES):
+            owner[t] = NOBODY
+            marker[t] = 0
+            for p in range(n):
+                army[t, p] = 0
+                army_len[t, p] = 0
+                completed[t, p] = NOT_COMPLETE
         for p in range(n):
             rng[p] = bot_seeds[g, p]
             word = 0
@@ -670,7 +681,84 @@ def simulate(
             policies, claims_allowed, auto_claim, private, 0, -1, out_actions[g], record, scratch,
         )  # fmt: skip
         keys_of(n, army, keys)
-        _results(g, n, keys, completed, owner, marker, scoring, tie_break, out_owner, out_marker, out_scores, out_winner, work, candidates)
+        _results(g, n, keys, completed, owner, marker, scoring, tie_break, out_owner, out_marker, out_scores, out_winner, scores, sums, latest, counts, candidates)
+
+
+@numba.njit(cache=True, inline="always")
+def _random_seat(deck: npt.NDArray[np.int64], n: int, p: int) -> tuple[int, int, int]:
+    """Seat p's hand at the deal, for :func:`_random_turn`: (hand, its length,
+    the lanes holding first copies as :func:`_first_copies`)."""
+    hand = 0
+    for k in range(HAND_SIZE):
+        hand |= deck[k * n + p] << (8 * k)
+    return hand, HAND_SIZE, _first_copies(hand, HAND_SIZE)
+
+
+@numba.njit(cache=True, inline="always")
+def _lanes_holding(word: int, length: int, card: int) -> int:
+    """Bit i set when lane i < length of ``word`` holds ``card`` (not 0)."""
+    x = word ^ (card * _ONES)
+    zero = ~((((x & _LOW7) + _LOW7) | x)) & _HIGH & ((1 << (8 * length)) - 1)
+    return (((zero >> 7) * _GATHER) >> 56) & 255
+
+
+@numba.njit(cache=True, inline="always")
+def _random_turn(
+    hand: int, length: int, firsts: int, open_here: int, lengths: int, state: np.uint64, card: int
+) -> tuple[int, int, int, int, int, np.uint64, int, int, int]:
+    """One turn of a Random bot in :func:`simulate_random`: draw ``card`` (0 when
+    the deck is empty), choose as the bot does, play.
+
+    The seat's state is its hand (as :func:`_random_seat`), its open
+    territories, how many cards it has in each (3-bit fields) and its
+    generator; returns the new state and the play: card, territory, and how
+    many cards the seat had there before. ``firsts`` is kept up to date
+    instead of recomputed: a drawn card is a first copy unless the hand holds
+    it, and when a first copy is played the next copy of that card, if any,
+    becomes the first.
+    """
+    drawn = 1 if card != 0 else 0
+    new = 1 if _lanes_holding(hand, length, card) == 0 else 0
+    firsts |= (new & drawn) << length
+    hand |= card << (8 * length)
+    length += drawn
+    # One output picks both: the high half the card, the low half the territory.
+    state, value = splitmix64(state)
+    i = _NTH_BIT[firsts * 8 + bounded(value, _BIT_COUNT[firsts])]
+    t = _NTH_BIT[open_here * 8 + bounded(value << _S32, _BIT_COUNT[open_here])]
+    mask = lane(hand, i)
+    hand = _without_lane(hand, i)
+    length -= 1
+    below = (1 << i) - 1
+    firsts = (firsts & below) | ((firsts >> 1) & ~below)
+    later = _lanes_holding(hand, length, mask)
+    firsts |= later & -later
+    there = (lengths >> (3 * t)) & 7
+    open_here &= ~(((there + 1) >> 2) << t)  # closed by the fourth card
+    return hand, length, firsts, open_here, lengths + (1 << (3 * t)), state, mask, t, there
+
+
+@numba.njit(cache=True, inline="always")
+def _place(
+    g: int,
+    n: int,
+    p: int,
+    k: int,
+    mask: int,
+    t: int,
+    there: int,
+    army: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int64],
+    record: bool,
+) -> None:
+    """Seat p's k-th play (play number kn + p of game g) onto the table."""
+    army[t, p] |= mask << (8 * there)
+    completed[t, p] = k * n + p  # the last write is the fourth card's
+    if record:
+        out_actions[g, k * n + p, 0] = p
+        out_actions[g, k * n + p, 1] = mask
+        out_actions[g, k * n + p, 2] = t
 
 
 @numba.njit(cache=True)
@@ -700,67 +788,77 @@ def simulate_random(
     and a territory is decided when its last army is completed. Seat p's
     k-th turn therefore draws card ``5n + kn + p`` (while the deck has it)
     and is play number ``kn + p`` of the game. Each player's 20 turns run in
-    one tight loop; the territories are decided afterwards, in the order
-    their last armies were completed. The tests hold this to :func:`simulate`
+    one tight loop (two players side by side); the territories are decided
+    afterwards, in the order their last armies were completed. The tests hold this to :func:`simulate`
     game by game.
     """
     ncards = cards.shape[0]
-    order = np.empty(ncards, np.int64)
+    turns = TERRITORIES * ARMY
+    # Zeros past the deck read as "no card to draw".
+    deck = np.zeros(max(ncards, HAND_SIZE * n + turns * n), np.int64)
+    order = deck[:ncards]
     army = np.zeros((TERRITORIES, n), np.int64)
     completed = np.zeros((TERRITORIES, n), np.int64)
     owner = np.zeros(TERRITORIES, np.int64)
     marker = np.zeros(TERRITORIES, np.int64)
     decided_at = np.zeros(TERRITORIES, np.int64)
     keys = np.zeros((TERRITORIES, n), np.int64)
-    work = np.zeros((4, n), np.int64)
+    scores = np.zeros(n, np.int64)
+    sums = np.zeros(n, np.int64)
+    latest = np.zeros(n, np.int64)
+    counts = np.zeros(n, np.int64)
     candidates = np.zeros(n, np.bool_)
 
     for g in range(seeds.shape[0]):
         _shuffle(cards, seeds[g], order)
-        army[:] = 0
+        for t in range(TERRITORIES):
+            for p in range(n):
+                army[t, p] = 0
+        # Two seats at a time, so that the processor overlaps their turns; with
+        # an odd number of seats the last one plays beside itself (same writes).
+        for a in range(0, n, 2):
+            b = min(a + 1, n - 1)
+            hand_a, length_a, firsts_a = _random_seat(deck, n, a)
+            hand_b, length_b, firsts_b = _random_seat(deck, n, b)
+            open_a = open_b = (1 << TERRITORIES) - 1
+            lengths_a = lengths_b = 0
+            state_a, state_b = bot_seeds[g, a], bot_seeds[g, b]
+            for k in range(turns):
+                hand_a, length_a, firsts_a, open_a, lengths_a, state_a, mask_a, t_a, there_a = _random_turn(
+                    hand_a, length_a, firsts_a, open_a, lengths_a, state_a, deck[HAND_SIZE * n + k * n + a]
+                )
+                hand_b, length_b, firsts_b, open_b, lengths_b, state_b, mask_b, t_b, there_b = _random_turn(
+                    hand_b, length_b, firsts_b, open_b, lengths_b, state_b, deck[HAND_SIZE * n + k * n + b]
+                )
+                _place(g, n, a, k, mask_a, t_a, there_a, army, completed, out_actions, record)
+                _place(g, n, b, k, mask_b, t_b, there_b, army, completed, out_actions, record)
+        # Every army is complete: rank them, which decides each territory and scores it.
         for p in range(n):
-            hand = 0
-            for k in range(HAND_SIZE):
-                hand |= order[k * n + p] << (8 * k)
-            length = HAND_SIZE
-            open_here = (1 << TERRITORIES) - 1
-            lengths = 0  # 3 bits per territory: the cards p has there
-            state = bot_seeds[g, p]
-            for k in range(TERRITORIES * ARMY):
-                draw = HAND_SIZE * n + k * n + p
-                if draw < ncards:
-                    hand |= order[draw] << (8 * length)
-                    length += 1
-                firsts = _first_copies(hand, length)
-                state, value = splitmix64(state)
-                i = _NTH_BIT[firsts * 8 + bounded(value, _BIT_COUNT[firsts])]
-                t = _NTH_BIT[open_here * 8 + bounded(value << _S32, _BIT_COUNT[open_here])]
-                mask = lane(hand, i)
-                hand = _without_lane(hand, i)
-                length -= 1
-                there = (lengths >> (3 * t)) & 7
-                lengths += 1 << (3 * t)
-                army[t, p] |= mask << (8 * there)
-                completed[t, p] = k * n + p  # the last write is the fourth card's
-                open_here &= ~(((there + 1) >> 2) << t)  # closed by the fourth card
-                if record:
-                    out_actions[g, k * n + p, 0] = p
-                    out_actions[g, k * n + p, 1] = mask
-                    out_actions[g, k * n + p, 2] = t
-        keys_of(n, army, keys)
+            scores[p] = 0
         for t in range(TERRITORIES):
             last = 0
             for p in range(n):
+                keys[t, p] = _army_key(army, t, p)
                 last = max(last, completed[t, p])
             decided_at[t] = last
-            owner[t] = _first_ranked(n, keys[t], completed[t])
+            for p in range(n):
+                rank = 0
+                for q in range(n):
+                    rank += (keys[t, q] > keys[t, p]) | ((keys[t, q] == keys[t, p]) & (completed[t, q] < completed[t, p]))
+                if rank == 0:
+                    owner[t] = p
+                scores[p] += max(3 - rank, 0) if scoring == POINTS_SCORING else (1 if rank == 0 else 0)
         for t in range(TERRITORIES):
             before = 1
             for u in range(TERRITORIES):
                 before += decided_at[u] < decided_at[t]
             marker[t] = before
+            out_owner[g, t] = owner[t]
+            out_marker[g, t] = marker[t]
+        for p in range(n):
+            out_scores[g, p] = scores[p]
+        out_winner[g] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
         out_action_count[g] = TERRITORIES * ARMY * n
-        _results(g, n, keys, completed, owner, marker, scoring, tie_break, out_owner, out_marker, out_scores, out_winner, work, candidates)
 
 
 @numba.njit(cache=True)
