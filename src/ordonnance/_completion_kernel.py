@@ -143,11 +143,33 @@ def _search(
     if k == 0:
         key = key4(c[0], c[1], c[2], c[3])
         return key << KEY_SHIFT if key > floor else NONE
+    size = min(counts.shape[0], 32)
+
+    if first:
+        # The search's first leaf is the first k pool cards in the order. When
+        # it is above the floor every bound on its way was too, so the search
+        # would stop right there: return it without the setup.
+        filled = n
+        for i in range(31):
+            m = _ORDER[i]
+            if m < size:
+                copies_left = counts[m]
+                while copies_left > 0 and filled < 4:
+                    c[filled] = m
+                    filled += 1
+                    copies_left -= 1
+            if filled == 4:
+                key = key4(c[0], c[1], c[2], c[3])
+                if key > floor:
+                    added = 0
+                    for i in range(k):
+                        added |= c[n + i] << (CARD_BITS * i)
+                    return (key << KEY_SHIFT) | (k << COUNT_SHIFT) | added
+                break
 
     # More than k copies of a mask never matter.
     present = 0
     total = 0
-    size = min(counts.shape[0], 32)
     for i in range(30, -1, -1):
         m = _ORDER[i]
         suffix_or[i] = suffix_or[i + 1]

@@ -27,7 +27,7 @@ HAND_SIZE = 5
 MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
 WITNESSES = 140
-SEARCH = WITNESSES + TERRITORIES * 4 * 4 * 9
+SEARCH = WITNESSES + TERRITORIES * 4 * 4
 SCRATCH = SEARCH + WORK
 NOT_COMPLETE = -1
 NOBODY = -1
@@ -134,37 +134,28 @@ def _army_key(army: npt.NDArray[np.int64], t: int, p: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _witness_holds(
-    witness: npt.NDArray[np.int64],
-    army: npt.NDArray[np.int64],
-    army_len: npt.NDArray[np.int64],
-    t: int,
-    q: int,
-    pool: npt.NDArray[np.int64],
-) -> bool:
-    """Whether q can still reach the army ``witness[:4]`` found earlier: q's cards
-    there are part of it and the rest is still in the pool."""
-    rest = witness[5:9]
-    rest[:] = witness[0:4]
-    for i in range(army_len[t, q]):
-        card = lane(army[t, q], i)
-        found = False
-        for j in range(ARMY):
-            if rest[j] == card:
-                rest[j] = 0
-                found = True
-                break
-        if not found:
+def _lanes_holding(word: int, length: int, card: int) -> int:
+    """Bit i set when lane i < length of ``word`` holds ``card`` (not 0)."""
+    x = word ^ (card * _ONES)
+    zero = ~((((x & _LOW7) + _LOW7) | x)) & _HIGH & ((1 << (8 * length)) - 1)
+    return (((zero >> 7) * _GATHER) >> 56) & 255
+
+
+@numba.njit(cache=True, inline="always")
+def _witness_holds(witness: int, army: int, length: int, pool: npt.NDArray[np.int64]) -> bool:
+    """Whether an opponent with the army word ``army`` (``length`` cards) can still
+    reach the army word ``witness`` found earlier: its cards are part of it and
+    the rest is still in the pool."""
+    rest = witness
+    for i in range(length):
+        hits = _lanes_holding(rest, ARMY, lane(army, i))
+        if hits == 0:
             return False
+        rest &= ~(255 << (8 * _NTH_BIT[hits * 8]))
     for j in range(ARMY):
-        m = rest[j]
-        if m != 0:
-            need = 0
-            for i in range(ARMY):
-                if rest[i] == m:
-                    need += 1
-            if pool[m] < need:
-                return False
+        m = lane(rest, j)
+        if m != 0 and pool[m] < _BIT_COUNT[_lanes_holding(rest, ARMY, m)]:
+            return False
     return True
 
 
@@ -182,11 +173,11 @@ def _beaten_by(
 ) -> bool:
     """Whether some opponent could still win territory t against p's complete army.
 
-    ``witnesses[t, p, q]`` remembers the army q was last shown able to reach
-    (slots 0-3, slot 4 = 1 when set; 5-8 are working space): while q can still
-    reach it, no search is needed. The pool only shrinks and armies only grow,
-    so a witness that still holds is still a witness. ``search`` is the
-    completion search's working memory.
+    ``witnesses[t, p, q]`` remembers, as an army word, an army q was last
+    shown able to reach (0 when none): while q can still reach it, no search
+    is needed. The pool only shrinks and armies only grow, so a witness that
+    still holds is still a witness. ``search`` is the completion search's
+    working memory.
     """
     mine = _army_key(army, t, p)
     mine_done = completed[t, p]
@@ -199,20 +190,17 @@ def _beaten_by(
             if theirs > mine or (theirs == mine and done < mine_done):
                 return True
             continue
-        witness = witnesses[t, p, q]
-        if witness[4] == 1 and _witness_holds(witness, army, army_len, t, q, pool):
-            return True
         w = army[t, q]
+        length = army_len[t, q]
+        if witnesses[t, p, q] != 0 and _witness_holds(witnesses[t, p, q], w, length, pool):
+            return True
         packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, search)
         if packed >= 0:
-            length = army_len[t, q]
-            for i in range(length):
-                witness[i] = lane(w, i)
             for i in range(ARMY - length):
-                witness[length + i] = (packed >> (5 * i)) & 31
-            witness[4] = 1
+                w |= ((packed >> (5 * i)) & 31) << (8 * (length + i))
+            witnesses[t, p, q] = w
             return True
-        witness[4] = 0
+        witnesses[t, p, q] = 0
     return False
 
 
@@ -326,10 +314,13 @@ def play_out(
     best_ts = scratch[76:116]
     by_completion = scratch[116:120]
     keys_here = scratch[120:140].reshape((TERRITORIES, 4))
-    witnesses = scratch[WITNESSES:SEARCH].reshape((TERRITORIES, 4, 4, 9))
+    witnesses = scratch[WITNESSES:SEARCH].reshape((TERRITORIES, 4, 4))
     search = scratch[SEARCH:SCRATCH]
     if claims_allowed:
-        witnesses[:, :, :, 4] = 0
+        for t in range(TERRITORIES):
+            for p in range(n):
+                for q in range(n):
+                    witnesses[t, p, q] = 0
     contested = 0  # bit t: t may be undecided with a complete army there (auto-claims look only there)
     for p in range(n):
         open_ts[p] = 0
@@ -692,14 +683,6 @@ def _random_seat(deck: npt.NDArray[np.int64], n: int, p: int) -> tuple[int, int,
     for k in range(HAND_SIZE):
         hand |= deck[k * n + p] << (8 * k)
     return hand, HAND_SIZE, _first_copies(hand, HAND_SIZE)
-
-
-@numba.njit(cache=True, inline="always")
-def _lanes_holding(word: int, length: int, card: int) -> int:
-    """Bit i set when lane i < length of ``word`` holds ``card`` (not 0)."""
-    x = word ^ (card * _ONES)
-    zero = ~((((x & _LOW7) + _LOW7) | x)) & _HIGH & ((1 << (8 * length)) - 1)
-    return (((zero >> 7) * _GATHER) >> 56) & 255
 
 
 @numba.njit(cache=True, inline="always")
