@@ -735,9 +735,11 @@ def _place(
     out_actions: npt.NDArray[np.int64],
     record: bool,
 ) -> None:
-    """Seat p's k-th play (play number kn + p of game g) onto the table."""
-    army[t, p] |= mask << (8 * there)
-    completed[t, p] = k * n + p  # the last write is the fourth card's
+    """Seat p's k-th play (play number kn + p of game g) onto the table;
+    ``army`` and ``completed`` are flat, seat by seat (index p * TERRITORIES + t)."""
+    slot = p * TERRITORIES + (t & 7)  # t < 5: the mask only spares a negative-index check
+    army[slot] |= mask << (8 * there)
+    completed[slot] = k * n + p  # the last write is the fourth card's
     if record:
         out_actions[g, k * n + p, 0] = p
         out_actions[g, k * n + p, 1] = mask
@@ -780,12 +782,12 @@ def simulate_random(
     # Zeros past the deck read as "no card to draw".
     deck = np.zeros(max(ncards, HAND_SIZE * n + turns * n), np.int64)
     order = deck[:ncards]
-    army = np.zeros((TERRITORIES, n), np.int64)
-    completed = np.zeros((TERRITORIES, n), np.int64)
+    army = np.zeros(n * TERRITORIES, np.int64)  # flat, seat by seat
+    completed = np.zeros(n * TERRITORIES, np.int64)
+    keys = np.zeros(n * TERRITORIES, np.int64)
     owner = np.zeros(TERRITORIES, np.int64)
     marker = np.zeros(TERRITORIES, np.int64)
     decided_at = np.zeros(TERRITORIES, np.int64)
-    keys = np.zeros((TERRITORIES, n), np.int64)
     scores = np.zeros(n, np.int64)
     sums = np.zeros(n, np.int64)
     latest = np.zeros(n, np.int64)
@@ -794,9 +796,8 @@ def simulate_random(
 
     for g in range(seeds.shape[0]):
         _shuffle(cards, seeds[g], order)
-        for t in range(TERRITORIES):
-            for p in range(n):
-                army[t, p] = 0
+        for slot in range(n * TERRITORIES):
+            army[slot] = 0
         # Two seats at a time, so that the processor overlaps their turns; with
         # an odd number of seats the last one plays beside itself (same writes).
         for a in range(0, n, 2):
@@ -818,16 +819,20 @@ def simulate_random(
         # Every army is complete: rank them, which decides each territory and scores it.
         for p in range(n):
             scores[p] = 0
+        for slot in range(n * TERRITORIES):
+            w = army[slot]
+            keys[slot] = _word_key(w)
         for t in range(TERRITORIES):
             last = 0
             for p in range(n):
-                keys[t, p] = _army_key(army, t, p)
-                last = max(last, completed[t, p])
+                last = max(last, completed[p * TERRITORIES + t])
             decided_at[t] = last
             for p in range(n):
+                mine, done = keys[p * TERRITORIES + t], completed[p * TERRITORIES + t]
                 rank = 0
                 for q in range(n):
-                    rank += (keys[t, q] > keys[t, p]) | ((keys[t, q] == keys[t, p]) & (completed[t, q] < completed[t, p]))
+                    theirs = keys[q * TERRITORIES + t]
+                    rank += (theirs > mine) | ((theirs == mine) & (completed[q * TERRITORIES + t] < done))
                 if rank == 0:
                     owner[t] = p
                 scores[p] += max(3 - rank, 0) if scoring == POINTS_SCORING else (1 if rank == 0 else 0)
