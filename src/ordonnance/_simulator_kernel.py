@@ -123,6 +123,36 @@ def _first_copies(hand: int, length: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
+def _lanes_holding(word: int, length: int, card: int) -> int:
+    """Bit i set when lane i < length of ``word`` holds ``card`` (not 0)."""
+    x = word ^ (card * _ONES)
+    zero = ~((((x & _LOW7) + _LOW7) | x)) & _HIGH & ((1 << (8 * length)) - 1)
+    return (((zero >> 7) * _GATHER) >> 56) & 255
+
+
+@numba.njit(cache=True, inline="always")
+def _draw(hand: int, length: int, firsts: int, card: int) -> tuple[int, int, int]:
+    """``card`` (0: nothing) added to a hand of ``length`` cards whose first copies
+    are ``firsts`` (as :func:`_first_copies`); returns all three updated. The
+    card is a first copy unless the hand already holds it."""
+    drawn = 1 if card != 0 else 0
+    new = 1 if _lanes_holding(hand, length, card) == 0 else 0
+    return hand | (card << (8 * length)), length + drawn, firsts | ((new & drawn) << length)
+
+
+@numba.njit(cache=True, inline="always")
+def _take(hand: int, length: int, firsts: int, i: int) -> tuple[int, int, int]:
+    """Lane ``i``, a first copy, taken out of the hand; returns the hand, its length
+    and its first copies updated: the next copy of that card, if any, becomes the first."""
+    card = lane(hand, i)
+    hand = _without_lane(hand, i)
+    below = (1 << i) - 1
+    firsts = (firsts & below) | ((firsts >> 1) & ~below)
+    later = _lanes_holding(hand, length - 1, card)
+    return hand, length - 1, firsts | (later & -later)
+
+
+@numba.njit(cache=True, inline="always")
 def _word_key(word: int) -> int:
     """The key of the army in an army word."""
     return key4(word & 255, (word >> 8) & 255, (word >> 16) & 255, (word >> 24) & 255)
@@ -131,14 +161,6 @@ def _word_key(word: int) -> int:
 @numba.njit(cache=True, inline="always")
 def _army_key(army: npt.NDArray[np.int64], t: int, p: int) -> int:
     return _word_key(army[t, p])
-
-
-@numba.njit(cache=True, inline="always")
-def _lanes_holding(word: int, length: int, card: int) -> int:
-    """Bit i set when lane i < length of ``word`` holds ``card`` (not 0)."""
-    x = word ^ (card * _ONES)
-    zero = ~((((x & _LOW7) + _LOW7) | x)) & _HIGH & ((1 << (8 * length)) - 1)
-    return (((zero >> 7) * _GATHER) >> 56) & 255
 
 
 @numba.njit(cache=True, inline="always")
@@ -159,7 +181,7 @@ def _witness_holds(witness: int, army: int, length: int, pool: npt.NDArray[np.in
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _beaten_by(
     t: int,
     p: int,
@@ -225,12 +247,13 @@ def _provable(
     with the cards not on the table (less p's own hand with private proof)."""
     if owner[t] != NOBODY or completed[t, p] == NOT_COMPLETE:
         return False
-    if not private:
-        return not _beaten_by(t, p, n, army, army_len, completed, hidden, witnesses, search)
-    pool[:] = hidden
-    for i in range(hand_len[p]):
-        pool[lane(hand[p], i)] -= 1
-    return not _beaten_by(t, p, n, army, army_len, completed, pool, witnesses, search)
+    unseen = hidden
+    if private:
+        pool[:] = hidden
+        for i in range(hand_len[p]):
+            pool[lane(hand[p], i)] -= 1
+        unseen = pool
+    return not _beaten_by(t, p, n, army, army_len, completed, unseen, witnesses, search)
 
 
 @numba.njit(cache=True, inline="always")
@@ -695,27 +718,16 @@ def _random_turn(
     The seat's state is its hand (as :func:`_random_seat`), its open
     territories, how many cards it has in each (3-bit fields) and its
     generator; returns the new state and the play: card, territory, and how
-    many cards the seat had there before. ``firsts`` is kept up to date
-    instead of recomputed: a drawn card is a first copy unless the hand holds
-    it, and when a first copy is played the next copy of that card, if any,
-    becomes the first.
+    many cards the seat had there before.
     """
-    drawn = 1 if card != 0 else 0
-    new = 1 if _lanes_holding(hand, length, card) == 0 else 0
-    firsts |= (new & drawn) << length
-    hand |= card << (8 * length)
-    length += drawn
+    hand, length, firsts = _draw(hand, length, firsts, card)
     # One output picks both: the high half the card, the low half the territory.
+    # (The masks change nothing, the values are in range: they spare negative-index checks.)
     state, value = splitmix64(state)
-    i = _NTH_BIT[firsts * 8 + bounded(value, _BIT_COUNT[firsts])]
-    t = _NTH_BIT[open_here * 8 + bounded(value << _S32, _BIT_COUNT[open_here])]
+    i = _NTH_BIT[(firsts * 8 + bounded(value, _BIT_COUNT[firsts & 255])) & 2047]
+    t = _NTH_BIT[(open_here * 8 + bounded(value << _S32, _BIT_COUNT[open_here & 255])) & 2047]
     mask = lane(hand, i)
-    hand = _without_lane(hand, i)
-    length -= 1
-    below = (1 << i) - 1
-    firsts = (firsts & below) | ((firsts >> 1) & ~below)
-    later = _lanes_holding(hand, length, mask)
-    firsts |= later & -later
+    hand, length, firsts = _take(hand, length, firsts, i)
     there = (lengths >> (3 * t)) & 7
     open_here &= ~(((there + 1) >> 2) << t)  # closed by the fourth card
     return hand, length, firsts, open_here, lengths + (1 << (3 * t)), state, mask, t, there
