@@ -7,7 +7,9 @@ multiply-shift), the same deal, draw, turn order, resolution, claims and
 markers, and the bots enumerate legal plays in the engine's order and draw
 from the same generator, so a simulated game and the same game played
 through ``Game`` with the Python bots are identical action for action. The
-tests check exactly that.
+tests check exactly that. :func:`simulate` runs any line-up on the general
+:func:`play_out`; :func:`simulate_random` is the short road for Random bots
+without automatic claims, held to :func:`simulate` game by game.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
 """
@@ -26,6 +28,9 @@ ARMY = 4
 HAND_SIZE = 5
 MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
+# play_out's scratch: unseen counts 0-31, open territories 32-35, Greedy's ties
+# 36-115, claimants in completion order 116-119, army keys 120-139, then the
+# claim witnesses and the completion search's working memory.
 WITNESSES = 140
 SEARCH = WITNESSES + TERRITORIES * 4 * 4
 SCRATCH = SEARCH + WORK
