@@ -158,6 +158,13 @@ def _take(hand: int, length: int, firsts: int, i: int) -> tuple[int, int, int]:
 
 
 @numba.njit(cache=True, inline="always")
+def _ahead(key: int, done: int, other_key: int, other_done: int) -> bool:
+    """Whether an army (key, completed at play ``done``) ranks above another in a
+    territory: stronger, or as strong and completed first. No branches."""
+    return bool((key > other_key) | ((key == other_key) & (done < other_done)))
+
+
+@numba.njit(cache=True, inline="always")
 def _word_key(word: int) -> int:
     """The key of the army in an army word."""
     return key4(word & 255, (word >> 8) & 255, (word >> 16) & 255, (word >> 24) & 255)
@@ -214,7 +221,7 @@ def _beaten_by(
         done = completed[t, q]
         if done != NOT_COMPLETE:
             theirs = _army_key(army, t, q)
-            if theirs > mine or (theirs == mine and done < mine_done):
+            if _ahead(theirs, done, mine, mine_done):
                 return True
             continue
         w = army[t, q]
@@ -269,8 +276,7 @@ def _first_ranked(t: int, n: int, keys: npt.NDArray[np.int64], completed: npt.ND
     """
     best = 0
     for p in range(1, n):
-        better = (keys[t, p] > keys[t, best]) | ((keys[t, p] == keys[t, best]) & (completed[t, p] < completed[t, best]))
-        best = p if better else best
+        best = p if _ahead(keys[t, p], completed[t, p], keys[t, best], completed[t, best]) else best
     return best
 
 
@@ -577,7 +583,7 @@ def scores_of(
         for p in range(n):
             rank = 0
             for q in range(n):
-                rank += (keys[t, q] > keys[t, p]) | ((keys[t, q] == keys[t, p]) & (completed[t, q] < completed[t, p]))
+                rank += _ahead(keys[t, q], completed[t, q], keys[t, p], completed[t, p])
             scores[p] += max(3 - rank, 0)
 
 
@@ -849,7 +855,7 @@ def simulate_random(
                 rank = 0
                 for q in range(n):
                     theirs = keys[q * TERRITORIES + t]
-                    rank += (theirs > mine) | ((theirs == mine) & (completed[q * TERRITORIES + t] < done))
+                    rank += _ahead(theirs, completed[q * TERRITORIES + t], mine, done)
                 if rank == 0:
                     owner[t] = p
                 scores[p] += max(3 - rank, 0) if scoring == POINTS_SCORING else (1 if rank == 0 else 0)
