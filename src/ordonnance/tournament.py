@@ -383,21 +383,35 @@ def _run_serial(chunks: list[_Chunk]) -> Generator[_Counts, None, None]:
         yield _play_chunk(chunk)
 
 
-def _run_on(executor: cf.Executor, chunks: list[_Chunk], own_pool: bool = False) -> Generator[_Counts, None, None]:
-    with _ctrl_c_held() if own_pool else contextlib.nullcontext():
-        # Our pool spawns its workers during these submits; they inherit the
-        # blocked Ctrl-C, so one pressed while they start reaches only us.
-        futures = [executor.submit(_play_chunk, chunk) for chunk in chunks]
+#: Chunks kept submitted at once on an executor we did not start (its size is unknown).
+_IN_FLIGHT = 256
+
+
+def _run_on(
+    executor: cf.Executor, chunks: list[_Chunk], own_pool: bool = False, in_flight: int = _IN_FLIGHT
+) -> Generator[_Counts, None, None]:
+    """Run the chunks on ``executor``, keeping at most ``in_flight`` submitted at once:
+    a long tournament has tens of thousands of chunks, and submitting them all up
+    front makes every wait scan them all and can fill the process pool's wake-up
+    pipe (Python's ProcessPoolExecutor then deadlocks, gh-105829)."""
+    todo = iter(chunks)
+    pending: set[cf.Future[_Counts]] = set()
     try:
-        # Wake up now and then: Ctrl-C may be delivered to another thread, and
-        # only a main thread that runs Python code can raise KeyboardInterrupt.
-        pending = set(futures)
-        while pending:
+        while True:
+            # Our pool spawns its workers during submits; they inherit the
+            # blocked Ctrl-C, so one pressed while they start reaches only us.
+            with _ctrl_c_held() if own_pool else contextlib.nullcontext():
+                for chunk in itertools.islice(todo, max(in_flight - len(pending), 0)):
+                    pending.add(executor.submit(_play_chunk, chunk))
+            if not pending:
+                return
+            # Wake up now and then: Ctrl-C may be delivered to another thread, and
+            # only a main thread that runs Python code can raise KeyboardInterrupt.
             done, pending = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 yield future.result()
     finally:
-        for future in futures:
+        for future in pending:
             future.cancel()
 
 
@@ -554,7 +568,7 @@ def _execute(chunks: list[_Chunk], executor: ExecutorLike, workers: int | None) 
     pool = cf.ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_leave_ctrl_c_to_the_caller)
     finished = False
     try:
-        yield from _run_on(pool, chunks, own_pool=True)
+        yield from _run_on(pool, chunks, own_pool=True, in_flight=4 * size)
         finished = True
     finally:
         if not finished:
