@@ -600,6 +600,15 @@ def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[n
 
 
 @numba.njit(cache=True, inline="always")
+def _dealt_hand(order: npt.NDArray[np.int64], n: int, p: int) -> int:
+    """Seat p's hand word at the deal: cards p, n + p, 2n + p, ... of the deck (round-robin)."""
+    hand = 0
+    for k in range(HAND_SIZE):
+        hand |= order[k * n + p] << (8 * k)
+    return hand
+
+
+@numba.njit(cache=True, inline="always")
 def _results(
     g: int,
     n: int,
@@ -691,10 +700,7 @@ def simulate(
                 completed[t, p] = NOT_COMPLETE
         for p in range(n):
             rng[p] = bot_seeds[g, p]
-            word = 0
-            for k in range(HAND_SIZE):
-                word |= order[k * n + p] << (8 * k)
-            hand[p] = word
+            hand[p] = _dealt_hand(order, n, p)
             hand_len[p] = HAND_SIZE
         scalars[0] = HAND_SIZE * n
         scalars[1] = 0
@@ -713,9 +719,7 @@ def simulate(
 def _random_seat(deck: npt.NDArray[np.int64], n: int, p: int) -> tuple[int, int, int]:
     """Seat p's hand at the deal, for :func:`_random_turn`: (hand, its length,
     the lanes holding first copies as :func:`_first_copies`)."""
-    hand = 0
-    for k in range(HAND_SIZE):
-        hand |= deck[k * n + p] << (8 * k)
+    hand = _dealt_hand(deck, n, p)
     return hand, HAND_SIZE, _first_copies(hand, HAND_SIZE)
 
 
@@ -797,8 +801,8 @@ def simulate_random(
     k-th turn therefore draws card ``5n + kn + p`` (while the deck has it)
     and is play number ``kn + p`` of the game. Each player's 20 turns run in
     one tight loop (two players side by side); the territories are decided
-    afterwards, in the order their last armies were completed. The tests hold this to :func:`simulate`
-    game by game.
+    afterwards, in the order their last armies were completed. The tests hold
+    this to :func:`simulate` game by game.
     """
     ncards = cards.shape[0]
     turns = TERRITORIES * ARMY
@@ -843,8 +847,7 @@ def simulate_random(
         for p in range(n):
             scores[p] = 0
         for slot in range(n * TERRITORIES):
-            w = army[slot]
-            keys[slot] = _word_key(w)
+            keys[slot] = _word_key(army[slot])
         for t in range(TERRITORIES):
             last = 0
             for p in range(n):
