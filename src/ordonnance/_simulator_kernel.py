@@ -941,12 +941,23 @@ def stream(seed: np.uint64, out: npt.NDArray[np.uint64]) -> None:
         state, out[i] = splitmix64(state)
 
 
-_MIX_SEED = np.uint64(0x2545F4914F6CDD1D)
+_SEAT_GAMMA = np.uint64(0xD1B54A32D192ED03)  # odd: seats 0..3 of a game get distinct inputs
 
 
 @numba.njit(cache=True)
 def mix_bot_seeds(game_seeds: npt.NDArray[np.uint64], own: npt.NDArray[np.uint64], out: npt.NDArray[np.uint64]) -> None:
-    """out[g, p]: the seed of seat p's bot in game g, from its own seed and the game's."""
+    """out[g, p]: the seed of seat p's bot in game g, from the game's seed, the seat and its own seed.
+
+    Each of the three goes through the SplitMix64 finaliser (a bijection) before
+    they meet: the game's seed with the seat, ``f(g + (p + 1) * gamma)``, which
+    differs between the seats of a game, and the bot's own seed, ``f(own)``.
+    The seed is ``f`` of their XOR, so no choice of own seeds cancels the seat:
+    bots with equal own seeds never share a stream, and any other pair of
+    seeds chosen without looking at the game seeds meets with probability
+    2**-64 per game.
+    """
     for g in range(game_seeds.shape[0]):
         for p in range(own.shape[0]):
-            _, out[g, p] = splitmix64(own[p] ^ (game_seeds[g] * _MIX_SEED) ^ np.uint64(p))
+            _, seat_stream = splitmix64(game_seeds[g] + np.uint64(p + 1) * _SEAT_GAMMA)
+            _, own_stream = splitmix64(own[p])
+            _, out[g, p] = splitmix64(seat_stream ^ own_stream)

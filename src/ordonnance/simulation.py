@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -35,8 +36,11 @@ from ordonnance.game import Game, shuffled_deck
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 
-__all__ = ["simulate", "SimulationResult", "Summary", "game_seeds", "bot_seeds"]
+__all__ = ["simulate", "SimulationResult", "Summary", "game_seeds", "bot_seeds", "MAX_GAMES"]
 
+#: The most games one :func:`simulate` call plays (its results are kept in memory:
+#: about 60 bytes a game for two players).
+MAX_GAMES = 100_000_000
 _MASK64 = (1 << 64) - 1
 _CHUNK = 65_536  # games per kernel call: bounds the working memory
 _Z95 = 1.959963984540054
@@ -60,7 +64,19 @@ def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
 
 def bot_seeds(seeds: npt.NDArray[np.uint64], own: Sequence[int]) -> npt.NDArray[np.uint64]:
     """``[game, seat]``: each bot's seed in each game, mixed from its own seed, the
-    game's seed and the seat (see :attr:`SimulationResult.bot_seeds`)."""
+    game's seed and the seat (see :attr:`SimulationResult.bot_seeds`).
+
+    No choice of own seeds makes two seats of a game share a stream:
+
+    >>> import numpy as np
+    >>> from ordonnance.simulation import bot_seeds, game_seeds
+    >>> mixed = bot_seeds(game_seeds(1, 1000), [0, 1])
+    >>> bool(np.all(mixed[:, 0] != mixed[:, 1]))
+    True
+    >>> same = bot_seeds(game_seeds(1, 1000), [7, 7])
+    >>> bool(np.all(same[:, 0] != same[:, 1]))
+    True
+    """
     out = np.empty((len(seeds), len(own)), np.uint64)
     with _wrapping():
         kernel.mix_bot_seeds(seeds, np.array(own, np.uint64), out)
@@ -71,6 +87,31 @@ def _wrapping() -> Any:
     """64-bit arithmetic wraps by design; with NUMBA_DISABLE_JIT=1 the kernels run
     on NumPy scalars, which would warn about each wrap."""
     return np.errstate(over="ignore")
+
+
+def _players(players: Sequence[Bot] | None, n: int) -> list[Bot]:
+    """The bot of each seat, checked: default ``Random(seed=seat)`` for every seat."""
+    if players is None:
+        return [Random(seed=seat) for seat in range(n)]
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise OrdonnanceTypeError(f"players must be a sequence of {n} bots (one per seat), got {players!r}")
+    bots = list(players)
+    if len(bots) != n:
+        raise InvalidRulesError(f"players must list {n} bots (one per seat), got {len(bots)}: {players!r}")
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, type):
+            raise OrdonnanceTypeError(f"players[{seat}] is the class {bot.__name__}, not a bot: did you mean {bot.__name__}()?")
+        if not callable(getattr(bot, "choose", None)):
+            raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {bot!r}")
+    return bots
+
+
+def _own_seed(bot: object) -> int:
+    """A bot's own seed as the seed mix reads it: its ``seed`` if an int, else 0."""
+    seed = getattr(bot, "seed", None)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        return 0
+    return int(seed) & _MASK64
 
 
 def _policy(bot: object) -> int | None:
@@ -230,6 +271,15 @@ def simulate(
     through :class:`Game` in Python, one decision at a time. With
     ``record=True`` each game's actions are kept for :meth:`SimulationResult.replay`.
     The same ``seed`` and bots give the same results on every machine.
+
+    Each seat's bot plays each game from its own seed there,
+    :attr:`SimulationResult.bot_seeds`, mixed from the game's seed, the seat and
+    the bot's ``seed`` attribute (0 for a bot without an integer one), so no two
+    seats share a random stream whatever seeds the bots were given. The bots
+    passed in are never changed: built-in bots play every game as a fresh copy
+    (so one bot object can serve several threads at once), and any other bot is
+    called as it is, its ``choose`` once per decision of its seat, game after
+    game in order. At most :data:`MAX_GAMES` games a call.
     """
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
@@ -238,17 +288,15 @@ def simulate(
         raise InvalidRulesError(f"games must be a non-negative int, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
         raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    if games > MAX_GAMES:
+        raise InvalidRulesError(
+            f"games must be at most {MAX_GAMES:,} per call (results are kept in memory), got {games!r}; "
+            "simulate in chunks, or use tournament()"
+        )
     n = rules.players
-    bots: list[Bot] = [Random(seed=seat) for seat in range(n)] if players is None else list(players)
-    if len(bots) != n:
-        raise InvalidRulesError(f"players must list {n} bots (one per seat), got {len(bots)}")
-    for seat, bot in enumerate(bots):
-        if not callable(getattr(bot, "choose", None)):
-            raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {bot!r}")
-
+    bots = _players(players, n)
     seeds = game_seeds(seed, games)
-    own_seeds = [int(getattr(bot, "seed", seat)) & _MASK64 for seat, bot in enumerate(bots)]
-    per_game = bot_seeds(seeds, own_seeds)
+    per_game = bot_seeds(seeds, [_own_seed(bot) for bot in bots])
     winner = np.empty(games, np.int8)
     owners = np.empty((games, TERRITORY_COUNT), np.int8)
     markers = np.empty((games, TERRITORY_COUNT), np.int8)
@@ -339,14 +387,17 @@ def _run_python(
     counts: npt.NDArray[np.int16] | None,
 ) -> None:
     for g, game_seed in enumerate(seeds.tolist()):
+        playing = list(bots)
         for seat, bot in enumerate(bots):
             if isinstance(bot, (Random, Greedy, MonteCarlo)):
-                bot._state = int(bot_seeds[g, seat])
+                fresh = copy.copy(bot)
+                fresh._state = int(bot_seeds[g, seat])
+                playing[seat] = fresh
         game = Game.new(rules, seed=game_seed)
         step = 0
         while not game.is_over:
             seat = game.current_player
-            action = bots[seat].choose(game.view(seat))
+            action = playing[seat].choose(game.view(seat))
             game.apply(action)
             if actions is not None and step < kernel.MAX_ACTIONS:
                 if isinstance(action, Pass):
