@@ -1,0 +1,44 @@
+"""Black Prince ("Чёрный принц"), the two-player card game of the Hundred Years' War.
+
+The rules are RULES-black-prince.md (see the docs' Black Prince pages): four
+army decks, a 6x4 battlefield, placement, mounted movement, fights decided by
+strength, advantages and supports, breakthroughs; the first to rout six enemy
+troops wins.
+
+>>> from ordonnance import black_prince as bp
+>>> game = bp.Game.new(bp.Rules(armies=("English", "French")), seed=1)
+>>> from ordonnance.black_prince.bots import Random
+>>> bots = [Random(seed=1), Random(seed=2)]
+>>> while not game.is_over:
+...     game.apply(bots[game.current_player].choose(game.view(game.current_player)))
+>>> game.winner in (0, 1, None), max(game.routed) <= 7
+(True, True)
+"""
+
+from __future__ import annotations
+
+from ordonnance.black_prince.actions import (
+    Action,
+    EndBattle,
+    EndTurn,
+    Fight,
+    MountedMove,
+    Move,
+    Place,
+    PlaceBehind,
+    PlayBattle,
+)
+from ordonnance.black_prince.board import Battlefield, back_row, front_row
+from ordonnance.black_prince.cards import ARMIES, BATTLE, Card, TroopType, deck
+from ordonnance.black_prince.errors import InvalidSquareError
+from ordonnance.black_prince.fight import FightResult, Side, fight
+from ordonnance.black_prince.game import Game
+from ordonnance.black_prince.rules import DEFAULT_ADVANTAGES, Rules
+from ordonnance.black_prince.view import PlayerView
+
+__all__ = [
+    "ARMIES", "BATTLE", "DEFAULT_ADVANTAGES", "Action", "Battlefield", "Card", "EndBattle", "EndTurn",
+    "Fight", "FightResult", "Game", "InvalidSquareError", "MountedMove", "Move", "Place",
+    "PlaceBehind", "PlayBattle", "PlayerView", "Rules", "Side", "TroopType",
+    "back_row", "deck", "fight", "front_row", 
+]  # fmt: skip

@@ -1,0 +1,106 @@
+"""The battlefield: 4 rows by 6 columns, two rows per player.
+
+Rows are numbered top to bottom as the text board draws them: row 0 is seat
+1's back row, row 1 its front row, row 2 seat 0's front row and row 3 seat
+0's back row. A square is a ``(row, column)`` pair.
+
+>>> from ordonnance.black_prince.board import front_row, back_row, owner
+>>> front_row(0), back_row(0), front_row(1), back_row(1), owner(1)
+(2, 3, 1, 0, 1)
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import attrs
+
+from ordonnance.black_prince.cards import Card
+from ordonnance.black_prince.rules import COLUMNS, Rules
+from ordonnance.black_prince.errors import InvalidSquareError
+from ordonnance.errors import OrdonnanceTypeError
+
+__all__ = ["ROWS", "Square", "Position", "Battlefield", "front_row", "back_row", "owner", "check_square"]
+
+#: Rows of the battlefield.
+ROWS = 4
+#: A square of the battlefield: (row, column).
+Square = tuple[int, int]
+
+
+def front_row(seat: int) -> int:
+    """The row of ``seat``'s front line (2 for seat 0, 1 for seat 1)."""
+    return 2 - seat
+
+
+def back_row(seat: int) -> int:
+    """The row behind ``seat``'s front line (3 for seat 0, 0 for seat 1)."""
+    return 3 - 3 * seat
+
+
+def owner(row: int) -> int:
+    """The seat whose units stand in ``row``."""
+    return 0 if row >= 2 else 1
+
+
+def check_square(square: object, what: str = "square") -> Square:
+    """``square`` as a (row, column) pair of ints on the board, or an error."""
+    if not isinstance(square, tuple) or len(square) != 2:
+        raise OrdonnanceTypeError(f"a {what} is a (row, column) pair, got {square!r}")
+    row, column = square
+    for value in (row, column):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OrdonnanceTypeError(f"a {what} is a (row, column) pair of ints, got {square!r}")
+    if not (0 <= row < ROWS and 0 <= column < COLUMNS):
+        raise InvalidSquareError(f"a {what} must be within rows 0..3 and columns 0..5, got {square!r}")
+    return (row, column)
+
+
+class Position(Protocol):
+    """Anything that shows the battlefield: a Game, a PlayerView or a Battlefield."""
+
+    @property
+    def rules(self) -> Rules:
+        """The rules (for the advantage table)."""
+        ...
+
+    def cell(self, row: int, column: int) -> Card | None:
+        """The card in a square, or None."""
+        ...
+
+
+@attrs.frozen
+class Battlefield:
+    """An immutable picture of the battlefield, for bots, views and "what if" fights.
+
+    >>> from ordonnance.black_prince import Battlefield, Card, Rules, fight
+    >>> field = Battlefield.empty(Rules()).with_card((2, 0), Card("Knights", 3))
+    >>> field = field.with_card((1, 0), Card("Archers", 2))
+    >>> fight((2, 0), (1, 0), field).attacker.total
+    4
+    """
+
+    rules: Rules
+    """The rules (the advantage table is read from them)."""
+    cells: tuple[tuple[Card | None, ...], ...]
+    """``cells[row][column]``: the card there, or None."""
+
+    @classmethod
+    def empty(cls, rules: Rules) -> Battlefield:
+        """A battlefield with no card on it."""
+        return cls(rules, ((None,) * COLUMNS,) * ROWS)
+
+    def cell(self, row: int, column: int) -> Card | None:
+        """The card in square (row, column), or None."""
+        return self.cells[row][column]
+
+    def with_card(self, square: Square, card: Card | None) -> Battlefield:
+        """A copy with ``card`` (or nothing) in ``square``."""
+        row, column = check_square(square)
+        rows = [list(r) for r in self.cells]
+        rows[row][column] = card
+        return Battlefield(self.rules, tuple(tuple(r) for r in rows))
+
+    def front_count(self) -> int:
+        """Cards in the front line (both front rows)."""
+        return sum(card is not None for row in (1, 2) for card in self.cells[row])

@@ -1,0 +1,134 @@
+"""A reusable conformance harness for Black Prince: random games, invariants at every step.
+
+>>> from ordonnance.black_prince import Rules
+>>> from ordonnance.black_prince.conformance import random_playthrough
+>>> random_playthrough(Rules(armies=("Scottish", "Burgundian")), seed=1).is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from ordonnance.black_prince.actions import Action, EndBattle, Fight, MountedMove, Move, Place, PlaceBehind
+from ordonnance.black_prince.board import back_row, front_row
+from ordonnance.black_prince.game import Game
+from ordonnance.black_prince.rules import COLUMNS, Rules
+from ordonnance.black_prince.serialization import check_reachable
+from ordonnance.black_prince.view import PlayerView
+from ordonnance.conformance import ConformanceError
+from ordonnance.errors import IllegalActionError, InvalidGameStateError
+
+__all__ = ["ConformanceError", "check_invariants", "random_playthrough"]
+
+
+def _require(condition: bool, message: str, *args: object) -> None:
+    if not condition:
+        raise ConformanceError(message % args if args else message)
+
+
+def check_invariants(game: Game, *, deep: bool = True) -> None:
+    """Check every invariant of a position; raise :class:`ConformanceError` if one fails.
+
+    Always: each seat's cards in exactly one place (deck, hand, table,
+    discard), the position reachable (the checks :meth:`Game.from_json`
+    makes), legal actions distinct and consistent with the phase. With
+    ``deep``: the JSON round trip and a clone give equal, independent games,
+    every legal action applies on a copy, an illegal one is refused without a
+    change, and each view is the public information plus its own hand only.
+    """
+    try:
+        check_reachable(game)
+    except InvalidGameStateError as error:
+        raise ConformanceError(str(error)) from None
+    for seat in (0, 1):
+        places = Counter(game._decks[seat]) + Counter(game.hand(seat)) + Counter(game.discard(seat))
+        for row in (front_row(seat), back_row(seat)):
+            places.update(c for c in (game.cell(row, col) for col in range(COLUMNS)) if c is not None)
+        _require(places == Counter(game.rules.deck(seat)), "seat %d's cards are not each in one place", seat)
+    actions = game.legal_actions()
+    _require(len(set(actions)) == len(actions), "duplicate legal actions")
+    _require(game.is_over == (not actions), "over=%s with %d legal actions", game.is_over, len(actions))
+    if game.phase == "battle":
+        _require(all(type(a) in (MountedMove, Fight, EndBattle) for a in actions), "a battle offers %s", actions)
+    if game.phase == "place":
+        _require(all(type(a) in (Place, PlaceBehind, Move) for a in actions), "the first step offers %s", actions)
+    if deep:
+        _check_copies(game, actions)
+
+
+def _check_copies(game: Game, actions: list[Action]) -> None:
+    restored = Game.from_json(game.to_json())
+    _require(restored == game, "JSON round trip changed the game")
+    _require(restored.legal_actions() == actions, "JSON round trip changed the legal actions")
+    for action in actions:
+        clone = game.clone()
+        clone.apply(action)
+        _require(clone != game, "%s changed nothing", action)
+    before = game.clone()
+    for bad in _illegal_samples(game, actions):
+        try:
+            game.apply(bad)
+        except IllegalActionError:
+            pass
+        else:
+            raise ConformanceError(f"illegal {bad!r} was accepted")
+        _require(game == before, "a refused action changed the game")
+    for seat in (0, 1):
+        _check_view(game, game.view(seat))
+
+
+def _illegal_samples(game: Game, actions: list[Action]) -> list[Action]:
+    candidates: list[Action] = [Move(0, -1), Fight(0, 0), EndBattle(), MountedMove(5, 1)]
+    candidates += [Place(card, col) for card in game.rules.deck(0)[:1] for col in range(COLUMNS)]
+    return [a for a in candidates if a not in actions]
+
+
+def _check_view(game: Game, view: PlayerView) -> None:
+    seat = view.seat
+    _require(view.hand == game.hand(seat), "view shows the wrong hand")
+    _require(view.hand_sizes == (len(game.hand(0)), len(game.hand(1))), "view's hand sizes")
+    _require(view.legal_actions == (tuple(game.legal_actions()) if game.current_player == seat else ()), "view's actions")
+    # Leak test: redeal everything this seat cannot see; the view must not change.
+    other = game.clone()
+    rng = random.Random(game.turn * 7919 + seat)
+    mine = other._decks[seat]
+    rng.shuffle(mine)
+    theirs = other._decks[1 - seat] + other._hands[1 - seat]
+    rng.shuffle(theirs)
+    size = len(other._hands[1 - seat])
+    other._hands[1 - seat], other._decks[1 - seat] = theirs[:size], theirs[size:]
+    other._rng = rng.getrandbits(64)
+    _require(other.view(seat) == view, "a view changes when only hidden cards change: it leaks")
+    hidden = Counter(game._decks[seat])
+    _require(Counter(view.unseen(seat)) == hidden, "view.unseen of the own seat is not the own deck")
+    hidden = Counter(game._decks[1 - seat]) + Counter(game.hand(1 - seat))
+    _require(Counter(view.unseen(1 - seat)) == hidden, "view.unseen of the other seat is not its hand and deck")
+
+
+def random_playthrough(
+    rules: Rules,
+    seed: int,
+    *,
+    policy: Callable[[PlayerView], Action] | None = None,
+    deep: bool = True,
+    max_steps: int = 10_000,
+) -> Game:
+    """Play one game with random legal actions (or ``policy``), checking every step; returns it finished."""
+    rng = random.Random(seed)
+    game = Game.new(rules, seed=seed)
+    check_invariants(game, deep=deep)
+    for _ in range(max_steps):
+        if game.is_over:
+            return game
+        actions = game.legal_actions()
+        if policy is None:
+            action = rng.choice(actions)
+        else:
+            action = policy(game.view(game.current_player))
+            _require(action in actions, "policy chose an illegal action %r", action)
+        game.apply(action)
+        check_invariants(game, deep=deep)
+    raise ConformanceError(f"game did not end within {max_steps} steps")

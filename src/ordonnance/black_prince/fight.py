@@ -1,0 +1,155 @@
+"""The fight calculator: each side's total and its parts, as the engine computes them.
+
+>>> from ordonnance.black_prince import Battlefield, Card, Rules, fight
+>>> field = Battlefield.empty(Rules())
+>>> for square, card in [((2, 1), Card("Pikemen", 2)), ((3, 1), Card("Pikemen", 1)),
+...                      ((2, 2), Card("Archers", 1)), ((1, 1), Card("Knights", 3))]:
+...     field = field.with_card(square, card)
+>>> result = fight((2, 1), (1, 1), field)
+>>> print(result)
+Pikemen 2 (2 strength +1 advantage +1 double line +1 archers = 5) beats Knights 3 (3 strength = 3): Knights 3 routed
+>>> result.winner, [str(c) for c in result.losses]
+('attacker', ['Knights 3'])
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from ordonnance.black_prince.board import Position, Square, back_row, check_square, front_row, owner
+from ordonnance.black_prince.cards import Card
+from ordonnance.black_prince.rules import COLUMNS
+from ordonnance.black_prince.errors import InvalidSquareError
+
+__all__ = ["fight", "FightResult", "Side", "is_engaged"]
+
+
+@attrs.frozen
+class Side:
+    """One side of a fight: its card and the parts of its total."""
+
+    card: Card
+    """The fighting unit."""
+    strength: int
+    """The card's strength."""
+    advantage: int
+    """+1 when the card fights the other unit's type better."""
+    double_line: int
+    """+1 for a line-infantry unit with a card of its type behind it."""
+    archers: int
+    """+1 for each own archer-family unit beside it that is not engaged (when it is engaged)."""
+    flank: int
+    """+1 for an attacker striking diagonally while not engaged."""
+
+    @property
+    def total(self) -> int:
+        """The sum of the parts."""
+        return self.strength + self.advantage + self.double_line + self.archers + self.flank
+
+    def __str__(self) -> str:
+        parts = [f"{self.strength} strength"]
+        for name in ("advantage", "double_line", "archers", "flank"):
+            value = getattr(self, name)
+            if value:
+                parts.append(f"+{value} {name.replace('_', ' ')}")
+        return f"{self.card} ({' '.join(parts)} = {self.total})"
+
+
+@attrs.frozen
+class FightResult:
+    """A fight worked out: both sides, who wins and which cards are routed."""
+
+    attacker_square: Square
+    """Where the attacking unit stands."""
+    defender_square: Square
+    """Where the attacked unit stands."""
+    attacker: Side
+    """The attacking side."""
+    defender: Side
+    """The defending side."""
+    losses: tuple[Card, ...]
+    """The cards destroyed: the beaten unit, and the card behind it for a double line."""
+
+    @property
+    def diagonal(self) -> bool:
+        """Whether the attack is diagonal (else frontal)."""
+        return self.attacker_square[1] != self.defender_square[1]
+
+    @property
+    def winner(self) -> Literal["attacker", "defender"] | None:
+        """The side with the higher total, or None on equal totals (nothing happens)."""
+        a, d = self.attacker.total, self.defender.total
+        return "attacker" if a > d else "defender" if d > a else None
+
+    def __str__(self) -> str:
+        verb = {"attacker": "beats", "defender": "loses to", None: "ties with"}[self.winner]
+        routed = f": {', '.join(map(str, self.losses))} routed" if self.losses else ": nothing happens"
+        return f"{self.attacker} {verb} {self.defender}{routed}"
+
+
+def is_engaged(position: Position, seat: int, column: int) -> bool:
+    """Whether ``seat``'s front unit in ``column`` has an enemy unit frontally opposite."""
+    return (
+        position.cell(front_row(seat), column) is not None
+        and position.cell(front_row(1 - seat), column) is not None
+    )
+
+
+def _side(position: Position, seat: int, column: int, other: Card, *, flank: bool) -> Side:
+    card = position.cell(front_row(seat), column)
+    assert card is not None and card.type is not None and other.type is not None
+    behind = position.cell(back_row(seat), column)
+    engaged = is_engaged(position, seat, column)
+    archers = 0
+    if engaged:
+        for side in (column - 1, column + 1):
+            if 0 <= side < COLUMNS:
+                friend = position.cell(front_row(seat), side)
+                if friend is not None and friend.type is not None and friend.type.is_archer:
+                    archers += not is_engaged(position, seat, side)
+    return Side(
+        card=card,
+        strength=card.strength,
+        advantage=int(other.type in position.rules.card_advantages(card)),
+        double_line=int(card.type.is_line and behind is not None and behind.type is card.type),
+        archers=archers,
+        flank=int(flank and not engaged),
+    )
+
+
+def fight(attacker: Square, defender: Square, position: Position) -> FightResult:
+    """Work out the fight of the unit in square ``attacker`` against the one in ``defender``.
+
+    Both squares are (row, column) pairs in the two front rows, in the same or
+    adjacent columns, each holding a troop card. ``position`` is a
+    :class:`~ordonnance.black_prince.Game`, a view or a
+    :class:`~ordonnance.black_prince.Battlefield`. Nothing is changed: this is
+    the calculation the engine applies for a :class:`Fight`.
+    """
+    attacker = check_square(attacker, "attacker square")
+    defender = check_square(defender, "defender square")
+    seat = owner(attacker[0])
+    if attacker[0] != front_row(seat) or defender[0] != front_row(1 - seat):
+        raise InvalidSquareError(
+            f"a fight is between the two front rows (1 and 2), got {attacker!r} against {defender!r}"
+        )
+    if abs(attacker[1] - defender[1]) > 1:
+        raise InvalidSquareError(f"a unit fights frontally or diagonally, not {attacker!r} against {defender!r}")
+    a_card = position.cell(*attacker)
+    d_card = position.cell(*defender)
+    if a_card is None or d_card is None:
+        raise InvalidSquareError(f"no unit to fight with in {attacker!r} or {defender!r}")
+    diagonal = attacker[1] != defender[1]
+    a_side = _side(position, seat, attacker[1], d_card, flank=diagonal)
+    d_side = _side(position, 1 - seat, defender[1], a_card, flank=False)
+    losses: tuple[Card, ...] = ()
+    if a_side.total != d_side.total:
+        loser, column, side = (1 - seat, defender[1], d_side) if a_side.total > d_side.total else (seat, attacker[1], a_side)
+        losses = (side.card,)
+        if side.double_line:
+            behind = position.cell(back_row(loser), column)
+            assert behind is not None
+            losses += (behind,)
+    return FightResult(attacker, defender, a_side, d_side, losses)

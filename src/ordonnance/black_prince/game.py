@@ -1,0 +1,569 @@
+"""The game of Black Prince: state, turns, battles, legal actions and the winner.
+
+A :class:`Game` is a mutable position that follows RULES-black-prince.md.
+Every choice of a turn and of a battle is a decision of
+:attr:`Game.current_player`, listed by :meth:`Game.legal_actions` and made
+with :meth:`Game.apply`; the steps nobody decides (drawing, skipping an
+impossible step, breakthroughs) happen inside ``apply``. Chance is a
+SplitMix64 stream from the seed: the two shuffles, the coin (with
+``first="coin"``) and the cards a breakthrough takes at random.
+
+>>> from ordonnance.black_prince import Game, Rules, Place
+>>> game = Game.new(Rules(), seed=7)
+>>> game.current_player, game.phase, len(game.hand(0)), game.deck_size(0)
+(0, 'place', 6, 19)
+>>> game.hand(0)[:2]
+(Card(TroopType.ARCHERS, 2), Card(TroopType.ARCHERS, 3))
+>>> game.apply(Place(game.hand(0)[0], 2))
+>>> game.cell(2, 2), game.current_player, game.phase, game.legal_actions()
+(Card(TroopType.ARCHERS, 2), 0, 'choose', [PlayBattle(), EndTurn()])
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from ordonnance._rng import bounded, shuffle, splitmix64
+from ordonnance.black_prince.actions import (
+    END_BATTLE,
+    END_TURN,
+    PLAY_BATTLE,
+    Action,
+    EndBattle,
+    EndTurn,
+    Fight,
+    Move,
+    MountedMove,
+    Place,
+    PlaceBehind,
+    PlayBattle,
+)
+from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row
+from ordonnance.black_prince.cards import Card
+from ordonnance.black_prince.fight import FightResult, fight
+from ordonnance.black_prince.rules import COLUMNS, FRONT_LIMIT, HAND_SIZE, ROUT_TO_WIN, Rules
+from ordonnance.errors import IllegalActionError, InvalidDeckError, InvalidSeatError, OrdonnanceTypeError
+from ordonnance.game import _check_seed
+
+if TYPE_CHECKING:
+    from ordonnance.black_prince.view import PlayerView
+
+__all__ = ["Game", "Phase", "shuffled_decks"]
+
+#: The decision a game waits for: a turn's first step, the Battle-card choice, a battle, or none.
+Phase = Literal["place", "choose", "battle", "over"]
+_SIDES = (-1, 1)
+
+
+class Game:
+    """A game of Black Prince in progress (or finished).
+
+    Create games with :meth:`new` or :meth:`from_json`. The state changes only
+    through :meth:`apply`; an illegal action raises
+    :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    """
+
+    __slots__ = (
+        "_rules", "_seed", "_rng", "_decks", "_hands", "_cells", "_discards", "_current",
+        "_phase", "_turn", "_attacked", "_moved", "_contact", "_fought",
+    )  # fmt: skip
+
+    _rules: Rules
+    _seed: int
+    _rng: int  # the chance stream's state
+    _decks: list[list[Card]]  # [seat], top card LAST so that drawing is a pop()
+    _hands: list[list[Card]]  # [seat], in the order drawn
+    _cells: list[list[Card | None]]  # [row][column]
+    _discards: list[list[Card]]  # [seat]: that seat's own cards, in the order discarded
+    _current: int
+    _phase: Phase
+    _turn: int  # turns begun, 1 for the first
+    _attacked: list[bool]  # in a battle, by the attacker's column: that unit has attacked
+    _moved: list[bool]  # in a battle: that mounted unit has moved
+    _contact: list[bool]  # in a battle: that unit has had an enemy frontally or diagonally opposite
+    _fought: bool  # in a battle: a fight has been fought (mounted movement is over)
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        orders: Sequence[Iterable[Card]] | None = None,
+    ) -> Game:
+        """Start a game: shuffle both decks from ``seed``, deal 6 cards each.
+
+        A ``seed`` (an int in 0..2**64-1) makes the game the same on every
+        machine; without one a random seed is drawn (see :attr:`seed`).
+        ``orders`` gives both decks' exact orders (top card first) instead of
+        shuffling; the seed still drives the coin and the breakthroughs.
+        """
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+        seed = secrets.randbits(64) if seed is None else _check_seed(seed)
+        if orders is None:
+            decks, state = shuffled_decks(rules, seed)
+        else:
+            decks, state = _given_orders(rules, orders), seed
+        game = cls.__new__(cls)
+        game._rules = rules
+        game._seed = seed
+        game._decks = [d[::-1] for d in decks]
+        game._hands = [[], []]
+        for seat in (0, 1):
+            game._draw(seat)
+        first = 0
+        if rules.first == "coin":
+            state, value = splitmix64(state)
+            first = bounded(value, 2)
+        game._rng = state
+        game._cells = [[None] * COLUMNS for _ in range(ROWS)]
+        game._discards = [[], []]
+        game._current = first
+        game._phase = "place"
+        game._turn = 1
+        game._reset_battle()
+        game._settle()
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy of this game (cheap: a few small lists)."""
+        other = Game.__new__(Game)
+        other._rules = self._rules
+        other._seed = self._seed
+        other._rng = self._rng
+        other._decks = [d[:] for d in self._decks]
+        other._hands = [h[:] for h in self._hands]
+        other._cells = [r[:] for r in self._cells]
+        other._discards = [d[:] for d in self._discards]
+        other._current = self._current
+        other._phase = self._phase
+        other._turn = self._turn
+        other._attacked = self._attacked[:]
+        other._moved = self._moved[:]
+        other._contact = self._contact[:]
+        other._fought = self._fought
+        return other
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this game is played under."""
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        """Always 2."""
+        return 2
+
+    @property
+    def seed(self) -> int:
+        """The seed of the chance stream (shuffles, coin, breakthroughs)."""
+        return self._seed
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide (in a battle: the attacker; after the end: who acted last)."""
+        return self._current
+
+    @property
+    def phase(self) -> Phase:
+        """``"place"``, ``"choose"`` (Battle card or not), ``"battle"`` or ``"over"``."""
+        return self._phase
+
+    @property
+    def turn(self) -> int:
+        """Turns begun so far (both players together), 1 during the first."""
+        return self._turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._phase == "over"
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s hand in the order drawn (hidden information)."""
+        return tuple(self._hands[self._seat(seat)])
+
+    def deck_size(self, seat: int) -> int:
+        """Cards left in ``seat``'s deck."""
+        return len(self._decks[self._seat(seat)])
+
+    def discard(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s own discarded cards (played Battle cards, routed troops), oldest first."""
+        return tuple(self._discards[self._seat(seat)])
+
+    def cell(self, row: int, column: int) -> Card | None:
+        """The card in square (row, column), or None (rows: see :mod:`~ordonnance.black_prince.board`)."""
+        if isinstance(row, bool) or isinstance(column, bool) or not (0 <= row < ROWS and 0 <= column < COLUMNS):
+            from ordonnance.black_prince.errors import InvalidSquareError
+
+            raise InvalidSquareError(f"a square is within rows 0..3 and columns 0..5, got {(row, column)!r}")
+        return self._cells[row][column]
+
+    @property
+    def battlefield(self) -> Battlefield:
+        """The battlefield as an immutable :class:`Battlefield`."""
+        return Battlefield(self._rules, tuple(tuple(r) for r in self._cells))
+
+    def front_count(self) -> int:
+        """Cards in the front line (both front rows); never more than 6."""
+        return sum(card is not None for row in (1, 2) for card in self._cells[row])
+
+    @property
+    def routed(self) -> tuple[int, int]:
+        """Enemy troop cards each seat has routed (destroyed or taken from the hand)."""
+        return (_troops(self._discards[1]), _troops(self._discards[0]))
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Each seat's score: the enemy troops it routed (same as :attr:`routed`)."""
+        return self.routed
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat once over; None before, or on a draw."""
+        if self._phase != "over":
+            return None
+        a, b = self.routed
+        return 0 if a > b else 1 if b > a else None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats sharing the best result once over (both on a draw); () before."""
+        if self._phase != "over":
+            return ()
+        winner = self.winner
+        return (0, 1) if winner is None else (winner,)
+
+    def battle_state(self) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[bool, ...], bool]:
+        """In a battle, by the attacker's column: (attacked, moved, contact), and whether a fight was fought."""
+        return (tuple(self._attacked), tuple(self._moved), tuple(self._contact), self._fought)
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal decision of :attr:`current_player` now (empty once over).
+
+        ``"place"``: for each distinct troop card in hand (hand order) its
+        placements then its places behind (columns ascending), then moves
+        (column ascending, left before right). ``"choose"``:
+        :class:`PlayBattle`, :class:`EndTurn`. ``"battle"``: mounted moves
+        (before the first fight), fights (column, then target ascending), and
+        :class:`EndBattle` once no mandatory fight remains.
+        """
+        if self._phase == "place":
+            return self._place_actions()
+        if self._phase == "choose":
+            return [PLAY_BATTLE, END_TURN]
+        if self._phase == "battle":
+            return self._battle_actions()
+        return []
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for :attr:`current_player`.
+
+        Raises :class:`~ordonnance.errors.IllegalActionError` (a ValueError)
+        with the reason when the action is not legal now, and an
+        :class:`~ordonnance.errors.OrdonnanceTypeError` for an object that is
+        no action; the game is then unchanged.
+        """
+        kind = type(action)
+        if kind not in _ACTION_TYPES:
+            raise OrdonnanceTypeError(f"not a Black Prince action: {action!r}")
+        if action not in self.legal_actions():
+            raise IllegalActionError(action, self._why_illegal(action))
+        p = self._current
+        if isinstance(action, (Place, PlaceBehind)):
+            self._hands[p].remove(action.card)
+            self._cells[front_row(p) if kind is Place else back_row(p)][action.column] = action.card
+            self._after_first_step()
+        elif isinstance(action, Move):
+            self._shift(p, action.column, action.step)
+            self._after_first_step()
+        elif isinstance(action, PlayBattle):
+            card = next(c for c in self._hands[p] if c.is_battle)
+            self._hands[p].remove(card)
+            self._discards[p].append(card)
+            self._start_battle()
+        elif isinstance(action, EndTurn):
+            self._end_turn()
+        elif isinstance(action, MountedMove):
+            to = action.column + action.step
+            self._shift(p, action.column, action.step)
+            self._moved[to], self._moved[action.column] = True, False
+            self._contact[to] = self._contact[action.column] or self._enemy_near(p, to)
+            self._contact[action.column] = False
+        elif isinstance(action, Fight):
+            result = self.fight_preview(action)
+            self._attacked[action.column] = True
+            self._fought = True
+            self._resolve(result)
+        else:
+            self._finish_battle()
+        self._settle()
+
+    def fight_preview(self, action: Fight) -> FightResult:
+        """The fight ``action`` would fight now, worked out (see :func:`~ordonnance.black_prince.fight`)."""
+        p = self._current
+        return fight((front_row(p), action.column), (front_row(1 - p), action.target), self)
+
+    # ------------------------------------------------------------------ the rules
+
+    def _can_place(self, p: int, column: int) -> bool:
+        front, enemy = self._cells[front_row(p)], self._cells[front_row(1 - p)]
+        if front[column] is not None or self.front_count() >= FRONT_LIMIT:
+            return False
+        if enemy[column] is not None or _beside(front, column, -1):
+            return True
+        return all(c is None for c in front) and all(c is None for c in enemy)
+
+    def _can_move_to(self, p: int, origin: int, to: int) -> bool:
+        front, enemy = self._cells[front_row(p)], self._cells[front_row(1 - p)]
+        if not 0 <= to < COLUMNS or front[to] is not None:
+            return False
+        return enemy[to] is not None or _beside(front, to, origin)
+
+    def _place_actions(self) -> list[Action]:
+        p = self._current
+        front, back = self._cells[front_row(p)], self._cells[back_row(p)]
+        actions: list[Action] = []
+        places = [c for c in range(COLUMNS) if self._can_place(p, c)]
+        seen: list[Card] = []
+        for card in self._hands[p]:
+            if card.type is None or card in seen:
+                continue
+            seen.append(card)
+            actions.extend(Place(card, c) for c in places)
+            if card.type.is_line:
+                for c in range(COLUMNS):
+                    unit = front[c]
+                    if unit is not None and unit.type is card.type and back[c] is None:
+                        actions.append(PlaceBehind(card, c))
+        for c in range(COLUMNS):
+            if front[c] is not None:
+                actions.extend(Move(c, s) for s in _SIDES if self._can_move_to(p, c, c + s))
+        return actions
+
+    def _battle_actions(self) -> list[Action]:
+        p = self._current
+        front, enemy = self._cells[front_row(p)], self._cells[front_row(1 - p)]
+        actions: list[Action] = []
+        if not self._fought:
+            for c in range(COLUMNS):
+                unit = front[c]
+                if unit is not None and unit.type is not None and unit.type.is_mounted and not self._moved[c]:
+                    actions.extend(MountedMove(c, s) for s in _SIDES if 0 <= c + s < COLUMNS and front[c + s] is None)
+        mandatory = False
+        for c in range(COLUMNS):
+            if front[c] is None or self._attacked[c]:
+                continue
+            mandatory = mandatory or enemy[c] is not None
+            actions.extend(Fight(c, t) for t in (c - 1, c, c + 1) if 0 <= t < COLUMNS and enemy[t] is not None)
+        if actions and not mandatory:
+            actions.append(END_BATTLE)
+        return actions
+
+    def _enemy_near(self, p: int, column: int) -> bool:
+        enemy = self._cells[front_row(1 - p)]
+        return any(0 <= t < COLUMNS and enemy[t] is not None for t in (column - 1, column, column + 1))
+
+    def _shift(self, p: int, column: int, step: int) -> None:
+        for row in (front_row(p), back_row(p)):
+            cells = self._cells[row]
+            cells[column + step], cells[column] = cells[column], None
+
+    def _draw(self, p: int) -> None:
+        hand, deck = self._hands[p], self._decks[p]
+        while len(hand) < HAND_SIZE and deck:
+            hand.append(deck.pop())
+
+    def _after_first_step(self) -> None:
+        """Step 2 (draw) and step 3 (the battle, forced, offered, or none)."""
+        p = self._current
+        self._draw(p)
+        if self.front_count() >= FRONT_LIMIT:
+            self._start_battle()
+        elif any(card.is_battle for card in self._hands[p]):
+            self._phase = "choose"
+        else:
+            self._end_turn()
+
+    def _reset_battle(self) -> None:
+        self._attacked = [False] * COLUMNS
+        self._moved = [False] * COLUMNS
+        self._contact = [False] * COLUMNS
+        self._fought = False
+
+    def _start_battle(self) -> None:
+        p = self._current
+        self._phase = "battle"
+        front = self._cells[front_row(p)]
+        self._contact = [front[c] is not None and self._enemy_near(p, c) for c in range(COLUMNS)]
+
+    def _resolve(self, result: FightResult) -> None:
+        """Take the fight's losses off the field into their owner's discard pile."""
+        if not result.losses:
+            return
+        loser = 1 - self._current if result.winner == "attacker" else self._current
+        column = (result.defender_square if result.winner == "attacker" else result.attacker_square)[1]
+        self._discards[loser].extend(result.losses)
+        self._cells[front_row(loser)][column] = None
+        if len(result.losses) == 2:
+            self._cells[back_row(loser)][column] = None
+        if max(self.routed) >= ROUT_TO_WIN:
+            self._game_over()
+
+    def _finish_battle(self) -> None:
+        """Breakthroughs, then the end of the turn."""
+        p, q = self._current, 1 - self._current
+        front = self._cells[front_row(p)]
+        for c in range(COLUMNS):
+            if front[c] is None or self._contact[c] or not self._hands[q]:
+                continue
+            self._rng, value = splitmix64(self._rng)
+            self._discards[q].append(self._hands[q].pop(bounded(value, len(self._hands[q]))))
+            if self.routed[p] >= ROUT_TO_WIN:
+                self._game_over()
+                return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self._reset_battle()
+        if not any(self._hands) and not any(self._decks) or self._turn >= self._rules.max_turns:
+            self._game_over()
+            return
+        self._current = 1 - self._current
+        self._turn += 1
+        self._phase = "place"
+
+    def _game_over(self) -> None:
+        self._phase = "over"
+        self._reset_battle()
+
+    def _settle(self) -> None:
+        """Run the steps nobody decides until a decision is due or the game is over."""
+        while True:
+            if self._phase == "place" and not self._place_actions():
+                self._after_first_step()
+            elif self._phase == "battle" and not self._battle_actions():
+                self._finish_battle()
+            else:
+                return
+
+    def _why_illegal(self, action: Action) -> str:
+        if self._phase == "over":
+            return "the game is over"
+        wanted = {
+            Place: "place", PlaceBehind: "place", Move: "place", PlayBattle: "choose", EndTurn: "choose",
+            MountedMove: "battle", Fight: "battle", EndBattle: "battle",
+        }[type(action)]  # fmt: skip
+        if wanted != self._phase:
+            return f"it is the {self._phase!r} step, not the {wanted!r} step"
+        if isinstance(action, (Place, PlaceBehind)) and action.card not in self._hands[self._current]:
+            return f"{action.card} is not in player {self._current}'s hand"
+        if isinstance(action, EndBattle):
+            return "a frontal fight must still be fought"
+        if isinstance(action, MountedMove) and self._fought:
+            return "mounted movement ends with the first fight"
+        return f"not one of player {self._current}'s legal actions now"
+
+    # ------------------------------------------------------------------ helpers
+
+    def _seat(self, seat: int) -> int:
+        if type(seat) is int and 0 <= seat <= 1:
+            return seat
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise OrdonnanceTypeError(f"a seat is 0 or 1, not {type(seat).__name__}: {seat!r}")
+        raise InvalidSeatError(f"seats are 0 and 1, got {seat!r}")
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see: everything public plus their own hand."""
+        from ordonnance.black_prince.view import PlayerView
+
+        return PlayerView.of(self, self._seat(seat))
+
+    def to_json(self) -> str:
+        """The whole state as JSON text; :meth:`from_json` restores it exactly."""
+        from ordonnance.black_prince.serialization import game_to_json
+
+        return game_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Restore a game saved with :meth:`to_json`; refuses malformed input and
+        positions the engine could not reach with :class:`~ordonnance.errors.InvalidGameStateError`."""
+        from ordonnance.black_prince.serialization import game_from_json
+
+        return game_from_json(text)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _state(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def _repr_svg_(self) -> str:
+        """The battlefield as SVG, hands hidden, for Jupyter."""
+        from ordonnance.black_prince.render import svg
+
+        return svg(self)
+
+    def __repr__(self) -> str:
+        status = "over" if self._phase == "over" else f"player {self._current} to {self._phase}"
+        return f"<black_prince.Game turn {self._turn}, routed {self.routed}, {status}>"
+
+    def __str__(self) -> str:
+        from ordonnance.black_prince.render import board
+
+        return board(self)
+
+
+_ACTION_TYPES = frozenset({Place, PlaceBehind, Move, PlayBattle, EndTurn, MountedMove, Fight, EndBattle})
+
+
+def _troops(cards: list[Card]) -> int:
+    return sum(card.type is not None for card in cards)
+
+
+def _beside(front: list[Card | None], column: int, ignore: int) -> bool:
+    """Whether an own front unit other than the one in column ``ignore`` stands beside ``column``."""
+    return any(0 <= s < COLUMNS and s != ignore and front[s] is not None for s in (column - 1, column + 1))
+
+
+def shuffled_decks(rules: Rules, seed: int) -> tuple[list[list[Card]], int]:
+    """Both decks as ``Game.new(rules, seed=seed)`` shuffles them (top card first),
+    and the chance stream's state afterwards."""
+    decks = []
+    state = seed
+    for seat in (0, 1):
+        order = list(rules.deck(seat))
+        state = shuffle(order, state)
+        decks.append(order)
+    return decks, state
+
+
+def _given_orders(rules: Rules, orders: Sequence[Iterable[Card]]) -> list[list[Card]]:
+    if isinstance(orders, str) or len(orders) != 2:
+        raise OrdonnanceTypeError(f"orders must give two decks (one per seat), got {orders!r}")
+    decks = []
+    for seat, order in enumerate(orders):
+        cards = list(order)
+        if Counter(cards) != Counter(rules.deck(seat)):
+            raise InvalidDeckError(f"orders[{seat}] does not hold exactly the cards of seat {seat}'s deck")
+        decks.append(cards)
+    return decks
+

@@ -1,0 +1,234 @@
+"""The rules of a game of Black Prince: the two decks, the advantage table, who starts.
+
+>>> from ordonnance.black_prince import Rules, TroopType
+>>> rules = Rules(armies=("Scottish", "French"))
+>>> len(rules.deck(0)), rules.advantages_of(TroopType.KNIGHTS) == {
+...     TroopType.ARCHERS, TroopType.SWORDSMEN, TroopType.LIGHT_CAVALRY}
+(25, True)
+>>> Rules(armies=("French", "French"))
+Traceback (most recent call last):
+...
+ordonnance.errors.InvalidRulesError: each player takes a different army, got ('French', 'French')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, get_args
+
+import attrs
+
+from ordonnance.black_prince.cards import ARMIES, Card, TroopType, deck
+from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
+
+__all__ = ["Rules", "First", "DEFAULT_ADVANTAGES", "HAND_SIZE", "COLUMNS", "FRONT_LIMIT", "ROUT_TO_WIN"]
+
+First = Literal["seat0", "coin"]
+
+#: Cards a player holds after drawing.
+HAND_SIZE = 6
+#: Columns of the battlefield.
+COLUMNS = 6
+#: Cards the front line (both front rows together) may hold.
+FRONT_LIMIT = 6
+#: Enemy troop cards a player must rout to win.
+ROUT_TO_WIN = 6
+#: The largest deck a player may have (custom decks included).
+MAX_DECK = 64
+#: The default turn limit (see :attr:`Rules.max_turns`).
+DEFAULT_MAX_TURNS = 200
+
+_T = TroopType
+#: The reconstructed advantage table of RULES-black-prince.md: +1 against each listed type.
+DEFAULT_ADVANTAGES: Mapping[TroopType, frozenset[TroopType]] = {
+    _T.KNIGHTS: frozenset({_T.ARCHERS, _T.SWORDSMEN, _T.LIGHT_CAVALRY}),
+    _T.CAVALRY: frozenset({_T.ARCHERS, _T.LIGHT_CAVALRY}),
+    _T.LIGHT_CAVALRY: frozenset({_T.PIKEMEN, _T.SPEARMEN}),
+    _T.PIKEMEN: frozenset({_T.KNIGHTS, _T.CAVALRY}),
+    _T.SPEARMEN: frozenset({_T.KNIGHTS, _T.CAVALRY, _T.LIGHT_CAVALRY}),
+    _T.HALBERDIERS: frozenset({_T.KNIGHTS, _T.PIKEMEN}),
+    _T.SWORDSMEN: frozenset({_T.PIKEMEN, _T.SPEARMEN, _T.HALBERDIERS}),
+    _T.ARCHERS: frozenset({_T.KNIGHTS, _T.HALBERDIERS}),
+}
+
+
+def _to_table(value: Mapping[Any, Iterable[Any]] | None) -> tuple[frozenset[TroopType], ...]:
+    """The table as one frozenset per type in enum order; a type left out fights no type better."""
+    if value is None:
+        value = DEFAULT_ADVANTAGES
+    if isinstance(value, tuple) and len(value) == len(TroopType) and all(isinstance(v, frozenset) for v in value):
+        value = dict(zip(TroopType, value))
+    if not isinstance(value, Mapping):
+        raise OrdonnanceTypeError(f"advantages must map troop types to the types they beat, got {value!r}")
+    table: list[frozenset[TroopType]] = [frozenset()] * len(TroopType)
+    for key, beaten in value.items():
+        kind = TroopType.parse(key) if isinstance(key, str) else key
+        if type(kind) is not TroopType:
+            raise InvalidRulesError(f"an advantage table key must be a troop type, got {key!r}")
+        if isinstance(beaten, str) or not isinstance(beaten, Iterable):
+            raise InvalidRulesError(f"advantages of {kind.label} must be a collection of types, got {beaten!r}")
+        table[kind] = frozenset(TroopType.parse(t) if isinstance(t, str) else _troop(t) for t in beaten)
+    return tuple(table)
+
+
+def _troop(value: object) -> TroopType:
+    if type(value) is not TroopType:
+        raise InvalidRulesError(f"an advantage is a troop type, got {value!r}")
+    return value
+
+
+def _to_armies(value: object) -> tuple[str, str]:
+    if isinstance(value, str) or not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise OrdonnanceTypeError(f"armies must be a pair of army names, got {value!r}")
+    names = []
+    for name in value:
+        if not isinstance(name, str):
+            raise OrdonnanceTypeError(f"an army is named by a str, got {name!r}")
+        names.append(name.strip().capitalize())
+    return (names[0], names[1])
+
+
+def _to_decks(value: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise OrdonnanceTypeError(f"decks must be a pair of card lists (one per seat), got {value!r}")
+    out = []
+    for seat, cards in enumerate(value):
+        if isinstance(cards, str) or not isinstance(cards, Iterable):
+            raise OrdonnanceTypeError(f"decks[{seat}] must be a list of cards, got {cards!r}")
+        cards = tuple(Card.parse(c) if isinstance(c, str) else c for c in cards)
+        for card in cards:
+            if type(card) is not Card:
+                raise InvalidDeckError(f"decks[{seat}] holds {card!r}, which is no Card")
+        if not HAND_SIZE <= len(cards) <= MAX_DECK:
+            raise InvalidDeckError(f"decks[{seat}] must hold {HAND_SIZE}..{MAX_DECK} cards, got {len(cards)}")
+        if all(card.is_battle for card in cards):
+            raise InvalidDeckError(f"decks[{seat}] holds no troop card")
+        out.append(tuple(sorted(cards, key=lambda c: c.sort_key)))
+    return (out[0], out[1])
+
+
+def _check_first(_instance: object, _attribute: object, value: object) -> None:
+    if value not in get_args(First):
+        raise InvalidRulesError(f"first must be one of {', '.join(map(repr, get_args(First)))}, got {value!r}")
+
+
+def _check_max_turns(_instance: object, _attribute: object, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OrdonnanceTypeError(f"max_turns must be an int, got {value!r}")
+    if not 1 <= value <= 10_000:
+        raise InvalidRulesError(f"max_turns must be in 1..10000, got {value!r}")
+
+
+@attrs.frozen
+class Rules:
+    """Everything fixed for a whole game of Black Prince; immutable and validated.
+
+    ``armies`` names each seat's army (two different printed armies, unless
+    ``decks`` gives the cards, in which case the names are only labels).
+    ``advantages`` maps each type to the types it fights better (None: the
+    reconstructed table :data:`DEFAULT_ADVANTAGES`); a card may also carry
+    its own set (:attr:`Card.advantages`).
+    """
+
+    armies: tuple[str, str] = attrs.field(default=("English", "French"), converter=_to_armies)
+    """The army of seat 0 and of seat 1."""
+    advantages: tuple[frozenset[TroopType], ...] = attrs.field(default=None, converter=_to_table)
+    """One set per :class:`TroopType`, in enum order: the types it gets +1 against."""
+    first: First = attrs.field(default="seat0", validator=_check_first)
+    """``"seat0"``: seat 0 starts; ``"coin"``: a seeded coin decides."""
+    decks: tuple[tuple[Card, ...], tuple[Card, ...]] | None = attrs.field(default=None, converter=_to_decks)
+    """Custom decks, one per seat (sorted canonically), or None for the armies' printed decks."""
+    max_turns: int = attrs.field(default=DEFAULT_MAX_TURNS, validator=_check_max_turns)
+    """After this many turns (both players' together) the game ends and is scored as
+    when both players have run out of cards: the sheet gives no end to a stalled game."""
+
+    @property
+    def players(self) -> int:
+        """Always 2."""
+        return 2
+
+    def __attrs_post_init__(self) -> None:
+        if self.decks is None:
+            for name in self.armies:
+                if name not in ARMIES:
+                    raise InvalidDeckError(f"unknown army {name!r}; the armies are {', '.join(ARMIES)}")
+            if self.armies[0] == self.armies[1]:
+                raise InvalidRulesError(f"each player takes a different army, got {self.armies!r}")
+
+    def deck(self, seat: int) -> tuple[Card, ...]:
+        """The cards of ``seat``'s deck, in canonical order (the order shuffled from)."""
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise InvalidRulesError(f"seats are 0 and 1, got {seat!r}")
+        if self.decks is not None:
+            return self.decks[seat]
+        return _printed(self.armies[seat])
+
+    def advantages_of(self, kind: TroopType) -> frozenset[TroopType]:
+        """The types ``kind`` fights better under this table."""
+        return self.advantages[kind]
+
+    def card_advantages(self, card: Card) -> frozenset[TroopType]:
+        """The types ``card`` fights better: its own set, else its type's."""
+        if card.advantages is not None:
+            return card.advantages
+        return frozenset() if card.type is None else self.advantages[card.type]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON-ready data; :meth:`from_dict` reverses it."""
+        return {
+            "armies": list(self.armies),
+            "advantages": {kind.label: sorted(t.label for t in self.advantages[kind]) for kind in TroopType},
+            "first": self.first,
+            "decks": None if self.decks is None else [[_card_data(c) for c in d] for d in self.decks],
+            "max_turns": self.max_turns,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
+        if not isinstance(data, dict):
+            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
+        unknown = set(data) - {f.name for f in attrs.fields(cls)}
+        if unknown:
+            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
+        data = dict(data)
+        if data.get("decks") is not None:
+            decks = data["decks"]
+            if not isinstance(decks, list):
+                raise OrdonnanceTypeError(f"decks must be a list, got {decks!r}")
+            data["decks"] = [[card_from_data(c) for c in _as_list(d)] for d in decks]
+        return cls(**data)
+
+
+def _as_list(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise OrdonnanceTypeError(f"a deck must be a list, got {value!r}")
+    return value
+
+
+def _card_data(card: Card) -> Any:
+    """A card as JSON: its text, or [text, advantage labels] with a per-card set."""
+    if card.advantages is None:
+        return str(card)
+    return [str(card), sorted(t.label for t in card.advantages)]
+
+
+def card_from_data(data: Any) -> Card:
+    """A card from its JSON form (see ``_card_data``)."""
+    if isinstance(data, str):
+        return Card.parse(data)
+    if isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], list):
+        plain = Card.parse(data[0])
+        return Card(plain.type, plain.strength, advantages=data[1])
+    raise OrdonnanceTypeError(f"a card is a text or [text, advantages], got {data!r}")
+
+
+_PRINTED: dict[str, tuple[Card, ...]] = {}
+
+
+def _printed(army: str) -> tuple[Card, ...]:
+    if army not in _PRINTED:
+        _PRINTED[army] = tuple(sorted(deck(army), key=lambda c: c.sort_key))
+    return _PRINTED[army]
