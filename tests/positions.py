@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ordonnance as od
+from ordonnance.serialization import _load
 
 from . import naive
 
@@ -30,6 +31,10 @@ def position(
     **rules: Any,
 ) -> od.Game:
     """A game with ``armies[t][p]`` (space-separated cards), hands and deck (top first).
+
+    The position is consistent (every card in one place, decisions that fit
+    the armies) but not necessarily reachable by play, so it is loaded past
+    the reachability rules of ``Game.from_json``.
 
     When the cards placed are fewer than the rules' 20 per player, Lances
     fill the bottom of the deck. ``completed`` lists (territory, seat) of the complete armies in the order
@@ -71,7 +76,7 @@ def position(
     data = {
         "format": "ordonnance.game",
         "version": 1,
-        "rules": {"players": players, "deck": sorted(everything), **rules},
+        "rules": od.Rules(players=players, deck=sorted(everything), **rules).to_dict(),
         "seed": None,
         "rng_state": None,
         "deck": deck_cards,
@@ -84,7 +89,7 @@ def position(
         "current_player": current,
         "over": all(o is not None for o in own),
     }
-    return od.Game.from_json(json.dumps(data))
+    return _load(json.dumps(data), reachable=False)
 
 
 def _filler_winner(armies: list[list[str]], completed_at: list[int | None]) -> int:

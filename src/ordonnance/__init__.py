@@ -23,6 +23,7 @@ from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.cards import Card, CardLike, Symbol, build_deck, deck_counts, standard_deck
 from ordonnance.completion import Completion, best_completion, best_completion_key, can_beat
 from ordonnance.errors import (
+    BotError,
     IllegalActionError,
     InvalidArmyError,
     InvalidCardError,
@@ -51,6 +52,7 @@ __all__ = [
     "KEY_BITS",
     "Action",
     "ArmyDescription",
+    "BotError",
     "Card",
     "CardLike",
     "Claim",

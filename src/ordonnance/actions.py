@@ -12,9 +12,11 @@ Play(Card.parse('SH'), Territory.CYPRUS)
 
 from __future__ import annotations
 
+import enum
 from typing import Union
 
 import attrs
+import numpy as np
 
 from ordonnance.cards import MAX_MASK, Card, CardLike, to_mask
 from ordonnance.errors import InvalidTerritoryError, OrdonnanceTypeError
@@ -28,17 +30,24 @@ def _to_card(card: CardLike) -> Card:
 
 
 def to_territory(territory: Territory | int) -> Territory:
-    """A :class:`Territory` from itself or its number 0..4."""
+    """A :class:`Territory` from itself or its number 0..4 (an int or a NumPy integer).
+
+    Other enumerations (a :class:`~ordonnance.Symbol`, say) are not territories,
+    although they are ints.
+    """
     if type(territory) is Territory:
         return territory
-    if isinstance(territory, bool) or not isinstance(territory, int):
+    if (
+        isinstance(territory, (bool, enum.Enum, np.bool_))
+        or not isinstance(territory, (int, np.integer))
+    ):
         raise OrdonnanceTypeError(
             f"a territory is a Territory or an int 0..4, not {type(territory).__name__}: "
             f"{territory!r}"
         )
     if not 0 <= territory < len(Territory):
         raise InvalidTerritoryError(f"a territory number must be in 0..4, got {territory!r}")
-    return Territory(territory)
+    return Territory(int(territory))
 
 
 @attrs.frozen(repr=False)

@@ -39,6 +39,9 @@ class Bot(Protocol):
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
+    # Duck-typed on purpose: the bots of the related games share this with their own views.
+    if not isinstance(getattr(view, "legal_actions", None), tuple):
+        raise OrdonnanceTypeError(f"a bot chooses from a PlayerView (game.view(seat)), not {type(view).__name__}: {view!r}")
     if not view.legal_actions:
         raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
     return view.legal_actions

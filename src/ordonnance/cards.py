@@ -69,7 +69,14 @@ class Symbol(enum.IntEnum):
 
 
 _LETTERS = "LBSHF"
-_SYMBOL_OF_LETTER = {letter: Symbol(rank) for rank, letter in enumerate(_LETTERS)}
+_SYMBOL_OF_LETTER = {
+    spelled: Symbol(rank) for rank, letter in enumerate(_LETTERS) for spelled in (letter, letter.lower())
+}
+
+
+def _plain_int(value: object) -> int:
+    """NumPy integers become ints; anything else is left for the validator to refuse."""
+    return int(value) if isinstance(value, np.integer) else value  # type: ignore[return-value]
 
 
 @attrs.frozen(repr=False, order=False)
@@ -80,19 +87,25 @@ class Card:
     instances); ``Card(mask)`` validates too.
     """
 
-    mask: int = attrs.field()
-    """The 5-bit mask, 1..31 (bit ``i`` set when the symbol of rank ``i`` is on the card)."""
+    mask: int = attrs.field(converter=_plain_int)
+    """The 5-bit mask, 1..31 (bit ``i`` set when the symbol of rank ``i`` is on the card); always a plain int."""
 
     @mask.validator
     def _check_mask(self, _attribute: object, value: object) -> None:
         _check_mask_value(value)
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # Unpickling (and copying) gives back the shared instance of the card.
+        return (Card.from_mask, (self.mask,))
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse letters ``L B S H F`` in any order and case, e.g. ``"sh"``.
 
-        Raises :class:`~ordonnance.errors.InvalidCardError` for an empty text,
-        an unknown letter or a repeated one.
+        Only those ten ASCII letters name symbols (no other character that
+        ``str.upper()`` would turn into one, such as ``"ſ"``). Raises
+        :class:`~ordonnance.errors.InvalidCardError` for an empty text, an
+        unknown letter or a repeated one.
         """
         cached = _PARSED.get(text) if isinstance(text, str) else None
         if cached is not None:
@@ -100,14 +113,15 @@ class Card:
         if not isinstance(text, str):
             raise OrdonnanceTypeError(f"card text must be a str, not {type(text).__name__}: {text!r}")
         mask = 0
-        for char in text.upper():
+        for char in text:
             symbol = _SYMBOL_OF_LETTER.get(char)
             if symbol is None:
+                shown = char.upper() if char.isascii() else char
                 raise InvalidCardError(
-                    f"unknown symbol letter {char!r} in card {text!r} (use L, B, S, H, F)"
+                    f"unknown symbol letter {shown!r} in card {text!r} (use L, B, S, H, F)"
                 )
             if mask & symbol.bit:
-                raise InvalidCardError(f"repeated symbol letter {char!r} in card {text!r}")
+                raise InvalidCardError(f"repeated symbol letter {symbol.letter!r} in card {text!r}")
             mask |= symbol.bit
         if mask == 0:
             raise InvalidCardError(f"a card needs at least one symbol, got {text!r}")

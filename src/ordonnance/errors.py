@@ -2,7 +2,15 @@
 
 Every error is a :class:`ValueError` or :class:`TypeError` subclass, so callers
 that only know the standard exceptions can still catch them, and every message
-shows the offending value with ``repr``.
+shows the offending value with ``repr``. Every error pickles and unpickles to
+an equal error (same message, arguments and attributes), so an error raised in
+a worker process of a tournament reaches the caller intact.
+
+>>> import pickle
+>>> from ordonnance.actions import Pass
+>>> error = pickle.loads(pickle.dumps(IllegalActionError(Pass(), "why")))
+>>> error.action, error.reason, str(error)
+(Pass(), 'why', 'illegal action Pass(): why')
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ __all__ = [
     "InvalidSeedError",
     "IllegalActionError",
     "InvalidGameStateError",
+    "BotError",
 ]
 
 
@@ -72,8 +81,39 @@ class IllegalActionError(OrdonnanceError, ValueError):
     def __init__(self, action: object, reason: str) -> None:
         super().__init__(f"illegal action {action!r}: {reason}")
         self.action = action
+        """The refused action (None when no action could be chosen at all)."""
         self.reason = reason
+        """Why it was refused, in words."""
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[object, str]]:
+        return (type(self), (self.action, self.reason))
 
 
 class InvalidGameStateError(OrdonnanceError, ValueError):
     """Serialised game state (JSON) is malformed or inconsistent."""
+
+
+class BotError(OrdonnanceError, ValueError):
+    """A bot failed during a game of a tournament: it raised an error, chose an
+    illegal action, or took longer than the time limit to decide.
+
+    The message names the bot, its seat, the game and the deal's seed, so the
+    game can be replayed (``Game.new(rules, seed=deal_seed)``); ``reason``
+    holds the bot's own error message.
+    """
+
+    def __init__(self, name: str, seat: int, game: int, deal_seed: int, reason: str) -> None:
+        super().__init__(f"bot {name!r} (seat {seat}) failed in game {game} (deal seed {deal_seed}): {reason}")
+        self.name = name
+        """The bot's name in the tournament."""
+        self.seat = seat
+        """The seat it played."""
+        self.game = game
+        """The game's number within its seating (0 is the first deal)."""
+        self.deal_seed = deal_seed
+        """The seed of that game's shuffle."""
+        self.reason = reason
+        """What went wrong, in words."""
+
+    def __reduce__(self) -> tuple[type[BotError], tuple[str, int, int, int, str]]:
+        return (type(self), (self.name, self.seat, self.game, self.deal_seed, self.reason))

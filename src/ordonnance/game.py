@@ -17,6 +17,7 @@ reads. Chance (the shuffle) happens once, in :meth:`Game.new`, from a seed.
 
 from __future__ import annotations
 
+import enum
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -102,6 +103,7 @@ class Game:
         "_plays",
         "_current",
         "_over",
+        "_passed",
         "_hidden",
     )
 
@@ -117,7 +119,14 @@ class Game:
     _plays: int  # cards played so far
     _current: int
     _over: bool
+    _passed: int  # bit p set: seat p passed since the last play or claim (it is not asked again)
     _hidden: npt.NDArray[np.int64]  # counts by mask of every card not face up
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise OrdonnanceTypeError(
+            "create a game with Game.new(rules, seed=...) or Game.from_json(text), not Game(...); "
+            f"got arguments {args!r} {kwargs!r}"
+        )
 
     # ------------------------------------------------------------------ creation
 
@@ -167,6 +176,7 @@ class Game:
         game._marker = [0] * TERRITORY_COUNT
         game._plays = 0
         game._over = False
+        game._passed = 0
         game._hidden = np.zeros(MAX_MASK + 1, dtype=np.int64)
         for mask in order:
             game._hidden[mask] += 1
@@ -192,6 +202,7 @@ class Game:
         other._plays = self._plays
         other._current = self._current
         other._over = self._over
+        other._passed = self._passed
         other._hidden = self._hidden.copy()
         return other
 
@@ -382,11 +393,13 @@ class Game:
         elif kind is Claim:
             assert isinstance(action, Claim)
             self._check_claim(action)
+            self._passed = 0
             self._award(action.territory, self._current)
             if not self._over and not self.legal_actions():
                 self._advance()
         elif kind is Pass:
             self._check_pass(action)
+            self._passed |= 1 << self._current
             self._advance()
         else:
             raise OrdonnanceTypeError(
@@ -417,11 +430,14 @@ class Game:
 
     def _check_pass(self, action: Action) -> None:
         self._check_not_over(action)
-        plays = [a for a in self.legal_actions() if type(a) is Play]
+        legal = self.legal_actions()
+        plays = [a for a in legal if type(a) is Play]
         if plays:
             raise IllegalActionError(
                 action, f"player {self._current} can still play, e.g. {plays[0]}; pass only without a play"
             )
+        if PASS not in legal:
+            raise IllegalActionError(action, f"player {self._current} has nothing to pass on")
 
     def _check_not_over(self, action: Action) -> None:
         if self._over:
@@ -530,6 +546,7 @@ class Game:
 
     def _play(self, mask: int, t: int) -> None:
         p = self._current
+        self._passed = 0
         self._hands[p].remove(mask)
         self._hidden[mask] -= 1
         army = self._armies[t][p]
@@ -566,10 +583,17 @@ class Game:
 
     def _advance(self) -> None:
         """Hand the turn to the next seat that can act, drawing its card; end the
-        game (safety rule) when nobody can act."""
+        game (safety rule) when nobody can act.
+
+        A seat that passed is not asked again until someone plays or claims: it
+        can never play again (it passed for want of a play), so asking it again
+        would change nothing, and a game where every seat left passes ends.
+        """
         n = self.players
         for offset in range(1, n + 1):
             p = (self._current + offset) % n
+            if self._passed >> p & 1:
+                continue
             if self._open_territories(p):
                 if self._deck:
                     self._hands[p].append(self._deck.pop())
@@ -581,12 +605,23 @@ class Game:
                 return
         self._over = True
 
+    def _can_play(self, p: int) -> bool:
+        """Whether seat ``p`` would get a play on a turn now (an open territory and
+        a card, in hand or to draw)."""
+        return bool(self._open_territories(p)) and bool(self._deck or self._hands[p])
+
+    def _can_act(self, p: int) -> bool:
+        """Whether :meth:`_advance` would give seat ``p`` a turn now."""
+        if self._passed >> p & 1:
+            return False
+        return self._can_play(p) or (self._rules.explicit_claims and bool(self._provable_claims(p)))
+
     # ------------------------------------------------------------------ helpers
 
     def _seat(self, player: int) -> int:
         if type(player) is int and 0 <= player < self._rules.players:
             return player
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        if isinstance(player, (bool, enum.Enum)) or not isinstance(player, (int, np.integer)):
             raise OrdonnanceTypeError(f"a player is a seat number, not {type(player).__name__}: {player!r}")
         if not 0 <= player < self.players:
             raise InvalidSeatError(f"seats are 0..{self.players - 1}, got {player!r}")
@@ -633,6 +668,7 @@ class Game:
             self._plays,
             self._current,
             self._over,
+            self._passed,
         )
 
     def _repr_svg_(self) -> str:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING
 
 import attrs
+import numpy as np
 
-from ordonnance.actions import Action
+from ordonnance.actions import Action, to_territory
+from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
+from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
 from ordonnance.rules import Rules
 from ordonnance.territory import Territory
 
@@ -93,8 +97,16 @@ class PlayerView:
 
     def army(self, territory: Territory | int, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat`` in ``territory``."""
-        return self.armies[territory][seat]
+        return self.armies[to_territory(territory)][self._seat(seat)]
 
     def is_open(self, territory: Territory | int) -> bool:
         """Whether this seat may still play into ``territory``."""
-        return self.owners[territory] is None and len(self.armies[territory][self.seat]) < 4
+        t = to_territory(territory)
+        return self.owners[t] is None and len(self.armies[t][self.seat]) < ARMY_SIZE
+
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, (bool, enum.Enum)) or not isinstance(seat, (int, np.integer)):
+            raise OrdonnanceTypeError(f"a seat is a seat number, not {type(seat).__name__}: {seat!r}")
+        if not 0 <= seat < self.rules.players:
+            raise InvalidSeatError(f"seats are 0..{self.rules.players - 1}, got {seat!r}")
+        return int(seat)

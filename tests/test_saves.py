@@ -1,0 +1,300 @@
+"""Saves load only if the engine could have reached them (docs/saves.rst).
+
+Each reachability rule has a mutation test: a valid save, broken in that one
+way, is refused with that rule's reason. A hypothesis test checks the other
+direction: the save of every position of random games loads, equal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ordonnance as od
+from ordonnance import Claim, Pass, Rules, Territory
+from ordonnance.cards import _CARDS
+from ordonnance.serialization import MAX_DEPTH, MAX_TEXT_SIZE, _load
+
+from .positions import position
+from .test_json import _mid_game as _played
+
+Data = dict[str, Any]
+
+
+def _new(rules: Rules, seed: int, rng: random.Random, seeded: bool) -> od.Game:
+    """A game shuffled from ``seed``, or dealt from a deck given in order (no seed)."""
+    if seeded:
+        return od.Game.new(rules, seed=seed)
+    cards = list(rules.cards)
+    rng.shuffle(cards)
+    return od.Game.new(rules, deck=cards)
+
+
+def _find(rules: Rules, accept: Callable[[od.Game], bool], *, seeds: int = 400, seeded: bool = True) -> od.Game:
+    """The first position of random games (shuffled from a seed, or dealt from a
+    deck given in order) that ``accept`` likes."""
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        game = _new(rules, seed, rng, seeded)
+        while not game.is_over:
+            if accept(game):
+                return game
+            game.apply(rng.choice(game.legal_actions()))
+    raise AssertionError("no position found")
+
+
+def _refused(data: Data | str | bytes, reason: str) -> None:
+    text = data if isinstance(data, (str, bytes)) else json.dumps(data)
+    with pytest.raises(od.InvalidGameStateError) as info:
+        od.Game.from_json(text)
+    assert reason in str(info.value)
+
+
+def _data(game: od.Game) -> Data:
+    data: Data = json.loads(game.to_json())
+    od.Game.from_json(game.to_json())  # the save before the mutation is valid
+    return data
+
+
+# --------------------------------------------------------------------- the text
+
+
+def test_deep_nesting_is_refused_before_parsing() -> None:
+    _refused("[" * 100_000 + "]" * 100_000, "nested deeper than a save can be")
+    _refused("{" * 50_000, "nested deeper")
+    data = _data(_played(Rules(), 1, 5))
+    nested: Any = "L"
+    for _ in range(MAX_DEPTH):
+        nested = [nested]
+    data["hands"][0][0] = nested
+    _refused(data, "nested deeper")
+    # Brackets inside strings are not nesting.
+    data = _data(_played(Rules(), 1, 5))
+    data["format"] = "[" * 100
+    _refused(data, "format must be")
+
+
+def test_huge_text_is_refused_before_parsing() -> None:
+    text = _played(Rules(), 1, 5).to_json()
+    _refused(text + " " * MAX_TEXT_SIZE, "more than a save can be")
+    _refused((text + " " * MAX_TEXT_SIZE).encode(), "more than a save can be")
+    _refused('{"plays": ' + "9" * 5000 + "}", "not JSON")
+
+
+def test_repeated_keys_and_non_numbers_are_refused() -> None:
+    text = _played(Rules(), 1, 5).to_json()
+    _refused(text[:-1] + ',"over":true}', "repeated keys ['over']")
+    _refused(text.replace('"plays":5', '"plays":NaN'), "NaN is not a number a save can hold")
+    _refused(text.replace('"version":2', '"version":true'), "unsupported version True")
+
+
+@pytest.mark.parametrize("field", ["claim_proof", "auto_claim", "tie_break", "scoring", "deck", "players"])
+def test_every_rules_field_is_required(field: str) -> None:
+    game = _played(Rules(claim_proof="private", tie_break="lowest_marker_sum"), 2, 6)
+    data = _data(game)
+    del data["rules"][field]
+    _refused(data, f"rules: missing fields [{field!r}]")
+
+
+def test_the_passed_field_is_required_from_version_2_and_absent_in_version_1() -> None:
+    game = _played(Rules(), 3, 6)
+    data = _data(game)
+    del data["passed"]
+    _refused(data, "missing keys ['passed']")
+    data["version"] = 1
+    assert od.Game.from_json(json.dumps(data)) == game
+
+
+def test_only_ascii_letters_are_cards_in_saves() -> None:
+    data = _data(_played(Rules(), 3, 6))
+    data["hands"][0][0] = "\u017fh"  # a long s, which str.upper() turns into S
+    _refused(data, "unknown symbol letter")
+
+
+# --------------------------------------------------------------------- reachability, one rule at a time
+
+
+def test_rule_turns_a_player_who_can_play_is_never_skipped() -> None:
+    game = _played(Rules(), 4, 2)  # seats 0 and 1 have played once; seat 0 to act
+    data = _data(game)
+    data["current_player"] = 1
+    _refused(data, "player 0 can play, so the turn could not pass it")
+
+
+def test_rule_turns_play_counts_follow_the_seat_order() -> None:
+    game = _played(Rules(), 5, 4)  # two plays each
+    data = _data(game)
+    t, card = next((t, a[0]) for t, armies in enumerate(data["armies"]) for a in [armies[1]] if a)
+    data["armies"][t][1].remove(card)
+    empty = next(u for u in range(5) if u != t and len(data["armies"][u][0]) < 4)
+    data["armies"][empty][0].append(card)
+    _refused(data, "player 1 can still play but has played 1 cards, while player 0 played last with 3")
+
+
+def test_rule_draws_hand_sizes_follow_the_draws() -> None:
+    data = _data(_played(Rules(), 6, 3))
+    data["hands"][0].append(data["hands"][1].pop())
+    _refused(data, "player 0 holds")
+    data = _data(_played(Rules(), 6, 3))
+    data["hands"][0].append(data["deck"].pop(0))
+    _refused(data, "cards were drawn after the deal but only 3 were played")
+
+
+def test_rule_draws_the_player_to_act_has_drawn_for_this_turn() -> None:
+    data = _data(_played(Rules(), 6, 3))
+    data["deck"].insert(0, data["hands"][1].pop())  # the drawn card put back: as if seat 1 had not drawn
+    _refused(data, "a card is drawn before each play while the pile lasts")
+
+
+def test_rule_seeded_deal_the_generator_state_is_the_shuffles() -> None:
+    data = _data(_played(Rules(), 7, 3))
+    data["rng_state"] ^= 1
+    _refused(data, "is not the one the shuffle of seed 7 leaves")
+    data = _data(_played(Rules(), 7, 3))
+    data["seed"] = None
+    _refused(data, "rng_state is set but seed is null")
+
+
+def test_rule_seeded_deal_every_card_is_where_the_deal_put_it() -> None:
+    data = _data(_played(Rules(), 8, 3))
+    data["deck"][0], data["deck"][-1] = data["deck"][-1], data["deck"][0]
+    if data["deck"][0] == data["deck"][-1]:
+        data["deck"][0], data["deck"][1] = data["deck"][1], data["deck"][0]
+    _refused(data, "the pile is not what the shuffle of seed 8 leaves")
+    data = _data(_played(Rules(), 8, 3))
+    a, b = data["hands"][0], data["hands"][1]
+    i, j = next((i, j) for i in range(len(a)) for j in range(len(b)) if a[i] != b[j])
+    a[i], b[j] = b[j], a[i]
+    _refused(data, "player 0's cards are not the ones the shuffle of seed 8 gave them")
+    data = _data(_played(Rules(), 8, 3))
+    hand = data["hands"][1]
+    hand.reverse()
+    assert len(set(hand)) > 1
+    _refused(data, "player 1's hand is not in the order the cards were drawn")
+
+
+def _complete(game: od.Game) -> bool:
+    return any(game.completed_at(t, p) is not None for t in Territory for p in range(game.players))
+
+
+def test_rule_completions_an_army_is_completed_by_its_own_players_play() -> None:
+    game = _find(Rules(), _complete)
+    data = _data(game)
+    t, p = next((t, p) for t in Territory for p in range(2) if game.completed_at(t, p) is not None)
+    data["completed_at"][t][p] -= 1  # the other seat's play: they take turns
+    _refused(data, f"an army of player {p} completed at play {data['completed_at'][t][p]}, which was not")
+
+
+def test_rule_completions_four_plays_per_army() -> None:
+    game = _find(Rules(), lambda g: g.completed_at(0, 0) is not None, seeded=False)
+    data = _data(game)
+    data["completed_at"][0][0] = 2  # seat 0's 2nd play: too early for a 4th card
+    _refused(data, "that takes 4 plays")
+
+
+def test_rule_decisions_markers_follow_the_order_of_decisions() -> None:
+    game = _find(Rules(), lambda g: sum(g.is_decided(t) for t in Territory) >= 2)
+    data = _data(game)
+    first, second = (t for t in Territory if game.is_decided(t))
+    data["markers"][first], data["markers"][second] = data["markers"][second], data["markers"][first]
+    _refused(data, "but cannot have been decided after the territories with lower markers")
+
+
+def _unprovable(game: od.Game, t: int) -> bool:
+    """The player to act completed ``t`` but cannot prove it."""
+    p = game.current_player
+    return not game.is_decided(t) and game.completed_at(t, p) is not None and not game.can_claim(p, t)
+
+
+def test_rule_claims_an_early_owner_must_have_proven_the_claim() -> None:
+    game = _find(Rules(), lambda g: any(_unprovable(g, t) for t in Territory))
+    data = _data(game)
+    t, p = next(t for t in Territory if _unprovable(game, t)), game.current_player
+    data["owners"][t] = p
+    data["markers"][t] = 1 + sum(1 for m in data["markers"] if m)
+    _refused(data, f"player {p} holds {Territory(t).label} by an early claim that cannot have been proven")
+
+
+def test_rule_automatic_claims_nothing_provable_is_left_undecided() -> None:
+    def claimable_by_another(game: od.Game) -> bool:
+        return any(game.can_claim(p, t) for t in Territory for p in range(2) if p != game.current_player) and any(
+            isinstance(a, od.Play) for a in game.legal_actions()
+        )
+
+    game = _find(Rules(), claimable_by_another)
+    data = _data(game)
+    data["rules"]["auto_claim"] = True
+    _refused(data, "auto_claim is on and player")
+
+
+def test_rule_end_a_fresh_game_is_not_over() -> None:
+    data = _data(od.Game.new(Rules(), seed=1))
+    data["over"] = True
+    _refused(data, "over is true with 5 territories undecided while player 0 can still act")
+
+
+def test_rule_passes_a_pass_needs_a_claim_and_no_play() -> None:
+    data = _data(od.Game.new(Rules(), seed=1))
+    data["passed"] = [1]
+    _refused(data, "player 1 is listed as having passed")
+
+
+# --------------------------------------------------------------------- the pass rule (RULES.md safety rule)
+
+
+def test_a_player_who_only_passes_ends_the_game_instead_of_looping() -> None:
+    # Seat 0 can only claim Cyprus or pass; seat 1 has no card left to play.
+    game = position({Territory.CYPRUS: ["F F F F", "L"]}, hands=["L L L", ""], deck="", current=0)
+    assert game.legal_actions() == [Claim(Territory.CYPRUS), Pass()]
+    game.apply(Pass())
+    assert game.is_over and not game.is_decided(Territory.CYPRUS)
+    assert _load(game.to_json(), reachable=False) == game  # a hand-made position: its history is not checked
+
+
+def test_a_passer_is_asked_again_after_a_play_and_then_the_game_ends() -> None:
+    game = position({Territory.CYPRUS: ["F F F F", "L"]}, hands=["L L", "B"], deck="", current=0)
+    game.apply(Pass())
+    assert game.current_player == 1 and game.legal_actions() == [od.Play("B", Territory.CYPRUS)]
+    assert _load(game.to_json(), reachable=False) == game  # the pass is saved
+    game.apply(od.Play("B", Territory.CYPRUS))
+    assert game.current_player == 0 and game.legal_actions() == [Claim(Territory.CYPRUS), Pass()]
+    game.apply(Pass())
+    assert game.is_over and not game.is_decided(Territory.CYPRUS)
+
+
+# --------------------------------------------------------------------- every reachable position loads
+
+
+@st.composite
+def _rules(draw: st.DrawFn) -> Rules:
+    players = draw(st.integers(2, 4))
+    options: dict[str, Any] = {"tie_break": draw(st.sampled_from(["latest_capture", "lowest_marker_sum"]))}
+    if draw(st.booleans()) and draw(st.booleans()):
+        options["scoring"] = "points"
+    else:
+        options["auto_claim"] = draw(st.booleans())
+        options["claim_proof"] = draw(st.sampled_from(["public", "private"]))
+    if draw(st.booleans()):
+        size = 20 * players + draw(st.sampled_from([0, 1, 3, 12]))
+        options["deck"] = draw(st.lists(st.sampled_from(sorted(_CARDS)), min_size=size, max_size=size))
+    return Rules(players=players, **options)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=_rules(), seed=st.integers(0, 2**64 - 1), seeded=st.booleans(), pass_often=st.booleans())
+def test_every_position_of_a_random_game_loads_equal(rules: Rules, seed: int, seeded: bool, pass_often: bool) -> None:
+    rng = random.Random(seed)
+    game = _new(rules, seed, rng, seeded)
+    while True:
+        text = game.to_json()
+        assert od.Game.from_json(text) == game
+        if game.is_over:
+            break
+        actions = game.legal_actions()
+        game.apply(Pass() if pass_often and Pass() in actions else rng.choice(actions))
