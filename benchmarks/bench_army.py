@@ -1,10 +1,17 @@
 """The army evaluator against the alternatives a user would otherwise pick.
 
-On 10 million random armies in one run: ``army_keys`` against a
-straightforward NumPy-vectorised evaluator, the memory-bound pass (one NumPy
-pass reading the same input and writing a uint32 per army), and the slow
-pure-Python reference of the tests (timed on a 20,000-army slice, its rate
-per army compared). Plus single ``army_key`` calls.
+On 10 million random armies in one run:
+
+* into a preallocated output (``army_keys(masks, out=buffer)``) against a true
+  memory pass, one NumPy pass that reads the same input and writes a uint32 per
+  army into a preallocated buffer (``np.bitwise_and(words, ..., out=buffer)``):
+  no evaluator can beat it;
+* allocating (``army_keys(masks)``) against the same pass allocating its output,
+  a straightforward NumPy-vectorised evaluator, and the slow pure-Python
+  reference of the tests (timed on a 20,000-army slice, its rate per army
+  compared).
+
+Plus single ``army_key`` calls against the kernel called directly.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import numpy.typing as npt
 import pytest
 
 import ordonnance as od
+from ordonnance import _army_kernel
 from conftest import items
 from tests import naive
 
@@ -40,9 +48,9 @@ def numpy_keys(masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
     return key
 
 
-def memory_pass(masks: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint32]:
+def memory_pass(masks: npt.NDArray[np.uint8], out: npt.NDArray[np.uint32] | None = None) -> npt.NDArray[np.uint32]:
     """Read every army once and write one uint32: the floor for any evaluator."""
-    return np.bitwise_and(masks.view(np.uint32).reshape(-1), 0x1F1F1F1F)
+    return np.bitwise_and(masks.view(np.uint32).reshape(-1), np.uint32(0x1F1F1F1F), out=out)
 
 
 def python_keys(rows: list[list[int]]) -> list[tuple[object, ...]]:
@@ -54,6 +62,30 @@ def test_numpy_alternative_is_correct(masks: npt.NDArray[np.uint8]) -> None:
     assert np.array_equal(numpy_keys(sample), od.army_keys(sample))
 
 
+@pytest.mark.benchmark(group="army_keys into a preallocated output: 10M armies")
+def test_army_keys_into_a_buffer(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    od.warm_up()
+    out = np.empty(ARMIES, np.uint32)
+    items(benchmark, ARMIES, subject=True)
+    benchmark(od.army_keys, masks, out=out)
+
+
+@pytest.mark.benchmark(group="army_keys into a preallocated output: 10M armies")
+def test_true_memory_pass(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    out = np.empty(ARMIES, np.uint32)
+    items(benchmark, ARMIES)
+    benchmark(memory_pass, masks, out)
+
+
+@pytest.mark.benchmark(group="army_keys into a preallocated output: 10M armies")
+def test_kernel_called_directly(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+    od.warm_up()
+    out = np.empty(ARMIES, np.uint32)
+    words = masks.view(np.uint32).reshape(-1)
+    items(benchmark, ARMIES)
+    benchmark(_army_kernel.keys_from_words, words, out)
+
+
 @pytest.mark.benchmark(group="army_keys: 10M armies")
 def test_army_keys(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
     od.warm_up()
@@ -62,7 +94,7 @@ def test_army_keys(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
 
 
 @pytest.mark.benchmark(group="army_keys: 10M armies")
-def test_memory_bound_pass(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
+def test_memory_pass_allocating(benchmark: Any, masks: npt.NDArray[np.uint8]) -> None:
     items(benchmark, ARMIES)
     benchmark(memory_pass, masks)
 
@@ -88,7 +120,14 @@ def test_pure_python_reference(benchmark: Any, masks: npt.NDArray[np.uint8]) -> 
 )
 def test_army_key_single(benchmark: Any, army: list[od.CardLike]) -> None:
     od.warm_up()
-    items(benchmark, 1)
+    items(benchmark, 1, subject=True)
     # Many calls per round, so the timer's own cost (a sizeable part of a
     # microsecond) is not charged to each call.
     benchmark.pedantic(od.army_key, args=(army,), rounds=200, iterations=2_000, warmup_rounds=5)
+
+
+@pytest.mark.benchmark(group="army_key: one call")
+def test_key4_kernel_called_directly(benchmark: Any) -> None:
+    od.warm_up()
+    items(benchmark, 1)
+    benchmark.pedantic(_army_kernel.key4, args=(12, 12, 5, 4), rounds=200, iterations=2_000, warmup_rounds=5)

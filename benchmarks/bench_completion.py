@@ -28,6 +28,7 @@ import numpy.typing as npt
 import pytest
 
 import ordonnance as od
+from ordonnance import _completion_kernel
 from conftest import items
 from ordonnance.completion import (
     _best_completion_masks,
@@ -232,3 +233,39 @@ def test_typical_python_brute_force(benchmark: Any, positions: list[Position]) -
 
     items(benchmark, len(positions))
     benchmark.pedantic(loop, rounds=1, iterations=1)
+
+
+# ------------------------------------------------- single calls on int masks
+
+DECK_MASKS = [card.mask for card in od.standard_deck()]
+BEST_KEY = od.army_key([31, 30, 29, 27])  # above anything the deck reaches: can_beat searches it all
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_best_completion_key_int_masks(benchmark: Any) -> None:
+    items(benchmark, 1, subject=True)
+    best_completion_key([], DECK_MASKS)
+    benchmark.pedantic(best_completion_key, args=([], DECK_MASKS), rounds=100, iterations=1_000, warmup_rounds=3)
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_can_beat_int_masks(benchmark: Any) -> None:
+    items(benchmark, 1, subject=True)
+    od.can_beat([], DECK_MASKS, BEST_KEY)
+    benchmark.pedantic(od.can_beat, args=([], DECK_MASKS, BEST_KEY), rounds=100, iterations=1_000, warmup_rounds=3)
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_best_completion_kernel_called_directly(benchmark: Any) -> None:
+    counts = pool_counts(DECK_MASKS)
+    items(benchmark, 1)
+    _completion_kernel.best_completion(0, 0, 0, 0, counts)
+    benchmark.pedantic(_completion_kernel.best_completion, args=(0, 0, 0, 0, counts), rounds=100, iterations=1_000, warmup_rounds=3)
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_beats_kernel_called_directly(benchmark: Any) -> None:
+    counts = pool_counts(DECK_MASKS)
+    items(benchmark, 1)
+    _completion_kernel.beats(0, 0, 0, 0, counts, BEST_KEY)
+    benchmark.pedantic(_completion_kernel.beats, args=(0, 0, 0, 0, counts, BEST_KEY), rounds=100, iterations=1_000, warmup_rounds=3)

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import re
 
 import numpy as np
 import pytest
@@ -219,3 +221,87 @@ def _army_from_description(d: od.ArmyDescription) -> list[int]:
             for i in range(copies):
                 army[i] |= symbol.bit
     return [m for m in army if m]
+
+
+def test_scalar_tables_agree_with_the_kernel_on_every_ordered_army() -> None:
+    """army_key's pair tables, read exactly as army_key reads them, against the batch
+    kernel on every ordered 4-tuple of card masks (a subsample without the JIT)."""
+    from ordonnance import army
+
+    od.army_key([1, 2, 3, 4])  # builds the tables
+    masks = np.arange(1, 32)
+    rows = np.stack(np.meshgrid(masks, masks, masks, masks, indexing="ij"), axis=-1).reshape(-1, 4)
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        rows = rows[:: 97]
+    state, padded = np.array(army._PAIR_STATE), np.array(army._PADDED_PAIR_STATE)
+    keys = np.array([-1 if k is None else k for k in army._PAIR_KEYS])
+    for table in (state, padded):
+        looked_up = keys[table[rows[:, 0] << 5 | rows[:, 1]] * army._STATES + table[rows[:, 2] << 5 | rows[:, 3]]]
+        assert np.array_equal(looked_up, od.army_keys(rows.astype(np.uint8)))
+    # a 0 is no card: the strict table sends every pair holding one to the refusal
+    assert all(state[a << 5 | b] == army._NO_PAIR for a in range(32) for b in range(32) if a == 0 or b == 0)
+
+
+def test_scalar_path_agrees_with_the_batch_on_every_partial_army() -> None:
+    rows = np.concatenate([_all_armies(size) for size in range(4)])
+    scalar = [od.army_key([m for m in row if m]) for row in rows.tolist()]
+    assert scalar == od.army_keys(rows).tolist()
+    cards = [od.army_key([Card.from_mask(m) for m in row if m]) for row in rows.tolist()[::7]]
+    assert cards == scalar[::7]
+
+
+@pytest.mark.parametrize(
+    ("army", "error", "shown"),
+    [
+        ({"SH": 1}, TypeError, "{'SH': 1}"),
+        ({12, 5}, TypeError, "{"),
+        (frozenset([12]), TypeError, "frozenset"),
+        (itertools.count(1), od.InvalidArmyError, "at most 4 cards, got 5"),
+        ([True, 1, 2, 3], TypeError, "bool"),
+        ([12, 12, 5, 0], od.InvalidCardError, "got 0"),
+        ([12, 12, 5, -1], od.InvalidCardError, "got -1"),
+        ([12, 12, 5, 2**70], od.InvalidCardError, str(2**70)),
+    ],
+)
+def test_more_bad_armies_are_refused(army: object, error: type[Exception], shown: str) -> None:
+    with pytest.raises(error) as info:
+        od.army_key(army)  # type: ignore[arg-type]
+    assert shown in str(info.value)
+
+
+def test_masked_arrays_are_refused_not_misread() -> None:
+    masked = np.ma.array([[12, 12, 5, 200]], mask=[[0, 0, 0, 1]])
+    with pytest.raises(od.OrdonnanceTypeError, match="masked"):
+        od.army_keys(masked)
+    with pytest.raises(od.OrdonnanceTypeError, match="object"):
+        od.army_keys(np.array([[12, 12, 5, 4]], dtype=object))
+
+
+def test_batch_into_a_preallocated_output() -> None:
+    rows = np.array([[12, 12, 5, 4], [16, 16, 1, 2], [0, 0, 0, 0]], np.uint8)
+    out = np.full(3, 7, np.uint32)
+    assert od.army_keys(rows, out=out) is out
+    assert out.tolist() == od.army_keys(rows).tolist() == [od.army_key([12, 12, 5, 4]), od.army_key([16, 16, 1, 2]), 0]
+    for bad, shown in [
+        (np.empty(3, np.int64), "dtype int64"),
+        (np.empty(4, np.uint32), "shape (4,)"),
+        (np.empty((3, 1), np.uint32), "shape (3, 1)"),
+        (np.empty(6, np.uint32)[::2], "not C-contiguous"),
+        (np.ma.array(np.empty(3, np.uint32)), "MaskedArray"),
+        ([0, 0, 0], "list"),
+    ]:
+        with pytest.raises(od.OrdonnanceTypeError, match=re.escape(shown)):
+            od.army_keys(rows, out=bad)  # type: ignore[arg-type]
+    readonly = np.empty(3, np.uint32)
+    readonly.flags.writeable = False
+    with pytest.raises(od.OrdonnanceTypeError, match="read-only"):
+        od.army_keys(rows, out=readonly)
+
+
+@pytest.mark.parametrize("column", range(4))
+def test_an_out_of_range_byte_is_found_in_the_same_pass(column: int) -> None:
+    rows = np.ones((1000, 4), np.uint8)
+    rows[637, column] = 32 + 64 * column
+    for batch in (rows, np.asfortranarray(rows), np.repeat(rows, 2, axis=0)[::2]):
+        with pytest.raises(od.InvalidArmyError, match=f"got {32 + 64 * column} in row 637"):
+            od.army_keys(batch)

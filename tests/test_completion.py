@@ -256,6 +256,24 @@ def test_card_forms_and_pool_forms_agree() -> None:
             assert can_beat(partial(), form(), want.key) == want  # type: ignore[arg-type]
 
 
+def _unpacked(packed: int) -> tuple[int, tuple[int, ...]] | None:
+    return None if packed < 0 else od._completion_kernel.unpack(packed)
+
+
+@given(armies, st.lists(masks, max_size=40), st.data())
+def test_bulk_pools_and_card_by_card_pools_agree(partial: list[int], pool: list[int], data: st.DataObject) -> None:
+    """Lists and tuples of masks (or of Cards) are validated and counted in bulk;
+    every other form card by card: the results are the same."""
+    threshold = data.draw(st.integers(0, 1 << 24))
+    counts = od.completion.pool_counts(iter(pool))
+    want = od.completion._best_completion_masks(partial, counts)
+    want_beat = od.completion._can_beat_masks(partial, counts, threshold)
+    for form in (pool, tuple(pool), [Card.from_mask(m) for m in pool], [np.int64(m) for m in pool]):
+        assert _unpacked(od.completion._search(partial, form, None)) == want
+        assert _unpacked(od.completion._search(partial, form, threshold)) == want_beat
+    assert (best_completion_key(partial, pool) is None) == (want is None)
+
+
 def test_copies_beyond_four_are_harmless() -> None:
     assert best_completion_key([], {"F": 10**40}) == od.army_key(["F"] * 4)
     assert best_completion_key([], {"F": 3}) is None
@@ -286,6 +304,15 @@ def test_completion_is_a_frozen_value() -> None:
         ([], ["L", "LL"], od.InvalidCardError, "position 1: repeated symbol letter 'L'"),
         ([], [1, None], od.OrdonnanceTypeError, "position 1"),
         ([], [True], od.OrdonnanceTypeError, "True"),
+        ([], [12, 1, 5, True, 1], od.OrdonnanceTypeError, "position 3"),
+        ([], (12, False), od.OrdonnanceTypeError, "position 1"),
+        ([], [12, 0, 5], od.InvalidCardError, "position 1: card mask must be in 1..31, got 0"),
+        ([], [12, 200], od.InvalidCardError, "got 200"),
+        ([], [12, 256], od.InvalidCardError, "got 256"),
+        ([], [12, -1], od.InvalidCardError, "got -1"),
+        ([], [12, 2**70], od.InvalidCardError, str(2**70)),
+        ([], [12, 5.0], od.OrdonnanceTypeError, "5.0"),
+        ([], [Card.parse("L"), "Q"], od.InvalidCardError, "position 1"),
         ([], "LBS", od.OrdonnanceTypeError, "'LBS'"),
         ([], Card.parse("L"), od.OrdonnanceTypeError, "Card.parse('L')"),
         ([], 7, od.OrdonnanceTypeError, "7"),

@@ -1,13 +1,20 @@
 """Private numba kernels of the army evaluator.
 
 The kernels take masks that the public wrappers in :mod:`ordonnance.army`
-have already validated (0..31, where 0 is an empty slot). They never raise,
-never index a table and never branch on the data, so the batch loop
-vectorises.
+have already validated (0..31, where 0 is an empty slot), except that
+:func:`keys_from_words` also reports out-of-range bytes, so that the batch
+is read once. They never raise, never index a table and never branch on the
+data, so the batch loop vectorises.
 
-Per-symbol counts are computed bit-sliced: the four 5-bit masks are added
-with a carry-save adder, giving for every symbol bit at once whether it is on
-4, 3 or 2 of the cards.
+An army is one 32-bit *word*, a card mask in each byte. Per-symbol counts
+are computed bit-sliced and in SWAR lanes: XOR and AND of the word with
+itself shifted by a byte add the two pairs of cards with a half adder in
+bytes 0 and 2, shifting by two bytes combines the pairs (a carry-save
+adder), which gives for every symbol at once whether it is on 4, 3 or 2 of
+the cards; the three tiers' masks land in bytes 2, 1 and 0 of the key and
+one SWAR population count per byte puts each tier's count above its mask.
+Every step is cast back to ``uint32`` (numba would otherwise widen to 64
+bits and halve the vector lanes).
 """
 
 from __future__ import annotations
@@ -16,46 +23,42 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-# Field positions of the key; see ordonnance.army for the documented layout.
-_COMPANY_SHIFT = 0
-_BATTALION_SHIFT = 8
-_REGIMENT_SHIFT = 16
-_COUNT_SHIFT = 5
+U32 = np.uint32
+_LOW5 = U32(0x1F)
+_OUT_OF_RANGE = U32(0xE0E0E0E0)  # bits no byte of a valid word has
 
 
 @numba.njit(cache=True, inline="always")
-def _popcount5(x: int) -> int:
-    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1)
-
-
-@numba.njit(cache=True, inline="always")
-def _field(mask: int) -> int:
-    return (_popcount5(mask) << _COUNT_SHIFT) | mask
+def word_key(w: np.uint32) -> np.uint32:
+    """The key of the army whose card masks are the bytes of ``w`` (0 = empty slot)."""
+    x = U32(w ^ U32(w >> U32(8)))  # byte 0: a ^ b, byte 2: c ^ d
+    y = U32(w & U32(w >> U32(8)))  # byte 0: a & b, byte 2: c & d
+    ones = U32(x ^ U32(x >> U32(16)))
+    carry = U32(x & U32(x >> U32(16)))
+    regiments = U32(U32(y & U32(y >> U32(16))) & _LOW5)
+    twos = U32(U32(y ^ U32(y >> U32(16))) ^ carry)
+    battalions = U32(U32(twos & ones) & _LOW5)
+    companies = U32(U32(twos & U32(~ones)) & _LOW5)
+    tiers = U32(U32(U32(regiments << U32(16)) | U32(battalions << U32(8))) | companies)
+    count = U32(tiers - U32(U32(tiers >> U32(1)) & U32(0x555555)))
+    count = U32(U32(count & U32(0x333333)) + U32(U32(count >> U32(2)) & U32(0x333333)))
+    count = U32(U32(count + U32(count >> U32(4))) & U32(0x0F0F0F))
+    return U32(tiers | U32(count << U32(5)))
 
 
 @numba.njit(cache=True)
 def key4(a: int, b: int, c: int, d: int) -> int:
     """The key of the army with card masks a, b, c, d (0 = empty slot)."""
-    t1 = a ^ b
-    c1 = a & b
-    t2 = c ^ d
-    c2 = c & d
-    ones = t1 ^ t2
-    c3 = t1 & t2
-    regiments = c1 & c2
-    twos = c1 ^ c2 ^ c3
-    battalions = twos & ones
-    companies = twos & ~ones & 31
-    return (
-        (_field(regiments) << _REGIMENT_SHIFT)
-        | (_field(battalions) << _BATTALION_SHIFT)
-        | (_field(companies) << _COMPANY_SHIFT)
-    )
+    return np.int64(word_key(U32(a | (b << 8) | (c << 16) | (d << 24))))  # type: ignore[return-value]
 
 
 @numba.njit(cache=True)
-def keys_from_words(words: npt.NDArray[np.uint32], out: npt.NDArray[np.uint32]) -> None:
-    """Write the key of each army into ``out``; each word packs 4 mask bytes."""
+def keys_from_words(words: npt.NDArray[np.uint32], out: npt.NDArray[np.uint32]) -> int:
+    """Write the key of each army word into ``out``; returns the bits set in some
+    byte of the input above 31 (0 when every mask was in range)."""
+    seen = U32(0)
     for i in range(words.shape[0]):
         w = words[i]
-        out[i] = key4(w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, w >> 24)
+        seen = U32(seen | w)
+        out[i] = word_key(w)
+    return np.int64(U32(seen & _OUT_OF_RANGE))  # type: ignore[return-value]

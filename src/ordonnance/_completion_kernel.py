@@ -260,6 +260,39 @@ def beats_into(
     return _search(p0, p1, p2, p3, counts, floor, True, work)
 
 
+#: Returned by the ``*_of_bytes`` kernels when a pool byte is not a card mask (0 or above 31).
+BAD_POOL = -2
+
+
+@numba.njit(cache=True, inline="always")
+def _counts_of_bytes(pool: bytes, counts: npt.NDArray[np.int64]) -> bool:
+    """Count the masks of ``pool`` (one per byte) into ``counts``; False if a byte is no card mask."""
+    bad = 0
+    for i in range(len(pool)):
+        m = pool[i]
+        counts[m & 31] += 1
+        bad |= (m == 0) | (m > 31)
+    return bad == 0
+
+
+@numba.njit(cache=True)
+def best_completion_of_bytes(p0: int, p1: int, p2: int, p3: int, pool: bytes) -> int:
+    """:func:`best_completion` from a pool of masks given as bytes, or BAD_POOL."""
+    counts = np.zeros(32, np.int64)
+    if not _counts_of_bytes(pool, counts):
+        return BAD_POOL
+    return _search(p0, p1, p2, p3, counts, -1, False, np.empty(WORK, np.int64))
+
+
+@numba.njit(cache=True)
+def beats_of_bytes(p0: int, p1: int, p2: int, p3: int, pool: bytes, threshold: int) -> int:
+    """:func:`beats` from a pool of masks given as bytes, or BAD_POOL."""
+    counts = np.zeros(32, np.int64)
+    if not _counts_of_bytes(pool, counts):
+        return BAD_POOL
+    return beats_into(p0, p1, p2, p3, counts, threshold, np.empty(WORK, np.int64))
+
+
 _ADDED: tuple[Callable[[int], tuple[int, ...]], ...] = (
     lambda p: (),
     lambda p: (p & 31,),

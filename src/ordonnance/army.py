@@ -42,7 +42,9 @@ later process loads the cached machine code in well under a second. Call
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 
 import attrs
 import numpy as np
@@ -75,12 +77,12 @@ _TIER_SHIFTS = (16, 8, 0)
 def army_masks(cards: Iterable[CardLike]) -> list[int]:
     """Validate an army (0..4 cards as Cards, masks or strings) into its masks."""
     if type(cards) is not list and type(cards) is not tuple:
-        if isinstance(cards, (str, bytes, Card)) or not isinstance(cards, Iterable):
+        if isinstance(cards, (str, bytes, Card, Mapping, AbstractSet)) or not isinstance(cards, Iterable):
             raise OrdonnanceTypeError(
                 f"an army is a list of up to {ARMY_SIZE} cards, "
                 f"not {type(cards).__name__}: {cards!r}"
             )
-        cards = list(cards)
+        cards = list(itertools.islice(cards, ARMY_SIZE + 1))  # an endless iterator stops here
     if len(cards) > ARMY_SIZE:
         raise InvalidArmyError(
             f"an army holds at most {ARMY_SIZE} cards, got {len(cards)}: {cards!r}"
@@ -102,6 +104,37 @@ def army_masks(cards: Iterable[CardLike]) -> list[int]:
     return masks
 
 
+# army_key's tables. A pair of card masks (a, b) is in one of 3**5 states, a
+# base-3 digit per symbol (on neither card, on one, on both), and an army's
+# key depends only on the states of its two pairs (the kernel adds the pairs
+# first). _PAIR_STATE[a << 5 | b] is the state (_NO_PAIR when a or b is 0,
+# which is no card) and _PAIR_KEYS[s * _STATES + t] the key of an army of pairs
+# in states s and t, computed once by the kernel; a 0-slot army (fewer cards)
+# uses _PADDED_PAIR_STATE, where 0 is an empty slot.
+_STATES = 3**5 + 1
+_NO_PAIR = _STATES - 1
+_PAIR_STATE: list[int] = []
+_PADDED_PAIR_STATE: list[int] = []
+_PAIR_KEYS: list[int | None] = []
+
+
+def _pair_tables() -> None:
+    masks = np.arange(1 << 10)
+    a, b = masks >> 5, masks & MAX_MASK
+    bits = np.arange(5)[:, None]
+    digits = ((a >> bits) & 1) + ((b >> bits) & 1)
+    state = (digits * 3 ** bits).sum(axis=0)
+    representative = np.zeros(_STATES, np.uint32)  # the bytes (a, b) of a pair in each state
+    representative[state[::-1]] = (a | b << 8)[::-1].astype(np.uint32)
+    words = (representative[:, None] | representative[None, :] << np.uint32(16)).reshape(-1)
+    keys: list[int | None] = list(army_keys(words.view(np.uint8).reshape(-1, ARMY_SIZE)).tolist())
+    for s in range(_STATES):
+        keys[s * _STATES + _NO_PAIR] = keys[_NO_PAIR * _STATES + s] = None
+    _PADDED_PAIR_STATE[:] = state.tolist()
+    _PAIR_STATE[:] = np.where((a == 0) | (b == 0), _NO_PAIR, state).tolist()
+    _PAIR_KEYS[:] = keys
+
+
 def army_key(cards: Iterable[CardLike]) -> int:
     """The strength key of an army of 0..4 cards (Cards, int masks or strings).
 
@@ -112,27 +145,41 @@ def army_key(cards: Iterable[CardLike]) -> int:
     >>> army_key(["LBSHF"] * 4) > army_key(["LBSH"] * 4) > army_key(["F", "F", "F", "F"])
     True
     """
+    if not _PAIR_KEYS:
+        _pair_tables()
+    if (type(cards) is list or type(cards) is tuple) and len(cards) == ARMY_SIZE:
+        a, b, c, d = cards
+        if type(a) is int and type(b) is int and type(c) is int and type(d) is int and 0 <= a | b | c | d <= MAX_MASK:
+            key = _PAIR_KEYS[_PAIR_STATE[a << 5 | b] * _STATES + _PAIR_STATE[c << 5 | d]]
+            if key is not None:  # None: a 0 among them, not a card
+                return key
+        elif type(a) is Card and type(b) is Card and type(c) is Card and type(d) is Card:
+            return _PAIR_KEYS[_PAIR_STATE[a.mask << 5 | b.mask] * _STATES + _PAIR_STATE[c.mask << 5 | d.mask]]  # type: ignore[return-value]
     m = army_masks(cards)
-    if len(m) < ARMY_SIZE:
-        m.extend([0] * (ARMY_SIZE - len(m)))
-    key: int = _army_kernel.key4(m[0], m[1], m[2], m[3])
-    return key
+    m.extend([0] * (ARMY_SIZE - len(m)))
+    return _PAIR_KEYS[_PADDED_PAIR_STATE[m[0] << 5 | m[1]] * _STATES + _PADDED_PAIR_STATE[m[2] << 5 | m[3]]]  # type: ignore[return-value]
 
 
-def army_keys(masks: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
+def army_keys(masks: npt.NDArray[np.integer], out: npt.NDArray[np.uint32] | None = None) -> npt.NDArray[np.uint32]:
     """The keys of many armies at once.
 
     ``masks`` is an ``(n, 4)`` integer array of card masks, one army per row;
     0 marks an empty slot, so rows may hold partial armies. ``uint8`` input is
-    used without a copy when C-contiguous; other integer dtypes are checked
-    and converted. Returns an ``(n,)`` ``uint32`` array.
+    used without a copy when C-contiguous (and checked in the same pass that
+    computes the keys); other integer dtypes are checked and converted.
+    Returns an ``(n,)`` ``uint32`` array: ``out`` when given (a C-contiguous
+    ``uint32`` array of shape ``(n,)``, so that a loop allocates nothing; its
+    contents are unspecified when the masks are refused), else a new one.
 
     >>> army_keys(np.array([[12, 12, 5, 4], [16, 16, 1, 2]], dtype=np.uint8))
     array([2359336,      48], dtype=uint32)
+    >>> buffer = np.empty(2, np.uint32)
+    >>> army_keys(np.array([[1, 1, 1, 1], [2, 2, 2, 0]], dtype=np.uint8), out=buffer) is buffer
+    True
     """
-    if not isinstance(masks, np.ndarray):
+    if not isinstance(masks, np.ndarray) or isinstance(masks, np.ma.MaskedArray):
         raise OrdonnanceTypeError(
-            f"army_keys needs a NumPy array of shape (n, 4), not {type(masks).__name__}"
+            f"army_keys needs a NumPy array of shape (n, 4) (not masked), not {type(masks).__name__}: {masks!r}"
         )
     if masks.dtype.kind not in "iu":
         raise OrdonnanceTypeError(
@@ -143,16 +190,43 @@ def army_keys(masks: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
             f"army_keys needs an array of shape (n, {ARMY_SIZE}), got shape {masks.shape}"
         )
     n = masks.shape[0]
-    if n and (masks.max() > MAX_MASK or (masks.dtype.kind == "i" and masks.min() < 0)):
-        bad = masks[(masks > MAX_MASK) | (masks < 0)][0]
-        row = int(np.argmax(((masks > MAX_MASK) | (masks < 0)).any(axis=1)))
+    if out is None:
+        out = np.empty(n, dtype=np.uint32)
+    elif (
+        not isinstance(out, np.ndarray)
+        or isinstance(out, np.ma.MaskedArray)
+        or out.dtype != np.uint32
+        or out.shape != (n,)
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        raise OrdonnanceTypeError(
+            f"out must be a writeable C-contiguous uint32 array of shape ({n},), got {_describe_array(out)}"
+        )
+    if masks.dtype != np.uint8:
+        _check_range(masks)
+    words = np.ascontiguousarray(masks, dtype=np.uint8).view(np.uint32).reshape(n)
+    if _army_kernel.keys_from_words(words, out):
+        _check_range(masks)  # raises: some byte is above 31
+    return out
+
+
+def _check_range(masks: npt.NDArray[np.integer]) -> None:
+    bad_cells = (masks > MAX_MASK) | (masks < 0)
+    if bad_cells.any():
+        bad = masks[bad_cells][0]
+        row = int(np.argmax(bad_cells.any(axis=1)))
         raise InvalidArmyError(
             f"card masks must be in 0..{MAX_MASK} (0 = empty slot), got {int(bad)} in row {row}"
         )
-    words = np.ascontiguousarray(masks, dtype=np.uint8).view(np.uint32).reshape(n)
-    out = np.empty(n, dtype=np.uint32)
-    _army_kernel.keys_from_words(words, out)
-    return out
+
+
+def _describe_array(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        layout = "C-contiguous" if value.flags.c_contiguous else "not C-contiguous"
+        readonly = "" if value.flags.writeable else ", read-only"
+        return f"{type(value).__name__} of dtype {value.dtype}, shape {value.shape}, {layout}{readonly}"
+    return f"{type(value).__name__}: {value!r}"
 
 
 def compare_armies(a: Iterable[CardLike], b: Iterable[CardLike]) -> int:

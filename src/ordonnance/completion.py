@@ -164,10 +164,58 @@ def _can_beat_masks(
     return None if packed < 0 else _completion_kernel.unpack(packed)
 
 
-def _completion(found: tuple[int, tuple[int, ...]] | None) -> Completion | None:
-    if found is None:
+def _pool_bytes(pool: object) -> bytes | None:
+    """A list or tuple of int masks (or of Cards) as one byte per card, else None.
+
+    ``bytes()`` checks in one C pass that every item is an integer in 0..255;
+    the kernel then refuses 0 and anything above 31. Only a bool passes both
+    and is no card, and it can only be a byte 0 or 1: the 1s are looked at.
+    None sends the pool to :func:`pool_counts`, which validates card by card.
+    """
+    if type(pool) is not list and type(pool) is not tuple:
         return None
-    key, added = found
+    try:
+        packed = bytes(pool)
+    except (TypeError, ValueError):
+        masks = [card.mask for card in pool if type(card) is Card]
+        return bytes(masks) if len(masks) == len(pool) else None
+    i = packed.find(1)
+    while i >= 0:
+        if type(pool[i]) is bool:
+            return None
+        i = packed.find(1, i + 1)
+    return packed
+
+
+def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) -> int:
+    """Validate and search: the packed best completion, or with ``threshold`` one
+    reaching it (``NONE``, negative, when there is none)."""
+    m = army_masks(partial)
+    m += _PADDING[len(m) :]
+    packed_pool = _pool_bytes(pool)
+    if packed_pool is not None:
+        if threshold is None:
+            packed: int = _best_of_bytes(m[0], m[1], m[2], m[3], packed_pool)
+        else:
+            packed = _beats_of_bytes(m[0], m[1], m[2], m[3], packed_pool, threshold)
+        if packed != _BAD_POOL:
+            return packed
+    counts = pool_counts(pool)  # validates card by card (and explains a refusal)
+    if threshold is None:
+        return int(_completion_kernel.best_completion(m[0], m[1], m[2], m[3], counts))
+    return int(_completion_kernel.beats(m[0], m[1], m[2], m[3], counts, threshold))
+
+
+_PADDING = [0] * ARMY_SIZE
+_BAD_POOL = _completion_kernel.BAD_POOL
+_best_of_bytes = _completion_kernel.best_completion_of_bytes
+_beats_of_bytes = _completion_kernel.beats_of_bytes
+
+
+def _completion(packed: int) -> Completion | None:
+    if packed < 0:
+        return None
+    key, added = _completion_kernel.unpack(packed)
     return Completion(key=key, cards=tuple(_CARD_OF_MASK[m] for m in added))
 
 
@@ -185,8 +233,8 @@ def best_completion_key(partial: Iterable[CardLike], pool: PoolLike) -> int | No
     >>> best_completion_key(["F", "F"], ["F"]) is None
     True
     """
-    found = _best_completion_masks(army_masks(partial), pool_counts(pool))
-    return None if found is None else found[0]
+    packed = _search(partial, pool, None)
+    return None if packed < 0 else packed >> _completion_kernel.KEY_SHIFT
 
 
 def best_completion(partial: Iterable[CardLike], pool: PoolLike) -> Completion | None:
@@ -201,7 +249,7 @@ def best_completion(partial: Iterable[CardLike], pool: PoolLike) -> Completion |
     >>> best_completion(["L", "B", "S", "H"], [])
     Completion(key=0, cards=())
     """
-    return _completion(_best_completion_masks(army_masks(partial), pool_counts(pool)))
+    return _completion(_search(partial, pool, None))
 
 
 def can_beat(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> Completion | None:
@@ -220,6 +268,4 @@ def can_beat(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> Com
     >>> can_beat(["H", "H"], ["H", "L", "B"], claimant + 1) is None
     True
     """
-    masks = army_masks(partial)
-    counts = pool_counts(pool)
-    return _completion(_can_beat_masks(masks, counts, _threshold(threshold)))
+    return _completion(_search(partial, pool, _threshold(threshold)))
