@@ -1,0 +1,464 @@
+"""Private numba kernel: the rules of Shinobi on a flat state record, and whole games.
+
+This is the one fast implementation of RULES-shinobi.md. The simulator
+(:func:`simulate`) and the Monte-Carlo bot's rollouts (:func:`play_out`) share
+it. It is a twin of :class:`ordonnance.shinobi.Game` held to it by the tests:
+the same deal (SplitMix64 shuffles of the clan cards, then the troop deck), the
+same legal actions in the same (code) order, the same order skipping, refills
+and final round, and the built-in bots' twins (:data:`RANDOM`, :data:`GREEDY`)
+draw from the same generator as :class:`ordonnance.shinobi.bots.Random` and
+:class:`~ordonnance.shinobi.bots.Greedy`, so a simulated game replays through
+``Game`` action for action.
+
+A game is one int64 array, the *state record*, laid out by the offsets below
+(``state[PROV + 5 * seat + clan]`` is an army's size, and so on); the troop
+deck, top card first, follows the header. Hands are counts per card code:
+the order of a hand does not matter to the rules. Every scratch array a
+decision needs lives in one ``work`` array of :data:`WORK` entries.
+
+Everything arrives validated; nothing here raises or reads out of bounds.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance._simulator_kernel import bounded, splitmix64
+
+CLANS = 5
+CODES = 6
+NINJA = 5
+SEATS = 5  # the largest table; offsets and action codes are laid out for it
+HAND_SIZE = 4
+
+# The state record's header.
+N = 0  # players
+CUR = 1  # the seat to act
+ORDER = 2  # the next order of the turn, 1..3
+OVER = 3  # 1 once the game is over
+EXTRA = 4  # turns left in the final round, or -1 before it
+OPTIONAL = 5  # 1 under attack="optional"
+DECK_POS = 6  # index (from DECK) of the next card to draw
+DECK_END = 7  # cards in the troop deck
+TURNS = 8  # turns finished
+CLAN = 9  # 5 entries: the clan cards in dealt order (seat s has CLAN + s)
+HAND = CLAN + CLANS  # [seat][code]: cards held
+HAND_LEN = HAND + SEATS * CODES  # [seat]: hand size
+PROV = HAND_LEN + SEATS  # [seat][clan]: army size
+CHANGED = PROV + SEATS * CLANS  # [seat][clan]: 1 if the army gained or lost a card this turn
+DISCARD = CHANGED + SEATS * CLANS  # [code]: cards discarded
+DECK = DISCARD + CODES  # the troop deck, top card first
+NOT_FINAL = -1
+
+# Action codes (ordonnance.shinobi.actions lays them out the same way).
+DEPLOY_BASE = 0
+NINJA_BASE = DEPLOY_BASE + CLANS * SEATS
+REINFORCE_BASE = NINJA_BASE + SEATS * CLANS
+MOVE_BASE = REINFORCE_BASE + CLANS
+ATTACK_BASE = MOVE_BASE + SEATS * CLANS * SEATS
+PASS_CODE = ATTACK_BASE + CLANS * SEATS * CLANS
+ACTION_COUNT = PASS_CODE + 1
+
+# The work array: legal actions, Greedy's ties, the evaluation's small arrays.
+LEGAL = 0
+TIES = LEGAL + ACTION_COUNT
+STRENGTH = TIES + ACTION_COUNT
+BEST = STRENGTH + CLANS  # [seat]: the largest army in the province
+BEST_CLAN = BEST + SEATS  # [seat]: its clan
+SECOND = BEST_CLAN + SEATS  # [seat]: the largest army of another clan
+WORK = SECOND + SEATS
+
+#: Policy codes.
+RANDOM = 0
+GREEDY = 1
+
+# Greedy's weights (ordonnance.shinobi.bots holds the same).
+OWN_WEIGHT = 6
+STRONGEST_WEIGHT = 3
+OTHERS_WEIGHT = 1
+HOME_WEIGHT = 2
+WEAPON_WEIGHT = 1
+
+
+def state_size(deck_size: int) -> int:
+    """Entries of a state record for a troop deck of ``deck_size`` cards."""
+    return DECK + deck_size
+
+
+@numba.njit(cache=True)
+def _shuffle(state: npt.NDArray[np.int64], start: int, length: int, rng: np.uint64) -> np.uint64:
+    """Fisher-Yates on ``state[start:start + length]``, as ordonnance._rng.shuffle; the new rng."""
+    for i in range(length - 1, 0, -1):
+        rng, value = splitmix64(rng)
+        j = bounded(value, i + 1)
+        state[start + i], state[start + j] = state[start + j], state[start + i]
+    return rng
+
+
+@numba.njit(cache=True)
+def deal(state: npt.NDArray[np.int64], n: int, troop: npt.NDArray[np.int64], optional: bool, seed: np.uint64) -> None:
+    """Set ``state`` to the start of ``Game.new(rules, seed=seed)``; ``troop`` is
+    ``rules.troop_deck`` (sorted codes)."""
+    for c in range(CLANS):
+        state[CLAN + c] = c
+    rng = _shuffle(state, CLAN, CLANS, seed)
+    for i in range(troop.shape[0]):
+        state[DECK + i] = troop[i]
+    _shuffle(state, DECK, troop.shape[0], rng)
+    start(state, n, troop.shape[0], optional)
+
+
+@numba.njit(cache=True)
+def start(state: npt.NDArray[np.int64], n: int, deck_size: int, optional: bool) -> None:
+    """Deal four cards each from the deck in ``state`` (clans already set) and
+    settle seat 0's first turn."""
+    state[N] = n
+    state[CUR] = 0
+    state[ORDER] = 1
+    state[OVER] = 0
+    state[EXTRA] = NOT_FINAL
+    state[OPTIONAL] = 1 if optional else 0
+    state[DECK_END] = deck_size
+    state[TURNS] = 0
+    for i in range(HAND, DECK):
+        state[i] = 0
+    pos = 0
+    for _ in range(HAND_SIZE):
+        for p in range(n):
+            state[HAND + CODES * p + state[DECK + pos]] += 1
+            pos += 1
+    for p in range(n):
+        state[HAND_LEN + p] = HAND_SIZE
+    state[DECK_POS] = pos
+    _settle(state)
+
+
+@numba.njit(cache=True, inline="always")
+def _has_samurai(state: npt.NDArray[np.int64], p: int) -> bool:
+    return bool(state[HAND_LEN + p] > state[HAND + CODES * p + NINJA])
+
+
+@numba.njit(cache=True)
+def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
+    """Whether the current player has a legal choice for ``order``."""
+    p, n = state[CUR], state[N]
+    if order != 3 and _has_samurai(state, p):
+        return True  # a deploy or a reinforce (there is always another province)
+    if order == 1 and state[HAND + CODES * p + NINJA] == 0:
+        return False
+    if order != 3:
+        for q in range(n):
+            if q != p:
+                for c in range(CLANS):
+                    if state[PROV + CLANS * q + c] > 0:
+                        return True  # a ninja target, or a card to move
+        return False
+    for a in range(CLANS):
+        size = state[PROV + CLANS * p + a]
+        if size > 1:
+            for q in range(n):
+                if q != p:
+                    for b in range(CLANS):
+                        d = state[PROV + CLANS * q + b]
+                        if b != a and d > 0 and size > d and state[CHANGED + CLANS * q + b] == 0:
+                            return True
+    return False
+
+
+@numba.njit(cache=True)
+def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """Write the current player's legal action codes, ascending, into ``out``; their count."""
+    p, n, order = state[CUR], state[N], state[ORDER]
+    hand = HAND + CODES * p
+    k = 0
+    if order == 1:
+        for c in range(CLANS):
+            if state[hand + c] > 0:
+                for q in range(n):
+                    if q != p:
+                        out[k] = DEPLOY_BASE + SEATS * c + q
+                        k += 1
+        if state[hand + NINJA] > 0:
+            for q in range(n):
+                if q != p:
+                    for c in range(CLANS):
+                        if state[PROV + CLANS * q + c] > 0:
+                            out[k] = NINJA_BASE + CLANS * q + c
+                            k += 1
+    elif order == 2:
+        for c in range(CLANS):
+            if state[hand + c] > 0:
+                out[k] = REINFORCE_BASE + c
+                k += 1
+        for f in range(n):
+            if f != p:
+                for c in range(CLANS):
+                    if state[PROV + CLANS * f + c] > 0:
+                        for t in range(n):
+                            if t != f:
+                                out[k] = MOVE_BASE + SEATS * (CLANS * f + c) + t
+                                k += 1
+    else:
+        for a in range(CLANS):
+            size = state[PROV + CLANS * p + a]
+            if size > 1:
+                for q in range(n):
+                    if q != p:
+                        for b in range(CLANS):
+                            d = state[PROV + CLANS * q + b]
+                            if b != a and d > 0 and size > d and state[CHANGED + CLANS * q + b] == 0:
+                                out[k] = ATTACK_BASE + CLANS * (SEATS * a + q) + b
+                                k += 1
+        if k > 0 and state[OPTIONAL] == 1:
+            out[k] = PASS_CODE
+            k += 1
+    return k
+
+
+@numba.njit(cache=True, inline="always")
+def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
+    state[PROV + CLANS * q + c] += delta
+    state[CHANGED + CLANS * q + c] = 1
+
+
+@numba.njit(cache=True)
+def apply(state: npt.NDArray[np.int64], code: int) -> None:
+    """Give the legal action ``code`` for the current player, then settle: skip orders
+    without a choice, end turns (refill, final round) until a decision or the end."""
+    p = state[CUR]
+    hand = HAND + CODES * p
+    if code < NINJA_BASE:
+        c = code // SEATS
+        state[hand + c] -= 1
+        state[HAND_LEN + p] -= 1
+        _add(state, code % SEATS, c, 1)
+    elif code < REINFORCE_BASE:
+        q, c = (code - NINJA_BASE) // CLANS, (code - NINJA_BASE) % CLANS
+        state[hand + NINJA] -= 1
+        state[HAND_LEN + p] -= 1
+        state[DISCARD + NINJA] += 1
+        _add(state, q, c, -1)
+        state[DISCARD + c] += 1
+    elif code < MOVE_BASE:
+        c = code - REINFORCE_BASE
+        state[hand + c] -= 1
+        state[HAND_LEN + p] -= 1
+        _add(state, p, c, 1)
+    elif code < ATTACK_BASE:
+        rest, t = (code - MOVE_BASE) // SEATS, (code - MOVE_BASE) % SEATS
+        f, c = rest // CLANS, rest % CLANS
+        _add(state, f, c, -1)
+        _add(state, t, c, 1)
+    elif code < PASS_CODE:
+        q, b = ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS
+        _add(state, q, b, -1)
+        state[DISCARD + b] += 1
+    state[ORDER] += 1
+    _settle(state)
+
+
+@numba.njit(cache=True)
+def _settle(state: npt.NDArray[np.int64]) -> None:
+    while True:
+        while state[ORDER] <= 3:
+            if _has_legal(state, state[ORDER]):
+                return
+            state[ORDER] += 1
+        _end_turn(state)
+        if state[OVER] == 1:
+            return
+
+
+@numba.njit(cache=True)
+def _end_turn(state: npt.NDArray[np.int64]) -> None:
+    p, n = state[CUR], state[N]
+    while state[HAND_LEN + p] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
+        state[HAND + CODES * p + state[DECK + state[DECK_POS]]] += 1
+        state[HAND_LEN + p] += 1
+        state[DECK_POS] += 1
+    state[TURNS] += 1
+    if state[EXTRA] != NOT_FINAL:
+        state[EXTRA] -= 1
+        if state[EXTRA] == 0:
+            state[OVER] = 1
+            state[ORDER] = 3
+            return
+    elif state[DECK_POS] == state[DECK_END]:
+        state[EXTRA] = n
+    state[CUR] = (p + 1) % n
+    state[ORDER] = 1
+    for i in range(CHANGED, CHANGED + CLANS * n):
+        state[i] = 0
+
+
+@numba.njit(cache=True)
+def evaluate(state: npt.NDArray[np.int64], seat: int, clan: int, work: npt.NDArray[np.int64]) -> int:
+    """Greedy's value of the table for ``seat`` of ``clan`` (ordonnance.shinobi.bots.evaluate)."""
+    n = state[N]
+    for c in range(CLANS):
+        work[STRENGTH + c] = 0
+    for r in range(n):
+        best, best_clan, second = 0, -1, 0
+        for c in range(CLANS):
+            size = state[PROV + CLANS * r + c]
+            work[STRENGTH + c] += 2 * size
+            if size > best:
+                second, best, best_clan = best, size, c
+            elif size > second:
+                second = size
+        work[BEST + r], work[BEST_CLAN + r], work[SECOND + r] = best, best_clan, second
+    for q in range(n):
+        for c in range(CLANS):
+            size = state[PROV + CLANS * q + c]
+            if size > 0:
+                for r in range(n):
+                    if r != q:
+                        threat = work[SECOND + r] if work[BEST_CLAN + r] == c else work[BEST + r]
+                        if threat > size:
+                            work[STRENGTH + c] -= 1
+                            break
+    strongest, others = -(1 << 40), 0
+    for c in range(CLANS):
+        if c != clan:
+            strongest = max(strongest, work[STRENGTH + c])
+            others += work[STRENGTH + c]
+    weapon = 0
+    for c in range(CLANS):
+        weapon = max(weapon, state[PROV + CLANS * seat + c])
+    value = (OWN_WEIGHT * work[STRENGTH + clan] - STRONGEST_WEIGHT * strongest - OTHERS_WEIGHT * others
+             + HOME_WEIGHT * state[PROV + CLANS * seat + clan] + WEAPON_WEIGHT * weapon)  # fmt: skip
+    return int(value)
+
+
+@numba.njit(cache=True, inline="always")
+def _shift(state: npt.NDArray[np.int64], p: int, code: int, sign: int) -> None:
+    """Add ``code``'s effect on the armies' sizes to ``state`` (sign 1), or take it back (-1)."""
+    if code < NINJA_BASE:
+        state[PROV + CLANS * (code % SEATS) + code // SEATS] += sign
+    elif code < REINFORCE_BASE:
+        state[PROV + code - NINJA_BASE] -= sign
+    elif code < MOVE_BASE:
+        state[PROV + CLANS * p + code - REINFORCE_BASE] += sign
+    elif code < ATTACK_BASE:
+        rest, t = (code - MOVE_BASE) // SEATS, (code - MOVE_BASE) % SEATS
+        state[PROV + rest] -= sign
+        state[PROV + CLANS * t + rest % CLANS] += sign
+    elif code < PASS_CODE:
+        q, b = ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS
+        state[PROV + CLANS * q + b] -= sign
+
+
+@numba.njit(cache=True)
+def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
+    """Greedy's choice among the ``count`` legal codes in ``work[LEGAL:]``; (code, new rng)."""
+    p = state[CUR]
+    clan = state[CLAN + p]
+    best, ties = 0, 0
+    for i in range(count):
+        code = work[LEGAL + i]
+        _shift(state, p, code, 1)
+        value = evaluate(state, p, clan, work)
+        _shift(state, p, code, -1)
+        if ties == 0 or value > best:
+            best, ties = value, 1
+            work[TIES] = code
+        elif value == best:
+            work[TIES + ties] = code
+            ties += 1
+    rng, draw = splitmix64(rng)
+    return work[TIES + bounded(draw, ties)], rng
+
+
+@numba.njit(cache=True)
+def choose(state: npt.NDArray[np.int64], policy: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
+    """The current player's action under ``policy`` (RANDOM or GREEDY); (code, new rng)."""
+    count = legal(state, work[LEGAL:])
+    if policy == GREEDY:
+        return greedy(state, count, rng, work)
+    rng, draw = splitmix64(rng)
+    return work[LEGAL + bounded(draw, count)], rng
+
+
+@numba.njit(cache=True)
+def play_out(
+    state: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rngs: npt.NDArray[np.uint64],
+    work: npt.NDArray[np.int64],
+    record: npt.NDArray[np.int64],
+) -> int:
+    """Play the game in ``state`` to its end, seat ``p`` by ``policies[p]`` drawing from
+    ``rngs[p]``; the codes go into ``record`` while it has room. Returns the decisions made."""
+    steps = 0
+    while state[OVER] == 0:
+        p = state[CUR]
+        code, rngs[p] = choose(state, policies[p], rngs[p], work)
+        if steps < record.shape[0]:
+            record[steps] = code
+        apply(state, code)
+        steps += 1
+    return steps
+
+
+@numba.njit(cache=True)
+def score(state: npt.NDArray[np.int64], seat: int) -> int:
+    """The cards of ``seat``'s clan over all provinces."""
+    total = 0
+    clan = state[CLAN + seat]
+    for q in range(state[N]):
+        total += state[PROV + CLANS * q + clan]
+    return total
+
+
+@numba.njit(cache=True)
+def winners(state: npt.NDArray[np.int64]) -> int:
+    """The winning seats of a finished game as a bit mask (bit ``p`` for seat ``p``)."""
+    n = state[N]
+    top, home = -1, -1
+    mask = 0
+    for p in range(n):
+        s = score(state, p)
+        h = state[PROV + CLANS * p + state[CLAN + p]]
+        if s > top or (s == top and h > home):
+            top, home, mask = s, h, 1 << p
+        elif s == top and h == home:
+            mask |= 1 << p
+    return mask
+
+
+@numba.njit(cache=True)
+def simulate(
+    n: int,
+    troop: npt.NDArray[np.int64],
+    optional: bool,
+    seeds: npt.NDArray[np.uint64],
+    bot_seeds: npt.NDArray[np.uint64],
+    policies: npt.NDArray[np.int64],
+    out_winners: npt.NDArray[np.int64],
+    out_totals: npt.NDArray[np.int64],
+    out_clans: npt.NDArray[np.int64],
+    out_turns: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int64],
+    out_counts: npt.NDArray[np.int64],
+) -> None:
+    """Play ``len(seeds)`` games: per game the winners' bit mask, the cards of each clan
+    on the table, the clan cards in dealt order, the turns and the decisions (whose
+    codes go into ``out_actions[g]`` while it has room)."""
+    state = np.zeros(DECK + troop.shape[0], np.int64)
+    work = np.zeros(WORK, np.int64)
+    rngs = np.zeros(n, np.uint64)
+    for g in range(seeds.shape[0]):
+        deal(state, n, troop, optional, seeds[g])
+        for p in range(n):
+            rngs[p] = bot_seeds[g, p]
+        out_counts[g] = play_out(state, policies, rngs, work, out_actions[g])
+        out_winners[g] = winners(state)
+        for c in range(CLANS):
+            total = 0
+            for q in range(n):
+                total += state[PROV + CLANS * q + c]
+            out_totals[g, c] = total
+            out_clans[g, c] = state[CLAN + c]
+        out_turns[g] = state[TURNS]

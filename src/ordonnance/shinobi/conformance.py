@@ -1,0 +1,164 @@
+"""A reusable conformance harness for the Shinobi engine: random games, checked.
+
+:func:`random_playthrough` plays games with random legal actions and calls
+:func:`check_invariants` after every step: every troop card is in exactly one
+place (deck, a hand, a province, the discard pile), the hands, orders and the
+final round are consistent, the legal actions are well-formed and each one
+applies, and (``deep=True``) JSON, clones and every seat's view are exact,
+and the views leak nothing (re-dealing every hidden card and clan leaves them
+unchanged). Like :mod:`ordonnance.conformance`, it is meant to be reused by
+anything that wraps or reimplements the rules.
+
+>>> from ordonnance.shinobi import Rules
+>>> from ordonnance.shinobi.conformance import random_playthrough
+>>> random_playthrough(Rules(players=3), seed=1, deep=False).is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from ordonnance.conformance import ConformanceError, _require
+from ordonnance.shinobi.actions import Action, Pass
+from ordonnance.shinobi.cards import CLANS
+from ordonnance.shinobi.game import Game
+from ordonnance.shinobi.rules import HAND_SIZE, Rules
+from ordonnance.shinobi.view import PlayerView
+
+__all__ = ["ConformanceError", "check_invariants", "random_playthrough", "redeal_hidden"]
+
+
+def check_invariants(game: Game, *, deep: bool = True) -> None:
+    """Raise :class:`~ordonnance.conformance.ConformanceError` if ``game`` breaks an invariant."""
+    n = game.players
+    _check_cards(game)
+    _require(sorted(game._clan_order) == list(range(CLANS)), "clan cards %s", game._clan_order)
+    _require(not game.final_round or game.deck_size == 0, "final round before the deck is empty")
+    if game.final_round and not game.is_over:
+        _require(1 <= (game.extra_turns_left or 0) <= n, "extra turns left %r", game.extra_turns_left)
+    for seat in range(n):
+        size = len(game.hand(seat))
+        _require(size <= HAND_SIZE, "player %d holds %d cards", seat, size)
+        if not game.final_round and seat != game.current_player:
+            _require(size == HAND_SIZE, "player %d holds %d cards while the deck lasts", seat, size)
+    if game.is_over:
+        _require(game.legal_actions() == [], "a finished game offers actions")
+        _require(bool(game.winners), "a finished game without winners")
+        _require(game.winner == (game.winners[0] if len(game.winners) == 1 else None), "winner and winners")
+    else:
+        _check_actions(game, apply_each=deep)
+    if deep:
+        _check_copies(game)
+
+
+def _check_cards(game: Game) -> None:
+    places: Counter[int] = Counter(game._deck)
+    for seat in range(game.players):
+        places.update(card.code for card in game.hand(seat))
+        for clan, size in enumerate(game.province(seat)):
+            _require(size >= 0, "province %d has %d cards of clan %d", seat, size, clan)
+            places[clan] += size
+    for code, count in enumerate(game.discard):
+        places[code] += count
+    _require(+places == Counter(game.rules.troop_deck), "troop cards are not each in exactly one place")
+
+
+def _check_actions(game: Game, *, apply_each: bool) -> None:
+    actions = game.legal_actions()
+    _require(bool(actions), "player %d is to act but has no legal action", game.current_player)
+    codes = [action.code for action in actions]
+    _require(codes == sorted(set(codes)), "legal actions not distinct and in code order")
+    _require(1 <= game.order <= 3, "order %d", game.order)
+    if Pass() in actions:
+        _require(game.rules.optional_attack and len(actions) > 1, "pass offered wrongly")
+    for action in actions if apply_each else ():
+        clone = game.clone()
+        clone.apply(action)
+        _check_cards(clone)
+
+
+def _check_copies(game: Game) -> None:
+    restored = Game.from_json(game.to_json())
+    _require(restored == game, "JSON round trip changed the game")
+    clone = game.clone()
+    _require(clone == game, "clone differs")
+    if not clone.is_over:
+        clone.apply(clone.legal_actions()[0])
+        _require(clone != game, "applying to a clone changed the original")
+    for seat in range(game.players):
+        _check_view(game, game.view(seat))
+
+
+def _check_view(game: Game, view: PlayerView) -> None:
+    seat = view.seat
+    _require(view.hand == game.hand(seat) and view.clan == game.clan(seat), "view shows the wrong hand or clan")
+    _require(view.provinces == tuple(game.province(q) for q in range(game.players)), "view's provinces")
+    _require(view.deck_size == game.deck_size and view.discard == game.discard, "view's deck or discard")
+    unseen = Counter(game._deck) + Counter(c.code for q in range(game.players) if q != seat for c in game.hand(q))
+    _require(view.unseen() == tuple(unseen[code] for code in range(CLANS + 1)), "view's unseen cards")
+    if game.current_player == seat and not game.is_over:
+        _require(list(view.legal_actions) == game.legal_actions(), "view's legal actions")
+    else:
+        _require(view.legal_actions == (), "a view offers actions out of turn")
+    if not game.is_over:
+        for salt in range(2):
+            other = redeal_hidden(game, seat, random.Random(salt * 7919 + seat + 31 * game.turns))
+            _require(other.view(seat) == view, "a view changes when only hidden cards change: it leaks")
+
+
+def redeal_hidden(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` with everything ``seat`` cannot see dealt again at random:
+    the other seats' clans (from the clans not ``seat``'s) and the cards of the deck
+    and of the other hands (keeping every hand's size). Its history no longer
+    leads to it: use it only to compare views."""
+    other = game.clone()
+    n = game.players
+    clans = [c for c in range(CLANS) if c != game.clan(seat)]
+    rng.shuffle(clans)
+    order = list(other._clan_order)
+    for q in range(n):
+        if q != seat:
+            order[q] = clans.pop()
+    order[n:] = clans
+    other._clan_order = tuple(order)
+    hidden = other._deck + [code for q, hand in enumerate(other._hands) if q != seat for code in hand]
+    rng.shuffle(hidden)
+    other._deck = hidden[: len(other._deck)]
+    rest = hidden[len(other._deck) :]
+    for q, hand in enumerate(other._hands):
+        if q != seat:
+            other._hands[q], rest = rest[: len(hand)], rest[len(hand) :]
+    return other
+
+
+def random_playthrough(
+    rules: Rules,
+    seed: int,
+    *,
+    policy: Callable[[PlayerView], Action] | None = None,
+    deep: bool = True,
+    max_steps: int = 10_000,
+) -> Game:
+    """Play one game with random legal actions (or ``policy``), checking every step.
+
+    Returns the finished game. A ``policy`` receives the acting seat's view and
+    must return one of its legal actions; anything else fails the check.
+    """
+    rng = random.Random(seed)
+    game = Game.new(rules, seed=seed)
+    check_invariants(game, deep=deep)
+    for _ in range(max_steps):
+        if game.is_over:
+            return game
+        actions = game.legal_actions()
+        if policy is None:
+            action = rng.choice(actions)
+        else:
+            action = policy(game.view(game.current_player))
+            _require(action in actions, "policy chose an illegal action %r", action)
+        game.apply(action)
+        check_invariants(game, deep=deep)
+    raise ConformanceError(f"game did not end within {max_steps} steps")

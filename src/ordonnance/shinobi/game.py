@@ -1,0 +1,552 @@
+"""The game: state, the three orders of a turn, refills, the final round, the winner.
+
+A :class:`Game` is a mutable position that follows RULES-shinobi.md. Drive it
+with :meth:`Game.legal_actions` and :meth:`Game.apply`; every other method only
+reads. Chance (shuffling the clan cards and the troop deck) happens once, in
+:meth:`Game.new`, from a seed.
+
+>>> from ordonnance import shinobi
+>>> game = shinobi.Game.new(shinobi.Rules(players=3), seed=7)
+>>> game.current_player, game.order, len(game.hand(0)), game.deck_size
+(0, 1, 4, 46)
+>>> action = game.legal_actions()[0]
+>>> action
+Deploy(card_clan=0, province=1)
+>>> game.apply(action)
+>>> game.order, game.province(1)
+(2, (1, 0, 0, 0, 0))
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ordonnance._rng import shuffle
+from ordonnance.errors import (
+    IllegalActionError,
+    InvalidDeckError,
+    InvalidSeatError,
+    InvalidSeedError,
+    OrdonnanceTypeError,
+)
+from ordonnance.shinobi.actions import ACTIONS, PASS_CODE, Action, Attack, Deploy, Move, Ninja, Pass, Reinforce, is_action
+from ordonnance.shinobi.cards import CLANS, CODES, NINJA, Card, to_clan
+from ordonnance.shinobi.rules import HAND_SIZE, Rules
+
+if TYPE_CHECKING:
+    from ordonnance.shinobi.view import PlayerView
+
+__all__ = ["Game", "dealt"]
+
+_SEED_LIMIT = 1 << 64
+#: The orders of a turn, by number.
+DEPLOY_ORDER, REINFORCE_ORDER, ATTACK_ORDER = 1, 2, 3
+_ORDER_NAMES = {1: "order 1 (deploy or ninja)", 2: "order 2 (reinforce or move)", 3: "order 3 (attack)"}
+NOT_FINAL = -1
+
+
+def dealt(rules: Rules, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The deal of ``Game.new(rules, seed=seed)``: the clan of each of the five clan
+    cards in shuffled order (seat ``s`` gets the ``s``-th; the rest are neutral) and
+    the troop deck's codes, top card first.
+
+    One SplitMix64 stream from ``seed`` shuffles the clan cards, then the troop deck.
+    """
+    clans = list(range(CLANS))
+    state = shuffle(clans, seed)
+    deck = list(rules.troop_deck)
+    shuffle(deck, state)
+    return tuple(clans), tuple(deck)
+
+
+class Game:
+    """A game of Shinobi: War of Clans in progress (or finished).
+
+    Create games with :meth:`new` or :meth:`from_json`. The state changes only
+    through :meth:`apply`; an illegal action raises
+    :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    """
+
+    __slots__ = (
+        "_rules", "_seed", "_clan_order", "_initial_deck", "_deck", "_hands", "_provinces",
+        "_discard", "_changed", "_current", "_order", "_extra", "_over", "_turns", "_history",
+    )  # fmt: skip
+
+    _rules: Rules
+    _seed: int | None
+    _clan_order: tuple[int, ...]  # all five clans: seat s has _clan_order[s], the rest are neutral
+    _initial_deck: tuple[int, ...]  # the troop deck before the deal, top card first
+    _deck: list[int]  # the draw pile, top card LAST so that drawing is a pop()
+    _hands: list[list[int]]  # by seat, card codes in the order drawn
+    _provinces: list[list[int]]  # [seat][clan] -> cards
+    _discard: list[int]  # [code] -> cards discarded (samurai by clan, then ninjas)
+    _changed: list[list[bool]]  # [seat][clan] -> that army gained or lost a card this turn
+    _current: int
+    _order: int  # the next order of the current turn, 1..3
+    _extra: int  # turns left in the final round, or NOT_FINAL before it
+    _over: bool
+    _turns: int  # turns finished
+    _history: list[int]  # action codes applied so far
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        deck: Iterable[Card | int | str] | None = None,
+        clans: Sequence[int | str] | None = None,
+    ) -> Game:
+        """Start a game: shuffle from ``seed``, or take ``deck`` and ``clans`` as given.
+
+        Without ``deck`` and ``clans`` the clan cards and then the troop deck are
+        shuffled from ``seed`` (an int in 0..2**64-1; drawn at random when None,
+        see :attr:`seed` and :func:`dealt`). Otherwise give both: ``deck`` lists
+        the troop cards top first (a permutation of the rules' troop deck, as
+        :class:`Card`, codes or names) and ``clans`` the clan of each seat (all
+        different; the clans left out are neutral). Four cards are dealt to each
+        seat, one at a time in seat order; then seat 0 starts.
+        """
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {rules!r}")
+        if deck is None and clans is None:
+            seed = secrets.randbits(64) if seed is None else _check_seed(seed)
+            clan_order, order = dealt(rules, seed)
+        elif deck is None or clans is None:
+            raise OrdonnanceTypeError("give both deck and clans (or neither, and a seed)")
+        elif seed is not None:
+            raise OrdonnanceTypeError("give either a seed or deck and clans, not both")
+        else:
+            order = _check_deck(rules, deck)
+            clan_order = _check_clans(rules, clans)
+        return cls._dealt(rules, seed, clan_order, order)
+
+    @classmethod
+    def _dealt(cls, rules: Rules, seed: int | None, clan_order: tuple[int, ...], order: tuple[int, ...]) -> Game:
+        n = rules.players
+        game = cls.__new__(cls)
+        game._rules = rules
+        game._seed = seed
+        game._clan_order = clan_order
+        game._initial_deck = order
+        game._deck = list(order[::-1])
+        game._hands = [[] for _ in range(n)]
+        for _ in range(HAND_SIZE):
+            for seat in range(n):
+                game._hands[seat].append(game._deck.pop())
+        game._provinces = [[0] * CLANS for _ in range(n)]
+        game._discard = [0] * CODES
+        game._changed = [[False] * CLANS for _ in range(n)]
+        game._current = 0
+        game._order = DEPLOY_ORDER
+        game._extra = NOT_FINAL
+        game._over = False
+        game._turns = 0
+        game._history = []
+        game._settle()
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy of this game."""
+        other = Game.__new__(Game)
+        other._rules = self._rules
+        other._seed = self._seed
+        other._clan_order = self._clan_order
+        other._initial_deck = self._initial_deck
+        other._deck = self._deck[:]
+        other._hands = [hand[:] for hand in self._hands]
+        other._provinces = [row[:] for row in self._provinces]
+        other._discard = self._discard[:]
+        other._changed = [row[:] for row in self._changed]
+        other._current = self._current
+        other._order = self._order
+        other._extra = self._extra
+        other._over = self._over
+        other._turns = self._turns
+        other._history = self._history[:]
+        return other
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this game is played under."""
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self._rules.players
+
+    @property
+    def seed(self) -> int | None:
+        """The seed of the shuffle, or None when the deck and clans were given."""
+        return self._seed
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act (after the game ends: the seat that acted last)."""
+        return self._current
+
+    @property
+    def order(self) -> int:
+        """The next order of the current turn: 1 (deploy or ninja), 2 (reinforce or move)
+        or 3 (attack). Orders without a legal choice are skipped."""
+        return self._order
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (after the final round)."""
+        return self._over
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left in the troop deck."""
+        return len(self._deck)
+
+    @property
+    def turns(self) -> int:
+        """Turns finished so far (a turn whose orders were all skipped counts)."""
+        return self._turns
+
+    @property
+    def final_round(self) -> bool:
+        """Whether the deck has run out and the last round of turns is under way."""
+        return self._extra != NOT_FINAL
+
+    @property
+    def extra_turns_left(self) -> int | None:
+        """In the final round, the turns still to be taken (the current one included); else None."""
+        return None if self._extra == NOT_FINAL else self._extra
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order."""
+        return tuple(ACTIONS[code] for code in self._history)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s hand, in the order drawn (hidden information)."""
+        return tuple(Card.from_code(code) for code in self._hands[self._seat(seat)])
+
+    def clan(self, seat: int) -> int:
+        """The clan ``seat`` works for (hidden information until the end)."""
+        return self._clan_order[self._seat(seat)]
+
+    @property
+    def neutral_clans(self) -> tuple[int, ...]:
+        """The clans nobody works for, in ascending order (hidden until the end)."""
+        return tuple(sorted(self._clan_order[self.players :]))
+
+    def province(self, seat: int) -> tuple[int, ...]:
+        """Cards per clan in ``seat``'s province (its armies' sizes)."""
+        return tuple(self._provinces[self._seat(seat)])
+
+    def changed(self, seat: int, clan: int | str) -> bool:
+        """Whether the ``clan`` army in ``seat``'s province gained or lost a card this turn."""
+        return self._changed[self._seat(seat)][to_clan(clan)]
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        """The discard pile: cards of each clan 0..4, then ninjas (index 5)."""
+        return tuple(self._discard)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Cards of each clan over all provinces (public)."""
+        return tuple(sum(row[clan] for row in self._provinces) for clan in range(CLANS))
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's score so far: the cards of its clan over all provinces."""
+        totals = self.totals
+        return tuple(totals[self._clan_order[seat]] for seat in range(self.players))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (several share a tie); empty before.
+
+        Most cards of one's clan wins; among the tied, most cards of one's own
+        clan in one's own province; still tied, they share the win.
+        """
+        if not self._over:
+            return ()
+        scores = self.scores
+        tied = [seat for seat in range(self.players) if scores[seat] == max(scores)]
+        home = {seat: self._provinces[seat][self._clan_order[seat]] for seat in tied}
+        return tuple(seat for seat in tied if home[seat] == max(home.values()))
+
+    @property
+    def winner(self) -> int | None:
+        """The single winning seat once over; None before or when several share the win."""
+        winners = self.winners
+        return winners[0] if len(winners) == 1 else None
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of :attr:`current_player` now, in code order (empty once over)."""
+        if self._over:
+            return []
+        return [ACTIONS[code] for code in self._legal_codes(self._order)]
+
+    def _legal_codes(self, order: int) -> list[int]:
+        p, n = self._current, self.players
+        prov = self._provinces
+        others = [q for q in range(n) if q != p]
+        codes: list[int] = []
+        if order == DEPLOY_ORDER:
+            for clan in sorted({code for code in self._hands[p] if code != NINJA}):
+                codes.extend(Deploy(clan, q).code for q in others)
+            if NINJA in self._hands[p]:
+                codes.extend(Ninja(q, clan).code for q in others for clan in range(CLANS) if prov[q][clan])
+        elif order == REINFORCE_ORDER:
+            codes.extend(Reinforce(clan).code for clan in sorted({c for c in self._hands[p] if c != NINJA}))
+            codes.extend(
+                Move(f, clan, t).code
+                for f in others for clan in range(CLANS) if prov[f][clan]
+                for t in range(n) if t != f
+            )  # fmt: skip
+        else:
+            codes.extend(
+                Attack(clan, q, target).code
+                for clan in range(CLANS) if prov[p][clan]
+                for q in others for target in range(CLANS)
+                if target != clan and prov[q][target] and prov[p][clan] >= prov[q][target] + 1
+                and not self._changed[q][target]
+            )  # fmt: skip
+            if codes and self._rules.optional_attack:
+                codes.append(PASS_CODE)
+        return codes
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for :attr:`current_player`.
+
+        Raises :class:`~ordonnance.errors.IllegalActionError` (a ValueError)
+        with the reason when the action is not legal now, and a TypeError for
+        an object that is no action; the game is then unchanged.
+        """
+        if not is_action(action):
+            raise OrdonnanceTypeError(f"an action is Deploy, Ninja, Reinforce, Move, Attack or Pass, not {action!r}")
+        if self._over:
+            raise IllegalActionError(action, "the game is over")
+        if action.code not in self._legal_codes(self._order):
+            raise IllegalActionError(action, self._why_illegal(action))
+        self._do(action)
+        self._history.append(action.code)
+        self._order += 1
+        self._settle()
+
+    def _do(self, action: Action) -> None:
+        p = self._current
+        if type(action) is Deploy:
+            self._play_from_hand(action.card_clan, action.province)
+        elif type(action) is Ninja:
+            self._hands[p].remove(NINJA)
+            self._discard[NINJA] += 1
+            self._remove(action.province, action.clan)
+        elif type(action) is Reinforce:
+            self._play_from_hand(action.card_clan, p)
+        elif type(action) is Move:
+            self._provinces[action.from_province][action.clan] -= 1
+            self._changed[action.from_province][action.clan] = True
+            self._add(action.to_province, action.clan)
+        elif type(action) is Attack:
+            self._remove(action.province, action.target_clan)
+        # Pass: nothing happens.
+
+    def _play_from_hand(self, clan: int, province: int) -> None:
+        self._hands[self._current].remove(clan)
+        self._add(province, clan)
+
+    def _add(self, province: int, clan: int) -> None:
+        self._provinces[province][clan] += 1
+        self._changed[province][clan] = True
+
+    def _remove(self, province: int, clan: int) -> None:
+        self._provinces[province][clan] -= 1
+        self._changed[province][clan] = True
+        self._discard[clan] += 1
+
+    def _settle(self) -> None:
+        """Skip the orders without a legal choice; at the end of a turn refill, run the
+        final round and hand the turn on, until somebody has a decision or the game ends."""
+        while True:
+            while self._order <= ATTACK_ORDER:
+                if self._legal_codes(self._order):
+                    return
+                self._order += 1
+            self._end_turn()
+            if self._over:
+                return
+
+    def _end_turn(self) -> None:
+        p, n = self._current, self.players
+        while len(self._hands[p]) < HAND_SIZE and self._deck:
+            self._hands[p].append(self._deck.pop())
+        self._turns += 1
+        if self._extra != NOT_FINAL:
+            self._extra -= 1
+            if self._extra == 0:
+                self._over = True
+                self._order = ATTACK_ORDER
+                return
+        elif not self._deck:
+            self._extra = n  # every player, the next seat first, takes one more turn
+        self._current = (p + 1) % n
+        self._order = DEPLOY_ORDER
+        self._changed = [[False] * CLANS for _ in range(n)]
+
+    def _why_illegal(self, action: Action) -> str:
+        """Words for why ``action`` (known to be illegal) cannot be given now."""
+        p, n = self._current, self.players
+        wanted = {Deploy: 1, Ninja: 1, Reinforce: 2, Move: 2, Attack: 3, Pass: 3}[type(action)]
+        if wanted != self._order:
+            return f"player {p} must give {_ORDER_NAMES[self._order]} now"
+        provinces = [getattr(action, name) for name in ("province", "from_province", "to_province") if hasattr(action, name)]
+        bad = [q for q in provinces if q >= n]
+        if bad:
+            return f"province {bad[0]} does not exist with {n} players"
+        hand = self._hands[p]
+        if type(action) is Deploy or type(action) is Reinforce:
+            if action.card_clan not in hand:
+                return f"player {p} holds no {Card(action.card_clan)} samurai"
+            return f"a deploy goes into another player's province, not player {p}'s own"
+        if type(action) is Ninja:
+            if NINJA not in hand:
+                return f"player {p} holds no ninja"
+            if action.province == p:
+                return "a ninja strikes another player's province"
+            return f"province {action.province} has no {Card(action.clan)} army"
+        if type(action) is Move:
+            if action.from_province == p:
+                return "nobody moves cards out of their own province"
+            if action.from_province == action.to_province:
+                return "a move goes to a different province"
+            return f"province {action.from_province} has no {Card(action.clan)} army"
+        if type(action) is Pass:
+            if not self._rules.optional_attack:
+                return "attacks are mandatory under these rules"
+            return "there is no attack to decline"
+        assert isinstance(action, Attack)
+        own, q = self._provinces[p][action.clan], action.province
+        if own == 0:
+            return f"player {p} has no {Card(action.clan)} army"
+        if q == p:
+            return "an attack targets another player's province"
+        if action.clan == action.target_clan:
+            return "an army attacks an army of a different clan"
+        defender = self._provinces[q][action.target_clan]
+        if defender == 0:
+            return f"province {q} has no {Card(action.target_clan)} army"
+        if self._changed[q][action.target_clan]:
+            return f"the {Card(action.target_clan)} army in province {q} changed size this turn"
+        return f"an army of {own} cannot attack an army of {defender} (it needs at least one card more)"
+
+    # ------------------------------------------------------------------ helpers
+
+    def _seat(self, seat: int) -> int:
+        if type(seat) is int and 0 <= seat < self._rules.players:
+            return seat
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise OrdonnanceTypeError(f"a seat is a number, not {type(seat).__name__}: {seat!r}")
+        if not 0 <= seat < self.players:
+            raise InvalidSeatError(f"seats are 0..{self.players - 1}, got {seat!r}")
+        return int(seat)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see: the public table, counts of hidden things, its own clan and hand."""
+        from ordonnance.shinobi.view import PlayerView
+
+        return PlayerView.of(self, self._seat(seat))
+
+    def to_json(self) -> str:
+        """The whole game as JSON text; :meth:`from_json` restores it exactly."""
+        from ordonnance.shinobi.serialization import game_to_json
+
+        return game_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        """Restore a game saved with :meth:`to_json`; refuses malformed input and any
+        position the engine could not have reached, with
+        :class:`~ordonnance.errors.InvalidGameStateError`."""
+        from ordonnance.shinobi.serialization import game_from_json
+
+        return game_from_json(text)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _state(self) -> tuple[object, ...]:
+        return (
+            self._rules, self._seed, self._clan_order, self._initial_deck, self._deck, self._hands,
+            self._provinces, self._discard, self._changed, self._current, self._order, self._extra,
+            self._over, self._turns, self._history,
+        )  # fmt: skip
+
+    def _repr_svg_(self) -> str:
+        """The table as SVG with hands and clans hidden, for Jupyter."""
+        from ordonnance.shinobi.render import svg
+
+        return svg(self)
+
+    def __repr__(self) -> str:
+        status = "over" if self._over else f"player {self._current} to give order {self._order}"
+        return f"<shinobi.Game {self.players} players, {self._turns} turns, {status}>"
+
+    def __str__(self) -> str:
+        from ordonnance.shinobi.render import board
+
+        return board(self)
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise OrdonnanceTypeError(f"seed must be an int, got {seed!r}")
+    if not 0 <= seed < _SEED_LIMIT:
+        raise InvalidSeedError(f"seed must be in 0..2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def _card_code(card: object) -> int:
+    if isinstance(card, Card):
+        return card.code
+    if isinstance(card, str):
+        return Card.parse(card).code
+    if isinstance(card, bool) or not isinstance(card, (int, np.integer)) or not 0 <= card < CODES:
+        raise InvalidDeckError(f"a troop card is a Card, a code 0..{CODES - 1} or a name, got {card!r}")
+    return int(card)
+
+
+def _check_deck(rules: Rules, deck: Iterable[object]) -> tuple[int, ...]:
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+        raise OrdonnanceTypeError(f"deck must be a sequence of cards, got {deck!r}")
+    order = tuple(_card_code(card) for card in deck)
+    got, expected = Counter(order), Counter(rules.troop_deck)
+    if got != expected:
+        missing, extra = expected - got, got - expected
+        words = [f"{'missing' if what is missing else 'extra'} " + " ".join(f"{Card.from_code(c)}x{k}" for c, k in sorted(what.items()))
+                 for what in (missing, extra) if what]  # fmt: skip
+        raise InvalidDeckError(f"deck does not hold the rules' troop cards: {'; '.join(words)}")
+    return order
+
+
+def _check_clans(rules: Rules, clans: Sequence[object]) -> tuple[int, ...]:
+    if isinstance(clans, (str, bytes)) or not isinstance(clans, Sequence):
+        raise OrdonnanceTypeError(f"clans must be a sequence with one clan per seat, got {clans!r}")
+    chosen = [to_clan(clan, f"clans[{seat}]") for seat, clan in enumerate(clans)]
+    if len(chosen) != rules.players or len(set(chosen)) != len(chosen):
+        raise InvalidDeckError(f"clans must give {rules.players} different clans, one per seat, got {clans!r}")
+    return tuple(chosen + [clan for clan in range(CLANS) if clan not in chosen])

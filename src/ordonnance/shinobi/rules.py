@@ -1,0 +1,121 @@
+"""The rules of a game of Shinobi: players, the troop deck and the attack variant.
+
+>>> from ordonnance.shinobi import Rules
+>>> Rules()
+Rules(players=4, samurai=(11, 11, 11, 11, 11), ninjas=3, attack='mandatory')
+>>> len(Rules().troop_deck), Rules(players=3, samurai=8).samurai
+(58, (8, 8, 8, 8, 8))
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, get_args
+
+import attrs
+
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.shinobi.cards import CLANS, NINJA
+
+__all__ = ["Rules", "AttackRule", "HAND_SIZE", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_DECK"]
+
+AttackRule = Literal["mandatory", "optional"]
+
+#: Cards in a full hand (dealt at the start, refilled at the end of each turn).
+HAND_SIZE = 4
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+#: The largest troop deck the engine accepts (it bounds the simulator's memory).
+MAX_DECK = 500
+
+
+def _is_int(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int)
+
+
+def _check_players(_instance: object, _attribute: object, value: object) -> None:
+    if not _is_int(value):
+        raise OrdonnanceTypeError(f"players must be an int, got {value!r}")
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:  # type: ignore[operator]
+        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {value!r}")
+
+
+def _to_samurai(value: object) -> tuple[int, ...]:
+    if _is_int(value):
+        counts: tuple[Any, ...] = (value,) * CLANS
+    elif isinstance(value, (tuple, list)):
+        counts = tuple(value)
+    else:
+        raise OrdonnanceTypeError(f"samurai must be an int or {CLANS} ints (cards per clan), got {value!r}")
+    if len(counts) != CLANS or not all(_is_int(c) for c in counts):
+        raise OrdonnanceTypeError(f"samurai must be an int or {CLANS} ints (cards per clan), got {value!r}")
+    if any(c < 0 for c in counts):
+        raise InvalidRulesError(f"samurai counts must not be negative, got {value!r}")
+    return counts
+
+
+def _check_ninjas(_instance: object, _attribute: object, value: object) -> None:
+    if not _is_int(value):
+        raise OrdonnanceTypeError(f"ninjas must be an int, got {value!r}")
+    # A full hand of ninjas could have nothing to do while the deck lasts: no progress.
+    if not 0 <= value < HAND_SIZE:  # type: ignore[operator]
+        raise InvalidRulesError(f"ninjas must be 0..{HAND_SIZE - 1} (fewer than a hand), got {value!r}")
+
+
+def _check_attack(_instance: object, _attribute: object, value: object) -> None:
+    if value not in get_args(AttackRule):
+        raise InvalidRulesError(f"attack must be 'mandatory' or 'optional', got {value!r}")
+
+
+@attrs.frozen
+class Rules:
+    """Everything fixed for a whole game; immutable and validated.
+
+    >>> Rules(players=6)
+    Traceback (most recent call last):
+    ...
+    ordonnance.errors.InvalidRulesError: players must be 3..5, got 6
+    """
+
+    players: int = attrs.field(default=4, validator=_check_players)
+    """Number of players, 3..5."""
+    samurai: tuple[int, ...] = attrs.field(default=11, converter=_to_samurai)
+    """Samurai cards of each clan in the troop deck (one int for all clans, or 5 ints)."""
+    ninjas: int = attrs.field(default=3, validator=_check_ninjas)
+    """Ninja cards in the troop deck, 0..3."""
+    attack: AttackRule = attrs.field(default="mandatory", validator=_check_attack)
+    """``"mandatory"``: a legal attack must be made; ``"optional"``: it may be declined (Pass)."""
+
+    def __attrs_post_init__(self) -> None:
+        size = sum(self.samurai) + self.ninjas
+        needed = HAND_SIZE * self.players
+        if size < needed:
+            raise InvalidRulesError(
+                f"a {self.players}-player game deals {needed} cards, but the troop deck has {size}"
+            )
+        if size > MAX_DECK:
+            raise InvalidRulesError(f"the troop deck may hold at most {MAX_DECK} cards, got {size}")
+
+    @property
+    def troop_deck(self) -> tuple[int, ...]:
+        """The troop deck's card codes in sorted order (the order shuffled by ``Game.new``)."""
+        codes = [clan for clan in range(CLANS) for _ in range(self.samurai[clan])]
+        return tuple(codes + [NINJA] * self.ninjas)
+
+    @property
+    def optional_attack(self) -> bool:
+        """Whether order 3 may be declined."""
+        return self.attack == "optional"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON-ready data; :meth:`from_dict` reverses it."""
+        return {"players": self.players, "samurai": list(self.samurai), "ninjas": self.ninjas, "attack": self.attack}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Rules:
+        """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
+        if not isinstance(data, dict):
+            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
+        unknown = set(data) - {f.name for f in attrs.fields(cls)}
+        if unknown:
+            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
+        return cls(**data)

@@ -1,0 +1,110 @@
+"""Lossless JSON, and saves the engine could not have reached refused with the reason."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ordonnance.errors import InvalidGameStateError
+from ordonnance.shinobi import Game, Rules
+
+from .test_game import random_game
+
+
+@given(st.integers(3, 5), st.integers(0, 10_000), st.integers(0, 200), st.sampled_from(["mandatory", "optional"]))
+def test_round_trip_is_exact_and_keeps_playing_the_same(players: int, seed: int, steps: int, attack: str) -> None:
+    game = Game.new(Rules(players=players, attack=attack), seed=seed)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    restored = Game.from_json(game.to_json())
+    assert restored == game and restored.to_json() == game.to_json()
+    if not game.is_over:
+        action = game.legal_actions()[-1]
+        game.apply(action)
+        restored.apply(action)
+        assert restored == game
+
+
+def test_a_given_deal_round_trips_too() -> None:
+    rules = Rules(players=3, samurai=(3, 4, 5, 6, 7), ninjas=1)
+    game = Game.new(rules, deck=sorted(rules.troop_deck, reverse=True), clans=(4, 2, 0))
+    game.apply(game.legal_actions()[3])
+    assert Game.from_json(game.to_json()) == game and Game.from_json(game.to_json()).seed is None
+
+
+def _mutations(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Single changes to a save, each of which the engine could not have reached."""
+    out = []
+
+    def edit(name: str, change: Any) -> None:
+        copy = json.loads(json.dumps(data))
+        change(copy)
+        out.append((name, copy))
+
+    edit("hand card", lambda d: d["position"]["hands"][1].__setitem__(0, "Ninja" if d["position"]["hands"][1][0] != "Ninja" else "Oda"))
+    edit("province", lambda d: d["position"]["provinces"][2].__setitem__(0, d["position"]["provinces"][2][0] + 1))
+    edit("discard", lambda d: d["position"]["discard"].__setitem__(5, 3))
+    edit("deck size", lambda d: d["position"].__setitem__("deck_size", d["position"]["deck_size"] - 1))
+    edit("current player", lambda d: d["position"].__setitem__("current_player", (d["position"]["current_player"] + 1) % 4))
+    edit("order", lambda d: d["position"].__setitem__("order", 1 + d["position"]["order"] % 3))
+    edit("turns", lambda d: d["position"].__setitem__("turns", d["position"]["turns"] + 1))
+    edit("over", lambda d: d["position"].__setitem__("over", True))
+    edit("over as int", lambda d: d["position"].__setitem__("over", 0))
+    edit("seed", lambda d: d.__setitem__("seed", d["seed"] + 1))
+    edit("clans", lambda d: d.__setitem__("clans", d["clans"][1:] + d["clans"][:1]))
+    edit("deck order", lambda d: d.__setitem__("deck", d["deck"][1:] + d["deck"][:1]))
+    edit("deck card", lambda d: d["deck"].__setitem__(0, "Ninja" if d["deck"][0] != "Ninja" else "Mori"))
+    edit("an action", lambda d: d["actions"].__setitem__(0, ["Attack", 0, 1, 2]))
+    edit("a dropped action", lambda d: d["actions"].pop())
+    edit("an extra action", lambda d: d["actions"].append(["Pass"]))
+    edit("a bad action", lambda d: d["actions"].__setitem__(1, ["Deploy", 0]))
+    edit("a bool field", lambda d: d["actions"].__setitem__(1, ["Reinforce", True]))
+    edit("rules", lambda d: d["rules"].__setitem__("players", 5))
+    edit("rules field", lambda d: d["rules"].__setitem__("colour", "red"))
+    edit("version", lambda d: d.__setitem__("version", 2))
+    edit("format", lambda d: d.__setitem__("format", "ordonnance.game"))
+    edit("extra key", lambda d: d.__setitem__("comment", "hi"))
+    edit("missing key", lambda d: d.pop("position"))
+    return out
+
+
+def test_every_single_mutation_of_a_save_is_refused() -> None:
+    game = random_game(4, 7, 25)
+    data = json.loads(game.to_json())
+    mutations = _mutations(data)
+    assert len(mutations) == 24
+    for name, mutated in mutations:
+        with pytest.raises(InvalidGameStateError, match="invalid shinobi game JSON"):
+            Game.from_json(json.dumps(mutated))
+            pytest.fail(f"mutation {name!r} was accepted")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "not JSON"), ("[]", "expected an object"), ("{}", "format must be"), (b"\xff", "not JSON"),
+    ("[" * 100_000, "not JSON"),
+])  # fmt: skip
+def test_malformed_text_is_refused(text: str | bytes, message: str) -> None:
+    with pytest.raises(InvalidGameStateError, match=message):
+        Game.from_json(text)
+    with pytest.raises(InvalidGameStateError, match="str or bytes"):
+        Game.from_json(12)  # type: ignore[arg-type]
+
+
+def test_the_error_names_the_reason() -> None:
+    game = random_game(3, 2, 10)
+    data = json.loads(game.to_json())
+    data["position"]["provinces"][0][0] += 1
+    with pytest.raises(InvalidGameStateError, match=r"position.provinces is .* but the actions lead to"):
+        Game.from_json(json.dumps(data))
+    data = json.loads(game.to_json())
+    data["actions"][0] = ["Move", 0, 0, 1]
+    with pytest.raises(InvalidGameStateError, match=r"actions\[0\] cannot be played: illegal action"):
+        Game.from_json(json.dumps(data))
