@@ -7,8 +7,7 @@ troops wins.
 
 >>> from ordonnance import black_prince as bp
 >>> game = bp.Game.new(bp.Rules(armies=("English", "French")), seed=1)
->>> from ordonnance.black_prince.bots import Random
->>> bots = [Random(seed=1), Random(seed=2)]
+>>> bots = [bp.Greedy(seed=1), bp.Random(seed=2)]
 >>> while not game.is_over:
 ...     game.apply(bots[game.current_player].choose(game.view(game.current_player)))
 >>> game.winner in (0, 1, None), max(game.routed) <= 7
@@ -29,16 +28,18 @@ from ordonnance.black_prince.actions import (
     PlayBattle,
 )
 from ordonnance.black_prince.board import Battlefield, back_row, front_row
+from ordonnance.black_prince.bots import Bot, Greedy, Random
 from ordonnance.black_prince.cards import ARMIES, BATTLE, Card, TroopType, deck
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.black_prince.fight import FightResult, Side, fight
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import DEFAULT_ADVANTAGES, Rules
+from ordonnance.black_prince.simulation import SimulationResult, simulate
 from ordonnance.black_prince.view import PlayerView
 
 __all__ = [
-    "ARMIES", "BATTLE", "DEFAULT_ADVANTAGES", "Action", "Battlefield", "Card", "EndBattle", "EndTurn",
-    "Fight", "FightResult", "Game", "InvalidSquareError", "MountedMove", "Move", "Place",
-    "PlaceBehind", "PlayBattle", "PlayerView", "Rules", "Side", "TroopType",
-    "back_row", "deck", "fight", "front_row", 
+    "ARMIES", "BATTLE", "DEFAULT_ADVANTAGES", "Action", "Battlefield", "Bot", "Card", "EndBattle", "EndTurn",
+    "Fight", "FightResult", "Game", "Greedy", "InvalidSquareError", "MountedMove", "Move", "Place",
+    "PlaceBehind", "PlayBattle", "PlayerView", "Random", "Rules", "Side", "SimulationResult", "TroopType",
+    "back_row", "deck", "fight", "front_row", "simulate",
 ]  # fmt: skip

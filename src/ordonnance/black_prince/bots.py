@@ -14,7 +14,7 @@ from ordonnance.black_prince.view import PlayerView
 from ordonnance.bots import _SeededBot
 from ordonnance.errors import IllegalActionError
 
-__all__ = ["Bot", "Random"]
+__all__ = ["Bot", "Random", "Greedy"]
 
 
 @runtime_checkable
@@ -40,3 +40,5 @@ class Random(_SeededBot):
         actions = _legal(view)
         return actions[self._pick(len(actions))]
 
+
+from ordonnance.black_prince._greedy import Greedy  # noqa: E402  (it builds on the classes above)

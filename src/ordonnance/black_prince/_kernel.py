@@ -1,0 +1,647 @@
+"""Private numba kernel: the rules of Black Prince over a record of fixed-shape arrays.
+
+One implementation of the rules for everything fast (the simulator and the
+Monte-Carlo bot's rollouts), held to the readable engine
+(:class:`ordonnance.black_prince.Game`) by the twin tests: the same shuffles,
+deal, legal actions in the same order, the same auto-steps and breakthrough
+draws, and bot twins that draw from the same streams, so a simulated game
+and the same game through ``Game`` are identical action for action.
+
+The state is a :class:`State` of small arrays (pgx style), the card kinds a
+:class:`Tables`; a card is its kind index into the tables (-1: empty).
+An action is one int: ``op | a << 3 | b << 11`` (see :func:`encode`).
+Everything arrives validated; nothing here raises or reads out of bounds.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance._simulator_kernel import bounded, splitmix64
+
+Array = npt.NDArray[np.int64]
+
+COLUMNS = 6
+HAND = 6
+FRONT_LIMIT = 6
+ROUT_TO_WIN = 6
+EMPTY = -1
+#: Most legal actions in any position (places 6x6, behind 6, moves 12; or a battle's 12 + 18 + 1).
+MAX_LEGAL = 64
+
+#: Phases.
+PLACE = 0
+CHOOSE = 1
+BATTLE = 2
+OVER = 3
+#: Action ops.
+OP_PLACE = 0
+OP_BEHIND = 1
+OP_MOVE = 2
+OP_BATTLE = 3
+OP_END_TURN = 4
+OP_RIDE = 5
+OP_FIGHT = 6
+OP_END_BATTLE = 7
+#: Type families as bit masks over TroopType numbers.
+MOUNTED = 0b0000_0111
+LINE = 0b0111_1000
+ARCHER = 0b1000_0100
+#: ints[] slots.
+CURRENT = 0
+PHASE = 1
+TURN = 2
+FOUGHT = 3
+ROUTED = 4  # 4 and 5: routed by seat 0 and seat 1
+MAX_TURNS = 6
+INTS = 7
+#: Policy codes.
+RANDOM = 0
+GREEDY = 1
+
+
+class Tables(NamedTuple):
+    """The card kinds of a game, read-only: type (-1 for Battle), strength, advantage mask."""
+
+    kind_type: Array
+    strength: Array
+    advantages: Array
+
+
+class State(NamedTuple):
+    """A position as fixed-shape arrays; ``decks[p, :deck_len[p]]`` has its top card last."""
+
+    cells: Array  # [4, 6]: kind or -1, rows as in Game
+    hands: Array  # [2, 6]
+    hand_len: Array  # [2]
+    decks: Array  # [2, D]
+    deck_len: Array  # [2]
+    discards: Array  # [2, D]
+    discard_len: Array  # [2]
+    flags: Array  # [3, 6]: attacked, moved, contact (by the attacker's column)
+    ints: Array  # [INTS]: current, phase, turn, fought, routed 0, routed 1, max turns
+    rng: npt.NDArray[np.uint64]  # [1]: the chance stream
+
+
+def new_state(deck_size: int) -> State:
+    """An empty state whose decks hold up to ``deck_size`` cards."""
+    return State(
+        np.full((4, COLUMNS), EMPTY, np.int64), np.full((2, HAND), EMPTY, np.int64), np.zeros(2, np.int64),
+        np.full((2, deck_size), EMPTY, np.int64), np.zeros(2, np.int64),
+        np.full((2, deck_size), EMPTY, np.int64), np.zeros(2, np.int64),
+        np.zeros((3, COLUMNS), np.int64), np.zeros(INTS, np.int64), np.zeros(1, np.uint64),
+    )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def copy_into(src: State, dst: State) -> None:
+    """Copy every array of ``src`` into ``dst`` (same shapes)."""
+    dst.cells[:, :] = src.cells
+    dst.hands[:, :] = src.hands
+    dst.hand_len[:] = src.hand_len
+    dst.decks[:, :] = src.decks
+    dst.deck_len[:] = src.deck_len
+    dst.discards[:, :] = src.discards
+    dst.discard_len[:] = src.discard_len
+    dst.flags[:, :] = src.flags
+    dst.ints[:] = src.ints
+    dst.rng[:] = src.rng
+
+
+@numba.njit(cache=True, inline="always")
+def encode(op: int, a: int, b: int) -> int:
+    """One action as an int: op (3 bits), a (8 bits: kind or column), b (column, target, or step 0/1)."""
+    return op | (a << 3) | (b << 11)
+
+
+@numba.njit(cache=True, inline="always")
+def front(p: int) -> int:
+    return 2 - p
+
+
+@numba.njit(cache=True, inline="always")
+def back(p: int) -> int:
+    return 3 - 3 * p
+
+
+@numba.njit(cache=True, inline="always")
+def _has(mask: int, kind_type: int) -> bool:
+    return kind_type >= 0 and (mask >> kind_type) & 1 == 1
+
+
+# ------------------------------------------------------------------ fights
+
+
+@numba.njit(cache=True, inline="always")
+def _engaged(cells: Array, p: int, c: int) -> bool:
+    return bool(cells[front(p), c] >= 0 and cells[front(1 - p), c] >= 0)
+
+
+@numba.njit(cache=True)
+def _side_total(tb: Tables, cells: Array, p: int, c: int, other: int, flank: bool) -> tuple[int, int]:
+    """(total, cards lost if beaten) of ``p``'s front unit in column ``c`` against kind ``other``."""
+    k = cells[front(p), c]
+    t = tb.kind_type[k]
+    total = tb.strength[k]
+    if _has(tb.advantages[k], tb.kind_type[other]):
+        total += 1
+    lost = 1
+    behind = cells[back(p), c]
+    if _has(LINE, t) and behind >= 0 and tb.kind_type[behind] == t:
+        total += 1
+        lost = 2
+    engaged = _engaged(cells, p, c)
+    if engaged:
+        for s in (c - 1, c + 1):
+            if 0 <= s < COLUMNS:
+                friend = cells[front(p), s]
+                if friend >= 0 and _has(ARCHER, tb.kind_type[friend]) and not _engaged(cells, p, s):
+                    total += 1
+    if flank and not engaged:
+        total += 1
+    return total, lost
+
+
+@numba.njit(cache=True)
+def fight_totals(tb: Tables, cells: Array, p: int, c: int, t: int) -> tuple[int, int, int, int]:
+    """``p``'s unit in column ``c`` attacks column ``t``: (attacker total, defender total,
+    attacker's cards lost if beaten, defender's cards lost if beaten)."""
+    a_kind = cells[front(p), c]
+    d_kind = cells[front(1 - p), t]
+    a, a_lost = _side_total(tb, cells, p, c, d_kind, c != t)
+    d, d_lost = _side_total(tb, cells, 1 - p, t, a_kind, False)
+    return a, d, a_lost, d_lost
+
+
+@numba.njit(cache=True)
+def worth(tb: Tables, cells: Array, p: int, c: int, t: int) -> int:
+    """What the fight changes for the attacker: +cards destroyed, -cards lost, 0 on a tie."""
+    a, d, a_lost, d_lost = fight_totals(tb, cells, p, c, t)
+    if a > d:
+        return d_lost
+    if d > a:
+        return -a_lost
+    return 0
+
+
+# ------------------------------------------------------------------ legal actions
+
+
+@numba.njit(cache=True)
+def _front_count(cells: Array) -> int:
+    n = 0
+    for r in (1, 2):
+        for c in range(COLUMNS):
+            n += cells[r, c] >= 0
+    return n
+
+
+@numba.njit(cache=True, inline="always")
+def _beside(cells: Array, p: int, c: int, ignore: int) -> bool:
+    for s in (c - 1, c + 1):
+        if 0 <= s < COLUMNS and s != ignore and cells[front(p), s] >= 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _can_place(cells: Array, p: int, c: int, count: int) -> bool:
+    if cells[front(p), c] >= 0 or count >= FRONT_LIMIT:
+        return False
+    if cells[front(1 - p), c] >= 0 or _beside(cells, p, c, -1):
+        return True
+    return count == 0
+
+
+@numba.njit(cache=True)
+def _enemy_near(cells: Array, p: int, c: int) -> bool:
+    for t in (c - 1, c, c + 1):
+        if 0 <= t < COLUMNS and cells[front(1 - p), t] >= 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def legal(tb: Tables, st: State, out: Array) -> int:
+    """Write the legal actions in the engine's order into ``out``; returns how many."""
+    phase = st.ints[PHASE]
+    p = st.ints[CURRENT]
+    cells = st.cells
+    n = 0
+    if phase == PLACE:
+        count = _front_count(cells)
+        places = 0
+        for c in range(COLUMNS):
+            if _can_place(cells, p, c, count):
+                places |= 1 << c
+        for i in range(st.hand_len[p]):
+            k = st.hands[p, i]
+            t = tb.kind_type[k]
+            if t < 0:
+                continue
+            seen = False
+            for j in range(i):
+                if st.hands[p, j] == k:
+                    seen = True
+                    break
+            if seen:
+                continue
+            for c in range(COLUMNS):
+                if places >> c & 1:
+                    out[n] = encode(OP_PLACE, k, c)
+                    n += 1
+            if _has(LINE, t):
+                for c in range(COLUMNS):
+                    unit = cells[front(p), c]
+                    if unit >= 0 and tb.kind_type[unit] == t and cells[back(p), c] < 0:
+                        out[n] = encode(OP_BEHIND, k, c)
+                        n += 1
+        for c in range(COLUMNS):
+            if cells[front(p), c] < 0:
+                continue
+            for step in (0, 1):
+                to = c - 1 + 2 * step
+                if 0 <= to < COLUMNS and cells[front(p), to] < 0:
+                    if cells[front(1 - p), to] >= 0 or _beside(cells, p, to, c):
+                        out[n] = encode(OP_MOVE, c, step)
+                        n += 1
+    elif phase == CHOOSE:
+        out[0] = encode(OP_BATTLE, 0, 0)
+        out[1] = encode(OP_END_TURN, 0, 0)
+        n = 2
+    elif phase == BATTLE:
+        if st.ints[FOUGHT] == 0:
+            for c in range(COLUMNS):
+                unit = cells[front(p), c]
+                if unit >= 0 and _has(MOUNTED, tb.kind_type[unit]) and st.flags[1, c] == 0:
+                    for step in (0, 1):
+                        to = c - 1 + 2 * step
+                        if 0 <= to < COLUMNS and cells[front(p), to] < 0:
+                            out[n] = encode(OP_RIDE, c, step)
+                            n += 1
+        mandatory = False
+        for c in range(COLUMNS):
+            if cells[front(p), c] < 0 or st.flags[0, c] != 0:
+                continue
+            if cells[front(1 - p), c] >= 0:
+                mandatory = True
+            for t in (c - 1, c, c + 1):
+                if 0 <= t < COLUMNS and cells[front(1 - p), t] >= 0:
+                    out[n] = encode(OP_FIGHT, c, t)
+                    n += 1
+        if n > 0 and not mandatory:
+            out[n] = encode(OP_END_BATTLE, 0, 0)
+            n += 1
+    return n
+
+
+# ------------------------------------------------------------------ applying
+
+
+@numba.njit(cache=True)
+def _draw(st: State, p: int) -> None:
+    while st.hand_len[p] < HAND and st.deck_len[p] > 0:
+        st.deck_len[p] -= 1
+        st.hands[p, st.hand_len[p]] = st.decks[p, st.deck_len[p]]
+        st.hand_len[p] += 1
+
+
+@numba.njit(cache=True)
+def _take_from_hand(st: State, p: int, i: int) -> int:
+    """Remove and return the card in hand slot ``i``, keeping the order of the rest."""
+    k = st.hands[p, i]
+    for j in range(i, st.hand_len[p] - 1):
+        st.hands[p, j] = st.hands[p, j + 1]
+    st.hand_len[p] -= 1
+    st.hands[p, st.hand_len[p]] = EMPTY
+    return int(k)
+
+
+@numba.njit(cache=True)
+def _remove_kind(st: State, p: int, k: int) -> None:
+    for i in range(st.hand_len[p]):
+        if st.hands[p, i] == k:
+            _take_from_hand(st, p, i)
+            return
+
+
+@numba.njit(cache=True)
+def _discard(tb: Tables, st: State, p: int, k: int) -> None:
+    """``p``'s card ``k`` goes to ``p``'s discard pile; a troop counts as routed for the other seat."""
+    st.discards[p, st.discard_len[p]] = k
+    st.discard_len[p] += 1
+    if tb.kind_type[k] >= 0:
+        st.ints[ROUTED + 1 - p] += 1
+
+
+@numba.njit(cache=True)
+def _reset_battle(st: State) -> None:
+    st.flags[:, :] = 0
+    st.ints[FOUGHT] = 0
+
+
+@numba.njit(cache=True)
+def _game_over(st: State) -> None:
+    st.ints[PHASE] = OVER
+    _reset_battle(st)
+
+
+@numba.njit(cache=True)
+def _end_turn(st: State) -> None:
+    _reset_battle(st)
+    out_of_cards = st.hand_len[0] + st.hand_len[1] + st.deck_len[0] + st.deck_len[1] == 0
+    if out_of_cards or st.ints[TURN] >= st.ints[MAX_TURNS]:
+        _game_over(st)
+        return
+    st.ints[CURRENT] = 1 - st.ints[CURRENT]
+    st.ints[TURN] += 1
+    st.ints[PHASE] = PLACE
+
+
+@numba.njit(cache=True)
+def _start_battle(st: State) -> None:
+    p = st.ints[CURRENT]
+    st.ints[PHASE] = BATTLE
+    for c in range(COLUMNS):
+        st.flags[2, c] = st.cells[front(p), c] >= 0 and _enemy_near(st.cells, p, c)
+
+
+@numba.njit(cache=True)
+def _after_first_step(tb: Tables, st: State) -> None:
+    p = st.ints[CURRENT]
+    _draw(st, p)
+    if _front_count(st.cells) >= FRONT_LIMIT:
+        _start_battle(st)
+        return
+    for i in range(st.hand_len[p]):
+        if tb.kind_type[st.hands[p, i]] < 0:
+            st.ints[PHASE] = CHOOSE
+            return
+    _end_turn(st)
+
+
+@numba.njit(cache=True)
+def _finish_battle(tb: Tables, st: State) -> None:
+    p = st.ints[CURRENT]
+    q = 1 - p
+    for c in range(COLUMNS):
+        if st.cells[front(p), c] < 0 or st.flags[2, c] != 0 or st.hand_len[q] == 0:
+            continue
+        state, value = splitmix64(st.rng[0])
+        st.rng[0] = state
+        _discard(tb, st, q, _take_from_hand(st, q, bounded(value, st.hand_len[q])))
+        if st.ints[ROUTED + p] >= ROUT_TO_WIN:
+            _game_over(st)
+            return
+    _end_turn(st)
+
+
+@numba.njit(cache=True)
+def _shift(st: State, p: int, c: int, to: int) -> None:
+    for r in (front(p), back(p)):
+        st.cells[r, to] = st.cells[r, c]
+        st.cells[r, c] = EMPTY
+
+
+@numba.njit(cache=True)
+def settle(tb: Tables, st: State, scratch: Array) -> None:
+    """Run the steps nobody decides until a decision is due or the game is over."""
+    while True:
+        phase = st.ints[PHASE]
+        if phase == PLACE and legal(tb, st, scratch) == 0:
+            _after_first_step(tb, st)
+        elif phase == BATTLE and legal(tb, st, scratch) == 0:
+            _finish_battle(tb, st)
+        else:
+            return
+
+
+@numba.njit(cache=True)
+def apply(tb: Tables, st: State, action: int, scratch: Array) -> None:
+    """Carry out a legal ``action`` (as :func:`legal` lists it), then the steps that follow."""
+    op = action & 7
+    a = (action >> 3) & 255
+    b = action >> 11
+    p = st.ints[CURRENT]
+    if op == OP_PLACE or op == OP_BEHIND:
+        _remove_kind(st, p, a)
+        st.cells[front(p) if op == OP_PLACE else back(p), b] = a
+        _after_first_step(tb, st)
+    elif op == OP_MOVE:
+        _shift(st, p, a, a - 1 + 2 * b)
+        _after_first_step(tb, st)
+    elif op == OP_BATTLE:
+        for i in range(st.hand_len[p]):
+            if tb.kind_type[st.hands[p, i]] < 0:
+                _discard(tb, st, p, _take_from_hand(st, p, i))
+                break
+        _start_battle(st)
+    elif op == OP_END_TURN:
+        _end_turn(st)
+    elif op == OP_RIDE:
+        to = a - 1 + 2 * b
+        _shift(st, p, a, to)
+        st.flags[1, to] = 1
+        st.flags[1, a] = 0
+        st.flags[2, to] = st.flags[2, a] != 0 or _enemy_near(st.cells, p, to)
+        st.flags[2, a] = 0
+    elif op == OP_FIGHT:
+        total_a, total_d, lost_a, lost_d = fight_totals(tb, st.cells, p, a, b)
+        st.flags[0, a] = 1
+        st.ints[FOUGHT] = 1
+        if total_a != total_d:
+            loser, column, lost = (1 - p, b, lost_d) if total_a > total_d else (p, a, lost_a)
+            _discard(tb, st, loser, st.cells[front(loser), column])
+            st.cells[front(loser), column] = EMPTY
+            if lost == 2:
+                _discard(tb, st, loser, st.cells[back(loser), column])
+                st.cells[back(loser), column] = EMPTY
+            if st.ints[ROUTED] >= ROUT_TO_WIN or st.ints[ROUTED + 1] >= ROUT_TO_WIN:
+                _game_over(st)
+    else:
+        _finish_battle(tb, st)
+    settle(tb, st, scratch)
+
+
+# ------------------------------------------------------------------ bots
+
+
+@numba.njit(cache=True)
+def _frontal_balance(tb: Tables, cells: Array, p: int) -> int:
+    total = 0
+    for c in range(COLUMNS):
+        if cells[front(p), c] >= 0 and cells[front(1 - p), c] >= 0:
+            total += worth(tb, cells, p, c, c) - worth(tb, cells, 1 - p, c, c)
+    return total
+
+
+@numba.njit(cache=True)
+def _best_fight(tb: Tables, cells: Array, p: int, c: int) -> int:
+    best = 0
+    found = False
+    for t in (c - 1, c, c + 1):
+        if 0 <= t < COLUMNS and cells[front(1 - p), t] >= 0:
+            value = worth(tb, cells, p, c, t)
+            if not found or value > best:
+                best = value
+                found = True
+    return best
+
+
+@numba.njit(cache=True)
+def _battle_worth(tb: Tables, st: State, p: int) -> int:
+    cells = st.cells
+    total = 0
+    for c in range(COLUMNS):
+        if cells[front(p), c] < 0:
+            continue
+        if cells[front(1 - p), c] >= 0:
+            total += worth(tb, cells, p, c, c)
+        elif (c > 0 and cells[front(1 - p), c - 1] >= 0) or (c < COLUMNS - 1 and cells[front(1 - p), c + 1] >= 0):
+            total += max(0, _best_fight(tb, cells, p, c))
+        elif st.hand_len[1 - p] > 0:
+            total += 1
+    return total
+
+
+@numba.njit(cache=True)
+def greedy_score(tb: Tables, st: State, action: int, work: Array) -> int:
+    """The Greedy bot's score of ``action`` (as ordonnance.black_prince._greedy.score)."""
+    op = action & 7
+    a = (action >> 3) & 255
+    b = action >> 11
+    p = st.ints[CURRENT]
+    if op == OP_FIGHT:
+        return 4 * worth(tb, st.cells, p, a, b)
+    if op == OP_BATTLE:
+        return _battle_worth(tb, st, p)
+    if op == OP_END_TURN or op == OP_END_BATTLE:
+        return 0
+    work[:, :] = st.cells
+    if op == OP_PLACE or op == OP_BEHIND:
+        work[front(p) if op == OP_PLACE else back(p), b] = a
+        return 4 * _frontal_balance(tb, work, p) + (tb.strength[a] if op == OP_PLACE else 2)
+    to = a - 1 + 2 * b
+    for r in (front(p), back(p)):
+        work[r, to] = work[r, a]
+        work[r, a] = EMPTY
+    if op == OP_MOVE:
+        return 4 * _frontal_balance(tb, work, p)
+    return 4 * (_best_fight(tb, work, p, to) - _best_fight(tb, st.cells, p, a)) - 1
+
+
+@numba.njit(cache=True)
+def choose(tb: Tables, st: State, policy: int, bot_rng: npt.NDArray[np.uint64], actions: Array, n: int,
+           work: Array, best: Array) -> int:  # fmt: skip
+    """The action of a built-in bot (its stream in ``bot_rng[seat]``) among ``actions[:n]``."""
+    p = st.ints[CURRENT]
+    state, value = splitmix64(bot_rng[p])
+    bot_rng[p] = state
+    if policy == RANDOM:
+        return int(actions[bounded(value, n)])
+    count = 0
+    top = 0
+    for i in range(n):
+        s = greedy_score(tb, st, actions[i], work)
+        if count == 0 or s > top:
+            top = s
+            count = 0
+        if s == top:
+            best[count] = actions[i]
+            count += 1
+    return int(best[bounded(value, count)])
+
+
+# ------------------------------------------------------------------ whole games
+
+
+@numba.njit(cache=True)
+def deal(tb: Tables, st: State, canon: Array, canon_len: Array, seed: np.uint64, coin: bool,
+         max_turns: int) -> None:  # fmt: skip
+    """Set ``st`` to the start of ``Game.new(rules, seed=seed)``: shuffles, deal, who starts."""
+    state = seed
+    for p in range(2):
+        m = canon_len[p]
+        order = canon[p, :m].copy()
+        for i in range(m - 1, 0, -1):
+            state, value = splitmix64(state)
+            j = bounded(value, i + 1)
+            order[i], order[j] = order[j], order[i]
+        for i in range(m):
+            st.decks[p, i] = order[m - 1 - i]
+        st.deck_len[p] = m
+        st.hand_len[p] = 0
+        st.discard_len[p] = 0
+    st.hands[:, :] = EMPTY
+    st.cells[:, :] = EMPTY
+    for p in range(2):
+        _draw(st, p)
+    first = 0
+    if coin:
+        state, value = splitmix64(state)
+        first = bounded(value, 2)
+    st.rng[0] = state
+    st.ints[:] = 0
+    st.ints[CURRENT] = first
+    st.ints[PHASE] = PLACE
+    st.ints[TURN] = 1
+    st.ints[MAX_TURNS] = max_turns
+    _reset_battle(st)
+
+
+@numba.njit(cache=True)
+def play_out(tb: Tables, st: State, policies: Array, bot_rng: npt.NDArray[np.uint64], record: Array,
+             scratch: Array, work: Array, best: Array) -> int:  # fmt: skip
+    """Play ``st`` to the end with the built-in bots; returns the decisions made.
+
+    The first ``record.shape[0]`` decisions are written to ``record``.
+    """
+    steps = 0
+    actions = np.empty(MAX_LEGAL, np.int64)
+    while st.ints[PHASE] != OVER:
+        n = legal(tb, st, actions)
+        action = choose(tb, st, policies[st.ints[CURRENT]], bot_rng, actions, n, work, best)
+        if steps < record.shape[0]:
+            record[steps] = action
+        apply(tb, st, action, scratch)
+        steps += 1
+    return steps
+
+
+@numba.njit(cache=True)
+def winner(st: State) -> int:
+    """The winning seat of a finished game, or -1 on a draw."""
+    a = st.ints[ROUTED]
+    b = st.ints[ROUTED + 1]
+    return 0 if a > b else 1 if b > a else -1
+
+
+@numba.njit(cache=True)
+def simulate(tb: Tables, canon: Array, canon_len: Array, coin: bool, max_turns: int, seeds: npt.NDArray[np.uint64],
+             bot_seeds: npt.NDArray[np.uint64], policies: Array, winners: Array, scores: Array, turns: Array,
+             steps: Array, records: Array) -> None:  # fmt: skip
+    """Play one game per seed; ``records[g]`` keeps game g's first decisions (width 0: none)."""
+    st = State(
+        np.full((4, COLUMNS), EMPTY, np.int64), np.full((2, HAND), EMPTY, np.int64), np.zeros(2, np.int64),
+        np.full((2, canon.shape[1]), EMPTY, np.int64), np.zeros(2, np.int64),
+        np.full((2, canon.shape[1]), EMPTY, np.int64), np.zeros(2, np.int64),
+        np.zeros((3, COLUMNS), np.int64), np.zeros(INTS, np.int64), np.zeros(1, np.uint64),
+    )  # fmt: skip
+    scratch = np.empty(MAX_LEGAL, np.int64)
+    work = np.empty((4, COLUMNS), np.int64)
+    best = np.empty(MAX_LEGAL, np.int64)
+    bot_rng = np.zeros(2, np.uint64)
+    for g in range(seeds.shape[0]):
+        deal(tb, st, canon, canon_len, seeds[g], coin, max_turns)
+        settle(tb, st, scratch)
+        bot_rng[0] = bot_seeds[g, 0]
+        bot_rng[1] = bot_seeds[g, 1]
+        steps[g] = play_out(tb, st, policies, bot_rng, records[g], scratch, work, best)
+        winners[g] = winner(st)
+        scores[g, 0] = st.ints[ROUTED]
+        scores[g, 1] = st.ints[ROUTED + 1]
+        turns[g] = st.ints[TURN]
