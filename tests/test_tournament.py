@@ -179,10 +179,15 @@ class Broken:
         raise RuntimeError("this bot is broken")
 
 
-def test_an_error_in_a_chunk_reaches_the_caller() -> None:
-    with pytest.raises(RuntimeError, match="this bot is broken"):
+def test_an_error_in_a_chunk_reaches_the_caller_naming_the_bot_seat_and_game() -> None:
+    expected = r"bot 'Broken' \(seat 0\) failed in game 0 \(deal seed \d+\): RuntimeError: this bot is broken"
+    with pytest.raises(od.BotError, match=expected) as info:
         tournament([Broken(), od.bots.Random(seed=1)], games=8, seed=1, executor="serial", chunk_size=2)
-    with cf.ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(RuntimeError, match="this bot is broken"):
+    assert (info.value.name, info.value.seat, info.value.game) == ("Broken", 0, 0)
+    game = od.Game.new(od.Rules(), seed=info.value.deal_seed)  # the seed replays the deal
+    assert game.plays == 0
+    expected = expected.replace("game 0", r"game \d+").replace("seat 0", r"seat \d")  # any chunk may fail first
+    with cf.ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(od.BotError, match=expected):
         tournament([Broken(), od.bots.Random(seed=1)], games=8, seed=1, executor=pool, chunk_size=2)
 
 
@@ -313,3 +318,114 @@ def test_a_terminal_without_a_size_still_gets_a_bar() -> None:
     os.close(terminal)
     os.close(controller)
     assert result.stdout.decode().strip() == "(80, 24)"
+
+
+# --------------------------------------------------------------------- hostile bots and limits
+
+
+class Slow:
+    """A bot that thinks too long on its third decision of every game it plays."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def choose(self, view: od.PlayerView) -> od.Action:
+        self.decisions += 1
+        if view.plays in (4, 5):
+            import time
+
+            time.sleep(0.05)
+        return view.legal_actions[0]
+
+
+class Cheat:
+    """A bot that plays a card it does not hold."""
+
+    def choose(self, view: od.PlayerView) -> od.Action:
+        return od.Play("LBSHF", 0) if od.Card.parse("LBSHF") not in view.hand else od.Play("L", 0)
+
+
+def test_a_bot_over_the_time_limit_loses_that_game_and_the_result_says_so() -> None:
+    bots = {"slow": Slow(), "greedy": od.bots.Greedy(seed=1)}
+    result = tournament(bots, games=8, seed=3, executor="serial", time_limit=0.02)
+    slow, greedy = result.index("slow"), result.index("greedy")
+    assert result.forfeits == (8, 0) and result.time_limit == 0.02
+    assert result.wins[slow] == 0 and result.wins[greedy] == 8
+    assert result.pairwise_score("greedy", "slow") == 1.0
+    assert "games lost on time (over 0.02 s for a decision): slow 8" in str(result)
+    relaxed = tournament(bots, games=8, seed=3, executor="serial", time_limit=10)
+    assert relaxed.forfeits == (0, 0)
+
+
+def test_python_seatings_play_the_games_simulate_plays() -> None:
+    """The tournament's own Python path (which times and names bots) is simulate()'s twin."""
+    bots: list[od.bots.Bot] = [Cycling(), od.bots.Greedy(seed=4)]
+    result = tournament(bots, games=24, seed=9, executor="serial", chunk_size=12)
+    with np.errstate(over="ignore"):
+        ab = od.simulate(od.Rules(), games=12, seed=9, players=[Cycling(), bots[1]])
+        ba = od.simulate(od.Rules(), games=12, seed=9, players=[bots[1], Cycling()])
+    assert result.seat_wins[0] == (int(np.sum(ab.winner == 0)), int(np.sum(ba.winner == 1)))
+    assert result.seat_wins[1] == (int(np.sum(ba.winner == 0)), int(np.sum(ab.winner == 1)))
+    assert result.forfeits == (0, 0)
+
+
+def test_an_illegal_move_in_a_process_pool_names_the_bot_instead_of_breaking_the_pool() -> None:
+    with pytest.raises(od.BotError, match=r"bot 'Cheat' \(seat \d\) failed in game 0 .*which is not legal"):
+        tournament([Cheat(), od.bots.Random(seed=1)], games=4, seed=1, workers=2, chunk_size=2)
+
+
+def test_work_is_made_lazily_so_a_huge_tournament_fails_fast() -> None:
+    # 10**9 games of a Python seating are 62 million chunks: made as needed, the
+    # first chunk's error arrives at once.
+    with pytest.raises(od.BotError, match="this bot is broken"):
+        tournament([Broken(), od.bots.Random(seed=1)], games=10**9, executor="serial")
+    with pytest.raises(od.InvalidRulesError, match="at most 1,000,000,000,000, got 1000000000000000"):
+        tournament([Broken(), od.bots.Random(seed=1)], games=10**15, executor="serial")
+
+
+_SIGTERM_SCRIPT = """
+import time
+import ordonnance as od
+
+class Sleepy:
+    def choose(self, view):
+        time.sleep(0.01)
+        return view.legal_actions[0]
+
+if __name__ == "__main__":
+    od.tournament([Sleepy(), Sleepy()], games=100_000, workers=2, chunk_size=1_000, progress=False)
+"""
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.update(int(child) for child in text)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_sigterm_stops_the_workers_and_the_resource_tracker(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    script = tmp_path / "run.py"
+    script.write_text(_SIGTERM_SCRIPT)
+    process = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        children: set[int] = set()
+        while time.monotonic() < deadline and len(children) < 3:  # two workers and the resource tracker
+            time.sleep(0.2)
+            children = _children(process.pid)
+        assert len(children) >= 3, f"the pool did not start: children {children}"
+        time.sleep(1.0)  # the workers are playing
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == -signal.SIGTERM
+    assert b"Traceback" not in stderr
+    # Gone when the parent is: not even a zombie left to an init that may not reap it.
+    assert not [child for child in children if Path(f"/proc/{child}").exists()]

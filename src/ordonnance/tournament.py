@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import copy
 import itertools
 import math
 import multiprocessing
@@ -60,16 +61,19 @@ import os
 import pickle
 import signal
 import sys
+import threading
+import time
 from collections.abc import Generator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import attrs
 import numpy as np
 
-from ordonnance.bots import Bot, Greedy, Random
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.bots import Bot, Greedy, MonteCarlo, Random
+from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.game import Game
 from ordonnance.rules import Rules
-from ordonnance.simulation import _wilson, simulate
+from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds, simulate
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -80,6 +84,8 @@ __all__ = [
     "PROGRESS_DELAY",
     "KERNEL_CHUNK_SIZE",
     "PYTHON_CHUNK_SIZE",
+    "MAX_GAMES",
+    "MAX_SEATINGS",
 ]
 
 #: Seconds a run must last before the automatic progress bar appears.
@@ -88,6 +94,11 @@ PROGRESS_DELAY = 1.0
 KERNEL_CHUNK_SIZE = 4_096
 #: Games per chunk when some bot of a seating is played from Python (MonteCarlo, your own).
 PYTHON_CHUNK_SIZE = 16
+#: The most seatings (ordered choices of bots, one per seat) a tournament may have.
+MAX_SEATINGS = 100_000
+#: The most games one :func:`tournament` may play (chunks are made as they are needed,
+#: so this bounds the time, not the memory: about a day of kernel games on 64 cores).
+MAX_GAMES = 10**12
 
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -136,6 +147,11 @@ class TournamentResult:
     everyone, then by score: territories or points)."""
     pairwise_games: tuple[tuple[int, ...], ...]
     """``[a][b]``: games in which bots ``a`` and ``b`` both played."""
+    forfeits: tuple[int, ...]
+    """Games each bot lost by taking longer than ``time_limit`` over a decision
+    (counted among its games played, not among its wins)."""
+    time_limit: float | None = None
+    """The time limit per decision, in seconds (None: no limit)."""
 
     @property
     def games(self) -> int:
@@ -237,6 +253,9 @@ class TournamentResult:
         lines.append("")
         seats = ", ".join(f"seat {s} {rate:.2%}" for s, rate in enumerate(self.seat_win_rate))
         lines.append(f"wins by seat: {seats}" + (f"; nobody wins {self.draw_rate:.2%}" if self.draws else ""))
+        if any(self.forfeits):
+            lost = ", ".join(f"{name} {count:,}" for name, count in zip(self.names, self.forfeits) if count)
+            lines.append(f"games lost on time (over {self.time_limit:g} s for a decision): {lost}")
         return "\n".join(lines)
 
 
@@ -278,6 +297,8 @@ class _Chunk:
     games: int
     seed: int
     players: bytes  # the seating's bots, pickled: every chunk unpickles fresh copies
+    names: tuple[str, ...] = ()  # the bot of each seat, for error messages
+    time_limit: float | None = None
 
 
 @attrs.frozen
@@ -289,18 +310,23 @@ class _Counts:
     wins: tuple[int, ...]
     draws: int
     above: tuple[tuple[int, ...], ...]  # [i][j]: games where seat i finished above seat j
+    forfeits: tuple[int, ...] = ()  # by seat: games lost on time
 
 
 def _play_chunk(chunk: _Chunk) -> _Counts:
     """Run one chunk (in whichever process or machine the executor picks)."""
     players = pickle.loads(chunk.players)
+    n = chunk.rules.players
+    forfeits = np.zeros(n, np.int64)
     # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
     # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
     with np.errstate(over="ignore"):
-        res = simulate(chunk.rules, games=chunk.games, seed=chunk.seed, players=players)
-    n = chunk.rules.players
-    winner = res.winner.astype(np.int64)
-    standing = res.scores.astype(np.int64) + _WIN * (winner[:, None] == np.arange(n)[None, :])
+        if all(_in_kernel(p) for p in players):
+            res = simulate(chunk.rules, games=chunk.games, seed=chunk.seed, players=players)
+            winner, scores = res.winner.astype(np.int64), res.scores.astype(np.int64)
+        else:
+            winner, scores, forfeits = _play_python(chunk, players)
+    standing = scores + _WIN * (winner[:, None] == np.arange(n)[None, :])
     above = tuple(
         tuple(int(np.count_nonzero(standing[:, i] > standing[:, j])) for j in range(n)) for i in range(n)
     )
@@ -310,27 +336,101 @@ def _play_chunk(chunk: _Chunk) -> _Counts:
         wins=tuple(int(np.count_nonzero(winner == seat)) for seat in range(n)),
         draws=int(np.count_nonzero(winner < 0)),
         above=above,
+        forfeits=tuple(int(f) for f in forfeits),
     )
+
+
+def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
+    """Play a chunk through :class:`Game`, one decision at a time: the games of
+    ``simulate(rules, games, seed, players)`` (the same deals, and built-in bots
+    seeded alike), with each decision timed and every failure named.
+
+    Returns the winner of each game (-1: nobody), the scores ``[game, seat]``
+    (-1 for a seat that lost on time, below every score) and the games each
+    seat lost on time.
+    """
+    rules, n = chunk.rules, chunk.rules.players
+    seeds = game_seeds(chunk.seed, chunk.games)
+    per_game = bot_seeds(seeds, [_own_seed(bot) for bot in players])
+    winner = np.full(chunk.games, -1, np.int64)
+    scores = np.zeros((chunk.games, n), np.int64)
+    forfeits = np.zeros(n, np.int64)
+    for g, deal_seed in enumerate(seeds.tolist()):
+        playing = list(players)
+        for seat, bot in enumerate(players):
+            if isinstance(bot, (Random, Greedy, MonteCarlo)):  # seeded per game, as simulate() does
+                fresh = copy.copy(bot)
+                fresh._state = int(per_game[g, seat])
+                playing[seat] = fresh
+        game = Game.new(rules, seed=deal_seed)
+        late = _play_one(game, playing, chunk, g, deal_seed)
+        if late is None:
+            scores[g] = game.scores
+            winner[g] = -1 if game.winner is None else game.winner
+            continue
+        forfeits[late] += 1
+        scores[g] = game.scores
+        scores[g, late] = -1
+        best = max(scores[g])
+        leaders = np.flatnonzero(scores[g] == best)
+        winner[g] = int(leaders[0]) if len(leaders) == 1 else -1
+    return winner, scores, forfeits
+
+
+def _play_one(game: Game, bots: list[Bot], chunk: _Chunk, g: int, deal_seed: int) -> int | None:
+    """Play ``game`` to the end; the seat that went over the time limit, or None."""
+    limit = chunk.time_limit
+    while not game.is_over:
+        seat = game.current_player
+        start = time.perf_counter()
+        try:
+            action = bots[seat].choose(game.view(seat))
+        except Exception as error:  # a bot may raise anything: name the bot, seat and game
+            raise _bot_error(chunk, seat, g, deal_seed, f"{type(error).__name__}: {error}") from error
+        if limit is not None and time.perf_counter() - start > limit:
+            return seat
+        try:
+            game.apply(action)
+        except OrdonnanceError as error:
+            raise _bot_error(chunk, seat, g, deal_seed, f"it chose {action!r}, which is not legal: {error}") from None
+    return None
+
+
+def _bot_error(chunk: _Chunk, seat: int, g: int, deal_seed: int, reason: str) -> BotError:
+    name = chunk.names[seat] if seat < len(chunk.names) else f"seat {seat}"
+    return BotError(name, seat, chunk.start + g, deal_seed, reason)
 
 
 def _in_kernel(bot: object) -> bool:
     return type(bot) is Random or type(bot) is Greedy
 
 
+def _chunk_size(players: Sequence[Bot], chunk_size: int | None) -> int:
+    if chunk_size is not None:
+        return chunk_size
+    return KERNEL_CHUNK_SIZE if all(_in_kernel(p) for p in players) else PYTHON_CHUNK_SIZE
+
+
 def _chunks(
-    rules: Rules, seatings: list[tuple[int, ...]], bots: list[Bot], per_seating: int, seed: int, chunk_size: int | None
-) -> list[_Chunk]:
-    chunks = []
+    rules: Rules,
+    seatings: list[tuple[int, ...]],
+    bots: list[Bot],
+    names: list[str],
+    per_seating: int,
+    seed: int,
+    chunk_size: int | None,
+    time_limit: float | None,
+) -> Iterator[_Chunk]:
+    """The chunks, made one at a time as the executor takes them (a tournament of
+    10**12 games has hundreds of millions)."""
     for s, seating in enumerate(seatings):
         players = [bots[b] for b in seating]
-        size = chunk_size
-        if size is None:
-            size = KERNEL_CHUNK_SIZE if all(_in_kernel(p) for p in players) else PYTHON_CHUNK_SIZE
+        size = _chunk_size(players, chunk_size)
         blob = pickle.dumps(players)
+        seat_names = tuple(names[b] for b in seating)
         for start in range(0, per_seating, size):
             games = min(size, per_seating - start)
-            chunks.append(_Chunk(rules, s, start, games, (seed + start * _GAMMA) & _MASK64, blob))
-    return chunks
+            yield _Chunk(rules, s, start, games, (seed + start * _GAMMA) & _MASK64, blob, seat_names, time_limit)
 
 
 # --------------------------------------------------------------------- running
@@ -378,7 +478,7 @@ def _terminal_fallback() -> tuple[int | None, int | None]:
     return (None, None) if size.columns and size.lines else (80, 24)
 
 
-def _run_serial(chunks: list[_Chunk]) -> Generator[_Counts, None, None]:
+def _run_serial(chunks: Iterator[_Chunk]) -> Generator[_Counts, None, None]:
     for chunk in chunks:
         yield _play_chunk(chunk)
 
@@ -388,13 +488,13 @@ _IN_FLIGHT = 256
 
 
 def _run_on(
-    executor: cf.Executor, chunks: list[_Chunk], own_pool: bool = False, in_flight: int = _IN_FLIGHT
+    executor: cf.Executor, chunks: Iterator[_Chunk], own_pool: bool = False, in_flight: int = _IN_FLIGHT
 ) -> Generator[_Counts, None, None]:
     """Run the chunks on ``executor``, keeping at most ``in_flight`` submitted at once:
     a long tournament has tens of thousands of chunks, and submitting them all up
     front makes every wait scan them all and can fill the process pool's wake-up
     pipe (Python's ProcessPoolExecutor then deadlocks, gh-105829)."""
-    todo = iter(chunks)
+    todo = chunks
     pending: set[cf.Future[_Counts]] = set()
     try:
         while True:
@@ -438,6 +538,7 @@ def tournament(
     workers: int | None = None,
     chunk_size: int | None = None,
     progress: bool | None = None,
+    time_limit: float | None = None,
 ) -> TournamentResult:
     """Play every bot against every other in every seat; return the counts and standings.
 
@@ -458,6 +559,23 @@ def tournament(
     never. The same arguments give the same result whatever the executor
     (see the module documentation for how chunks are seeded).
 
+    ``time_limit`` (seconds, or None for no limit) bounds each decision of a
+    bot played from Python: a bot that takes longer loses that game on time
+    (it ranks below every other seat, the others by their scores then; see
+    :attr:`TournamentResult.forfeits`). The built-in Random and Greedy bots
+    decide inside the kernel in microseconds and are not timed. Timing
+    depends on the machine, so a time limit makes results reproducible only
+    as far as no bot comes close to it. A bot that raises an error or
+    chooses an illegal action stops the tournament with a
+    :class:`~ordonnance.errors.BotError` naming the bot, its seat, the game
+    and the deal's seed. At most :data:`MAX_GAMES` games and
+    :data:`MAX_SEATINGS` seatings.
+
+    Interrupted (Ctrl-C, or SIGTERM as sent by ``timeout`` or a job
+    scheduler), a tournament on its own process pool stops its workers
+    before the interruption goes on (SIGTERM then ends the process as it
+    would have).
+
     >>> import ordonnance as od
     >>> bots = {"greedy": od.bots.Greedy(seed=1), "random": od.bots.Random(seed=2)}
     >>> a = tournament(bots, games=200, seed=3, executor="serial")
@@ -467,8 +585,8 @@ def tournament(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise InvalidRulesError(f"games must be a positive int, got {games!r}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise InvalidRulesError(f"games must be a positive int, at most {MAX_GAMES:,}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
         raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
@@ -477,7 +595,14 @@ def tournament(
         raise InvalidRulesError(f"workers must be a positive int or None, got {workers!r}")
     if progress is not None and not isinstance(progress, bool):
         raise OrdonnanceTypeError(f"progress must be True, False or None, got {progress!r}")
-    if not (executor is None or executor in ("serial", "process") or isinstance(executor, cf.Executor)):
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf
+    ):
+        raise InvalidRulesError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    if not (
+        executor is None or (isinstance(executor, str) and executor in ("serial", "process"))
+        or isinstance(executor, cf.Executor)
+    ):  # fmt: skip
         raise OrdonnanceTypeError(
             f"executor must be None, 'serial', 'process' or a concurrent.futures.Executor, got {executor!r}"
         )
@@ -497,30 +622,40 @@ def tournament(
                 f"bot {name!r} cannot be pickled, so it cannot be sent to a worker: {error}"
             ) from None
 
+    count = math.perm(len(players), n)
+    if count > MAX_SEATINGS:
+        raise InvalidRulesError(
+            f"{len(players)} bots give {count:,} seatings of {n} players, more than {MAX_SEATINGS:,}: use fewer bots"
+        )
     seatings = list(itertools.permutations(range(len(players)), n))
     per_seating = -(-games // len(seatings))
-    chunks = _chunks(rules, seatings, players, per_seating, seed, chunk_size)
+    chunks = _chunks(rules, seatings, players, names, per_seating, seed, chunk_size,
+                     None if time_limit is None else float(time_limit))  # fmt: skip
+    chunk_count = sum(-(-per_seating // _chunk_size([players[b] for b in seating], chunk_size)) for seating in seatings)
 
     k = len(players)
     wins = [0] * k
     seat_wins = [[0] * n for _ in range(k)]
     pair_wins = [[0] * k for _ in range(k)]
+    forfeits = [0] * k
     draws = 0
-    bar = _progress_bar(per_seating * len(seatings), progress)
-    results = _execute(chunks, executor, workers)
-    try:
-        for counts in results:
-            seating = seatings[counts.seating]
-            draws += counts.draws
-            for seat, b in enumerate(seating):
-                wins[b] += counts.wins[seat]
-                seat_wins[b][seat] += counts.wins[seat]
-                for other_seat, other in enumerate(seating):
-                    pair_wins[b][other] += counts.above[seat][other_seat]
-            bar.update(counts.games)
-    finally:
-        results.close()  # cancels what is left (an error, or Ctrl-C) and stops a pool of ours
-        bar.close()
+    with _sigterm_as_interruption():
+        bar = _progress_bar(per_seating * len(seatings), progress)
+        results = _execute(chunks, chunk_count, executor, workers)
+        try:
+            for counts in results:
+                seating = seatings[counts.seating]
+                draws += counts.draws
+                for seat, b in enumerate(seating):
+                    wins[b] += counts.wins[seat]
+                    seat_wins[b][seat] += counts.wins[seat]
+                    forfeits[b] += counts.forfeits[seat] if counts.forfeits else 0
+                    for other_seat, other in enumerate(seating):
+                        pair_wins[b][other] += counts.above[seat][other_seat]
+                bar.update(counts.games)
+        finally:
+            results.close()  # cancels what is left (an error, Ctrl-C, SIGTERM) and stops a pool of ours
+            bar.close()
 
     seat_played = [[0] * n for _ in range(k)]
     pair_games = [[0] * k for _ in range(k)]
@@ -536,7 +671,7 @@ def tournament(
         names=tuple(names),
         seatings=tuple(seatings),
         games_per_seating=per_seating,
-        chunks=len(chunks),
+        chunks=chunk_count,
         wins=tuple(wins),
         played=tuple(sum(row) for row in seat_played),
         seat_wins=tuple(map(tuple, seat_wins)),
@@ -544,7 +679,50 @@ def tournament(
         draws=draws,
         pairwise_wins=tuple(map(tuple, pair_wins)),
         pairwise_games=tuple(map(tuple, pair_games)),
+        forfeits=tuple(forfeits),
+        time_limit=None if time_limit is None else float(time_limit),
     )
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived during a tournament (a BaseException, like KeyboardInterrupt)."""
+
+
+@contextlib.contextmanager
+def _sigterm_as_interruption() -> Iterator[None]:
+    """Turn SIGTERM into an exception while the block runs, so that the block's
+    clean-up (stopping our workers) runs as on Ctrl-C; then end the process by
+    SIGTERM as it would have ended. Only in the main thread, and only where
+    SIGTERM has its default action (a caller's own handler is left alone)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or not hasattr(signal, "SIGTERM")
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut the clean-up short
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    except _Terminated:
+        # Our workers are stopped; stop (and reap) the resource tracker too rather than
+        # leave it to outlive us, then die of SIGTERM as we would have.
+        from multiprocessing import resource_tracker
+
+        stop = getattr(getattr(resource_tracker, "_resource_tracker", None), "_stop", None)
+        if callable(stop):
+            with contextlib.suppress(Exception):
+                stop()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise  # only reached where the signal cannot end the process at once
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _leave_ctrl_c_to_the_caller() -> None:
@@ -554,11 +732,13 @@ def _leave_ctrl_c_to_the_caller() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _execute(chunks: list[_Chunk], executor: ExecutorLike, workers: int | None) -> Generator[_Counts, None, None]:
+def _execute(
+    chunks: Iterator[_Chunk], count: int, executor: ExecutorLike, workers: int | None
+) -> Generator[_Counts, None, None]:
     if isinstance(executor, cf.Executor):
         yield from _run_on(executor, chunks)
         return
-    size = min(workers or os.cpu_count() or 1, len(chunks))
+    size = min(workers or os.cpu_count() or 1, count)
     if executor == "serial" or size <= 1:
         yield from _run_serial(chunks)
         return
