@@ -28,7 +28,7 @@ from ordonnance.black_prince.actions import (
     PlayBattle,
 )
 from ordonnance.black_prince.board import Battlefield, back_row, front_row
-from ordonnance.black_prince.bots import Bot, Greedy, Random
+from ordonnance.black_prince.bots import Bot, Greedy, MonteCarlo, Random
 from ordonnance.black_prince.cards import ARMIES, BATTLE, Card, TroopType, deck
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.black_prince.fight import FightResult, Side, fight
@@ -39,7 +39,7 @@ from ordonnance.black_prince.view import PlayerView
 
 __all__ = [
     "ARMIES", "BATTLE", "DEFAULT_ADVANTAGES", "Action", "Battlefield", "Bot", "Card", "EndBattle", "EndTurn",
-    "Fight", "FightResult", "Game", "Greedy", "InvalidSquareError", "MountedMove", "Move", "Place",
+    "Fight", "FightResult", "Game", "Greedy", "InvalidSquareError", "MonteCarlo", "MountedMove", "Move", "Place",
     "PlaceBehind", "PlayBattle", "PlayerView", "Random", "Rules", "Side", "SimulationResult", "TroopType",
     "back_row", "deck", "fight", "front_row", "simulate",
 ]  # fmt: skip

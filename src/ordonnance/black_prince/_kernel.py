@@ -87,6 +87,7 @@ class State(NamedTuple):
     rng: npt.NDArray[np.uint64]  # [1]: the chance stream
 
 
+@numba.njit(cache=True)
 def new_state(deck_size: int) -> State:
     """An empty state whose decks hold up to ``deck_size`` cards."""
     return State(
@@ -401,10 +402,11 @@ def _finish_battle(tb: Tables, st: State) -> None:
 
 
 @numba.njit(cache=True)
-def _shift(st: State, p: int, c: int, to: int) -> None:
+def _shift(cells: Array, p: int, c: int, to: int) -> None:
+    """Move ``p``'s unit in column ``c`` (and the card behind it) to column ``to``."""
     for r in (front(p), back(p)):
-        st.cells[r, to] = st.cells[r, c]
-        st.cells[r, c] = EMPTY
+        cells[r, to] = cells[r, c]
+        cells[r, c] = EMPTY
 
 
 @numba.njit(cache=True)
@@ -432,7 +434,7 @@ def apply(tb: Tables, st: State, action: int, scratch: Array) -> None:
         st.cells[front(p) if op == OP_PLACE else back(p), b] = a
         _after_first_step(tb, st)
     elif op == OP_MOVE:
-        _shift(st, p, a, a - 1 + 2 * b)
+        _shift(st.cells, p, a, a - 1 + 2 * b)
         _after_first_step(tb, st)
     elif op == OP_BATTLE:
         for i in range(st.hand_len[p]):
@@ -444,7 +446,7 @@ def apply(tb: Tables, st: State, action: int, scratch: Array) -> None:
         _end_turn(st)
     elif op == OP_RIDE:
         to = a - 1 + 2 * b
-        _shift(st, p, a, to)
+        _shift(st.cells, p, a, to)
         st.flags[1, to] = 1
         st.flags[1, a] = 0
         st.flags[2, to] = st.flags[2, a] != 0 or _enemy_near(st.cells, p, to)
@@ -526,9 +528,7 @@ def greedy_score(tb: Tables, st: State, action: int, work: Array) -> int:
         work[front(p) if op == OP_PLACE else back(p), b] = a
         return 4 * _frontal_balance(tb, work, p) + (tb.strength[a] if op == OP_PLACE else 2)
     to = a - 1 + 2 * b
-    for r in (front(p), back(p)):
-        work[r, to] = work[r, a]
-        work[r, a] = EMPTY
+    _shift(work, p, a, to)
     if op == OP_MOVE:
         return 4 * _frontal_balance(tb, work, p)
     return 4 * (_best_fight(tb, work, p, to) - _best_fight(tb, st.cells, p, a)) - 1
@@ -625,12 +625,7 @@ def simulate(tb: Tables, canon: Array, canon_len: Array, coin: bool, max_turns: 
              bot_seeds: npt.NDArray[np.uint64], policies: Array, winners: Array, scores: Array, turns: Array,
              steps: Array, records: Array) -> None:  # fmt: skip
     """Play one game per seed; ``records[g]`` keeps game g's first decisions (width 0: none)."""
-    st = State(
-        np.full((4, COLUMNS), EMPTY, np.int64), np.full((2, HAND), EMPTY, np.int64), np.zeros(2, np.int64),
-        np.full((2, canon.shape[1]), EMPTY, np.int64), np.zeros(2, np.int64),
-        np.full((2, canon.shape[1]), EMPTY, np.int64), np.zeros(2, np.int64),
-        np.zeros((3, COLUMNS), np.int64), np.zeros(INTS, np.int64), np.zeros(1, np.uint64),
-    )  # fmt: skip
+    st = new_state(canon.shape[1])
     scratch = np.empty(MAX_LEGAL, np.int64)
     work = np.empty((4, COLUMNS), np.int64)
     best = np.empty(MAX_LEGAL, np.int64)

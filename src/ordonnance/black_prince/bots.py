@@ -14,7 +14,7 @@ from ordonnance.black_prince.view import PlayerView
 from ordonnance.bots import _SeededBot
 from ordonnance.errors import IllegalActionError
 
-__all__ = ["Bot", "Random", "Greedy"]
+__all__ = ["Bot", "Random", "Greedy", "MonteCarlo"]
 
 
 @runtime_checkable
@@ -42,3 +42,4 @@ class Random(_SeededBot):
 
 
 from ordonnance.black_prince._greedy import Greedy  # noqa: E402  (it builds on the classes above)
+from ordonnance.black_prince._montecarlo import MonteCarlo  # noqa: E402

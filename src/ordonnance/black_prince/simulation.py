@@ -44,7 +44,7 @@ from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.bots import _SeededBot
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
-from ordonnance.simulation import MAX_GAMES, _own_seed, _wilson, _wrapping, bot_seeds, game_seeds
+from ordonnance.simulation import MAX_GAMES, _game_index, _own_seed, _wilson, _wrapping, bot_seeds, game_seeds
 
 __all__ = ["simulate", "SimulationResult", "Summary", "encode", "decode", "tables"]
 
@@ -221,12 +221,6 @@ def _fresh(bot: object, state: int) -> object:
     fresh = copy.copy(bot)
     fresh._state = state  # type: ignore[attr-defined]
     return fresh
-
-
-def _game_index(game: int, games: int) -> int:
-    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not -games <= game < games:
-        raise InvalidRulesError(f"game index must be in 0..{games - 1}, got {game!r}")
-    return int(game) % games
 
 
 def _players(players: Sequence[Bot] | None) -> list[Bot]:

@@ -1,0 +1,171 @@
+"""Black Prince: simulator throughput, bot decision times, and (as a script) bot strength and army balance.
+
+Benchmarks (pytest-benchmark)::
+
+    python -m pytest benchmarks/bench_black_prince.py --benchmark-only
+
+The figures of the docs, as a script::
+
+    python benchmarks/bench_black_prince.py strength --games 1000   # MonteCarlo vs Greedy, Greedy vs Random
+    python benchmarks/bench_black_prince.py balance --games 100000  # every pairing, both seats
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ordonnance import black_prince as bp
+
+PAIRINGS = list(itertools.permutations(bp.ARMIES, 2))
+GAMES = 100_000
+PYTHON_GAMES = 50
+
+
+def python_games(games: int = PYTHON_GAMES) -> None:
+    """The alternative: the same bots through the Game API, one decision at a time."""
+    for seed in range(games):
+        game = bp.Game.new(bp.Rules(), seed=seed)
+        bots = [bp.Random(seed=2 * seed), bp.Random(seed=2 * seed + 1)]
+        while not game.is_over:
+            seat = game.current_player
+            game.apply(bots[seat].choose(game.view(seat)))
+
+
+def _items(benchmark: Any, count: int, *, subject: bool = False) -> None:
+    benchmark.extra_info["items"] = count
+    benchmark.extra_info["subject"] = subject
+
+
+@pytest.mark.benchmark(group="black_prince simulate: random vs random")
+def test_simulate_random(benchmark: Any) -> None:
+    bp.simulate(bp.Rules(), games=10)  # compile outside the timing
+    _items(benchmark, GAMES, subject=True)
+    benchmark.pedantic(bp.simulate, args=(bp.Rules(),), kwargs={"games": GAMES, "seed": 1}, rounds=5, iterations=1)
+
+
+@pytest.mark.benchmark(group="black_prince simulate: random vs random")
+def test_game_api_with_python_bots(benchmark: Any) -> None:
+    _items(benchmark, PYTHON_GAMES)
+    benchmark.pedantic(python_games, rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="black_prince simulate: greedy vs greedy")
+def test_simulate_greedy(benchmark: Any) -> None:
+    players = [bp.Greedy(seed=1), bp.Greedy(seed=2)]
+    bp.simulate(bp.Rules(), games=10, players=players)
+    _items(benchmark, 20_000, subject=True)
+    benchmark.pedantic(bp.simulate, args=(bp.Rules(),), kwargs={"games": 20_000, "players": players},
+                       rounds=3, iterations=1)  # fmt: skip
+
+
+def _opening_views(count: int) -> list[bp.PlayerView]:
+    views = []
+    for seed in range(count):
+        game = bp.Game.new(bp.Rules(armies=PAIRINGS[seed % len(PAIRINGS)]), seed=seed)
+        bots = [bp.Greedy(seed=seed), bp.Greedy(seed=seed + 1)]
+        for _ in range(seed % 9):
+            if game.is_over:
+                break
+            game.apply(bots[game.current_player].choose(game.view(game.current_player)))
+        if not game.is_over:
+            views.append(game.view(game.current_player))
+    return views
+
+
+@pytest.mark.benchmark(group="black_prince decisions")
+def test_montecarlo_decision(benchmark: Any) -> None:
+    views = _opening_views(20)
+    bot = bp.MonteCarlo(seed=1)
+    bot.choose(views[0])
+    _items(benchmark, len(views), subject=True)
+    benchmark.pedantic(lambda: [bot.choose(v) for v in views], rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="black_prince decisions")
+def test_greedy_decision(benchmark: Any) -> None:
+    views = _opening_views(20)
+    bot = bp.Greedy(seed=1)
+    _items(benchmark, len(views))
+    benchmark.pedantic(lambda: [bot.choose(v) for v in views], rounds=3, iterations=1)
+
+
+# ---------------------------------------------------------------- script: strength and balance
+
+
+def match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> tuple[float, list[float]]:
+    """``tested`` against ``other`` over ``games`` games, armies and seats balanced (game i plays
+    pairing i % 12, ``tested`` in seat (i // 12) % 2); returns its score (wins + draws / 2) per game
+    rate and its decision times in seconds."""
+    points = 0.0
+    times: list[float] = []
+    for i in range(games):
+        seat = (i // len(PAIRINGS)) % 2
+        game = bp.Game.new(bp.Rules(armies=PAIRINGS[i % len(PAIRINGS)]), seed=seed + i)
+        bots = [tested, other] if seat == 0 else [other, tested]
+        while not game.is_over:
+            p = game.current_player
+            start = time.perf_counter()
+            action = bots[p].choose(game.view(p))
+            if p == seat:
+                times.append(time.perf_counter() - start)
+            game.apply(action)
+        points += 1.0 if game.winner == seat else 0.5 if game.winner is None else 0.0
+    return points / games, times
+
+
+def kernel_match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> float:
+    """As :func:`match` for kernel bots, through simulate (a chunk per pairing and seat)."""
+    points = 0.0
+    per = games // (2 * len(PAIRINGS))
+    for k, armies in enumerate(PAIRINGS):
+        for seat in (0, 1):
+            bots = [tested, other] if seat == 0 else [other, tested]
+            res = bp.simulate(bp.Rules(armies=armies), games=per, seed=seed + 2 * k + seat, players=bots)
+            points += float(np.count_nonzero(res.winner == seat)) + 0.5 * float(np.count_nonzero(res.winner < 0))
+    return points / (per * 2 * len(PAIRINGS))
+
+
+def strength(games: int) -> None:
+    rate = kernel_match(bp.Greedy(seed=1), bp.Random(seed=2), games, seed=1)
+    print(f"Greedy vs Random, {games:,} games, seats and armies balanced: Greedy scores {rate:.1%}")
+    rate, times = match(bp.MonteCarlo(seed=3), bp.Greedy(seed=4), games, seed=10_000)
+    ms = sorted(t * 1000 for t in times)
+    print(f"MonteCarlo vs Greedy, {games:,} games, seats and armies balanced: MonteCarlo scores {rate:.1%}")
+    print(f"  MonteCarlo decision: median {statistics.median(ms):.1f} ms, 95th percentile "
+          f"{ms[int(0.95 * len(ms))]:.1f} ms, max {ms[-1]:.1f} ms over {len(ms):,} decisions")  # fmt: skip
+
+
+def balance(games: int, bot: str) -> None:
+    """Each ordered pairing of armies (seat 0 vs seat 1): seat 0's win rate, ``games`` games each."""
+    make = bp.Greedy if bot == "greedy" else bp.Random
+    print(f"{games:,} games per pairing, {bot} vs {bot}; cell: seat 0's wins / draws")
+    armies = list(bp.ARMIES)
+    print("seat 0 \\ seat 1 | " + " | ".join(armies))
+    for a in armies:
+        row = []
+        for b in armies:
+            if a == b:
+                row.append("-")
+                continue
+            res = bp.simulate(bp.Rules(armies=(a, b)), games=games, seed=1, players=[make(seed=1), make(seed=2)])
+            s = res.summary()
+            row.append(f"{s.win_rate[0]:.1%} / {s.draw_rate:.1%}")
+        print(f"{a} | " + " | ".join(row))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("what", choices=["strength", "balance"])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--bot", choices=["random", "greedy"], default="greedy")
+    args = parser.parse_args()
+    strength(args.games) if args.what == "strength" else balance(args.games, args.bot)
