@@ -36,12 +36,13 @@ def test_demo_is_reproducible_for_every_player_count(players: int, capsys: pytes
     assert f"Ordonnance, {players} players, seed 3" in first and "game over" in first
 
 
-def test_bad_arguments_give_usage_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_give_one_line_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["demo", "--players", "5"])
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert "invalid choice: 5" in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "(see 'ordonnance demo --help')" in err
 
 
 # --------------------------------------------------------------------- the commands, as a person runs them
@@ -68,7 +69,7 @@ def test_the_top_level_help_lists_every_command() -> None:
     for command in COMMANDS:
         assert f"\n    {command}" in result.stdout
     bare = run()
-    assert bare.returncode == 2 and "usage: ordonnance" in bare.stderr and "required: COMMAND" in bare.stderr
+    assert bare.returncode == 2 and "ordonnance: error:" in bare.stderr and "required: COMMAND" in bare.stderr
     assert_clean(bare)
 
 
@@ -103,23 +104,87 @@ def test_every_command_has_a_clear_help(command: str) -> None:
         (["fly"], "invalid choice: 'fly'"),
     ],
 )
-def test_bad_arguments_give_the_usage_and_status_2(
+def test_bad_arguments_give_one_line_and_status_2(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as info:
         main(args)
     assert info.value.code == 2
     out, err = capsys.readouterr()
-    assert "usage: ordonnance" in err and message in err
+    assert err.startswith("ordonnance") and "error:" in err and message in err and err.count("\n") == 1
     assert out == "" and "Traceback" not in err
 
 
-def test_bad_arguments_from_the_shell_give_the_usage_and_status_2() -> None:
+def test_bad_arguments_from_the_shell_give_one_line_and_status_2() -> None:
     for args in (["simulate", "--games", "-5"], ["tournament", "--bots", "greedy,wizard"]):
         result = run(*args)
         assert result.returncode == 2 and result.stdout == ""
-        assert result.stderr.startswith(f"usage: ordonnance {args[0]}") and "error:" in result.stderr
+        assert result.stderr.startswith(f"ordonnance {args[0]}: error:") and result.stderr.count("\n") == 1
         assert_clean(result)
+
+
+# The hostile battery of issue 12: each invocation is a user mistake that must give
+# one line on standard error, no traceback and a non-zero status.
+HOSTILE = [
+    (["demo", "--seed", "-1"], "a seed is in 0..2**64-1, got -1"),
+    (["demo", "--seed", "18446744073709551616"], "a seed is in 0..2**64-1"),
+    (["demo", "--seed", "1e3"], "not a whole number"),
+    (["play", "--seed", "18446744073709551616"], "a seed is in 0..2**64-1"),
+    (["play", "--seat", "--3"], "expected one argument"),
+    (["play", "--seat", "\u00b2"], "not a whole number"),
+    (["simulate", "--games", "1000000000000"], "must be at most 100,000,000"),
+    (["simulate", "--games", "10**20"], "not a whole number: '10**20'"),
+    (["simulate", "--games", "9" * 5000], "not a whole number"),
+    (["simulate", "--games", "+-5"], "not a whole number"),
+    (["simulate", "--games", "\u0661\u0662"], "not a whole number"),  # Arabic-Indic digits
+    (["simulate", "--rollouts", "10000000000"], "must be at most 1,000,000"),
+    (["tournament", "--games", "10000000000000"], "must be at most 1,000,000,000,000"),
+    (["tournament", "--workers", "100000"], "must be at most 1,024"),
+    (["tournament", "--chunk-size", "1000000000"], "must be at most 100,000,000"),
+    (["tournament", "--time-limit", "nan"], "must be a positive number of seconds"),
+    (["tournament", "--time-limit", "-1"], "must be a positive number of seconds"),
+    (["odds", "x.json", "--samples", "18446744073709551616"], "must be at most 100,000,000"),
+    (["odds", "x.json", "--player", "9" * 100], "not a whole number"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), HOSTILE, ids=[" ".join(a)[:40] for a, _ in HOSTILE])
+def test_hostile_arguments_give_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_hostile_invocations_from_the_shell_give_one_line(tmp_path: Path) -> None:
+    """The issue's cases that went past argparse, through real processes."""
+    pytest.importorskip("distributed")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    huge = tmp_path / "huge.json"
+    huge.write_text(" " * 2_000_000)
+    cases = [
+        (["tournament", "--dask", "not-an-address", "--games", "10"], "missing port number"),
+        (["tournament", "--dask", "foo://x", "--games", "10"], "unknown scheme 'foo'"),
+        (["odds", str(deep)], "nested deeper than a save can be"),
+        (["odds", str(huge)], "more than a save can be"),
+    ]
+    for args, message in cases:
+        result = run(*args)
+        assert result.returncode == 1, (args, result.stderr)
+        assert message in result.stderr and result.stderr.count("\n") == 1, (args, result.stderr)
+        assert_clean(result)
+
+
+def test_the_largest_seed_plays_without_overflowing_the_bots_seeds() -> None:
+    result = run("demo", "--seed", "18446744073709551615", "--players", "3")
+    assert result.returncode == 0 and result.stderr == "" and "game over" in result.stdout
+    moves = "+-5\n--3\n\u00b2\n" + "9" * 5000 + "\n1e9\nquit\n"
+    result = run("play", "--seed", "18446744073709551615", stdin=moves)
+    assert result.returncode == 0, result.stderr
+    assert_clean(result)
+    assert result.stdout.count("not understood") == 4 and "there is no move 999999999999" in result.stdout
 
 
 # --------------------------------------------------------------------- play

@@ -2,9 +2,10 @@
 
 Commands: ``play`` (you against a bot), ``demo`` (two bots, narrated),
 ``simulate``, ``tournament``, ``odds`` (of a saved game) and ``bench``.
-``ordonnance COMMAND --help`` describes each. Bad arguments print the usage
-and exit with status 2; a file that cannot be read or is no valid game prints
-one line and exits with status 1; Ctrl-C exits with status 130.
+``ordonnance COMMAND --help`` describes each. Every mistake gets one line on
+standard error, never a traceback: bad arguments exit with status 2, a file
+that cannot be read or is no valid game (or any other refused value) with
+status 1; Ctrl-C exits with status 130.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import secrets
 import shutil
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import numpy as np
 
@@ -30,7 +32,11 @@ from ordonnance.cards import Card
 from ordonnance.errors import OrdonnanceError
 from ordonnance.game import Game
 from ordonnance.rules import Rules
+from ordonnance.odds import MAX_SAMPLES
+from ordonnance.serialization import MAX_TEXT_SIZE
 from ordonnance.territory import Territory
+from ordonnance.tournament import MAX_CHUNK_SIZE, MAX_WORKERS
+from ordonnance.tournament import MAX_GAMES as TOURNAMENT_MAX_GAMES
 
 if TYPE_CHECKING:
     from ordonnance.tournament import TournamentResult
@@ -42,6 +48,19 @@ BOT_KINDS = ("random", "greedy", "montecarlo")
 
 _EXIT_ERROR = 1
 _EXIT_INTERRUPTED = 130
+_MASK64 = (1 << 64) - 1
+#: The most games ``simulate --games`` accepts (simulate() keeps every result in memory).
+MAX_SIMULATE_GAMES = 100_000_000
+#: The most rollouts per decision ``--rollouts`` accepts.
+MAX_ROLLOUTS = 1_000_000
+_WHOLE = re.compile(r"\+?[0-9][0-9,_]{0,40}")  # ASCII digits, at most a few dozen
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: the message and where to find help."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 class _Failure(Exception):
@@ -51,21 +70,54 @@ class _Failure(Exception):
 # --------------------------------------------------------------------- helpers
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text.replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+def _whole(text: str) -> int:
+    """A whole number written in ASCII digits (commas allowed: ``100,000``); a
+    leading minus sign gives a negative number, for the range checks to report."""
+    digits = text.strip()
+    negative = digits.startswith("-") and not digits.startswith("--")
+    if negative:
+        digits = digits[1:]
+    if not _WHOLE.fullmatch(digits):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r:.60}")
+    value = int(digits.replace(",", "").replace("_", ""))
+    return -value if negative else value
+
+
+def _positive_int(text: str, most: int | None = None) -> int:
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if most is not None and value > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most:,}, got {value:,}")
+    return value
+
+
+def _at_most(most: int) -> Callable[[str], int]:
+    """An argparse type: a positive int of at most ``most``."""
+
+    def convert(text: str) -> int:
+        return _positive_int(text, most)
+
+    convert.__name__ = "number"
+    return convert
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r:.60}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r:.60}")
     return value
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text.replace(",", ""), 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    stripped = text.strip().lower()
+    if stripped.startswith("0x") and re.fullmatch(r"0x[0-9a-f]{1,16}", stripped):
+        value = int(stripped, 16)
+    else:
+        value = _whole(text)
     if not 0 <= value < 1 << 64:
         raise argparse.ArgumentTypeError(f"a seed is in 0..2**64-1, got {value}")
     return value
@@ -174,7 +226,7 @@ def demo(seed: int = 7, players: int = 2) -> None:
     """Play one seeded game, Greedy (seat 0) against Random bots, and narrate it."""
     rules = Rules(players=players)
     game = Game.new(rules, seed=seed)
-    bots = [Greedy(seed=seed)] + [Random(seed=seed + p) for p in range(1, players)]
+    bots = [Greedy(seed=seed)] + [Random(seed=(seed + p) & _MASK64) for p in range(1, players)]
     names = ["Greedy"] + ["Random"] * (players - 1)
     print(f"Ordonnance, {players} players, seed {seed}: " + ", ".join(
         f"player {p} = {names[p]}" for p in range(players)))  # fmt: skip
@@ -254,11 +306,10 @@ def _parse_move(text: str, actions: Sequence[Action]) -> Action | str:
     """The action the person typed, or the reason it is not one."""
     words = text.split()
     count = len(actions)
-    if len(words) == 1 and words[0].lstrip("+-").isdigit():
-        number = int(words[0])
-        if 1 <= number <= count:
-            return actions[number - 1]
-        return f"there is no move {number}: choose a number from 1 to {count}"
+    if len(words) == 1 and re.fullmatch(r"[+-]?[0-9]+", words[0]):  # ASCII digits, one sign at most
+        if len(words[0]) <= 6 and 1 <= int(words[0]) <= count:
+            return actions[int(words[0]) - 1]
+        return f"there is no move {words[0]:.12}: choose a number from 1 to {count}"
     lowered = [w.lower() for w in words]
     if lowered == ["pass"]:
         if Pass() in actions:
@@ -438,7 +489,7 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     names: dict[int, str] = {}
     for seat in range(rules.players):
         if seat != args.seat:
-            bots[seat] = _make_bot(args.bot, seed + seat, parser)
+            bots[seat] = _make_bot(args.bot, (seed + seat) & _MASK64, parser)
             names[seat] = _bot_title(args.bot)
     game = Game.new(rules, seed=seed)
     table = _Table(game, args.seat, bots, names)
@@ -522,12 +573,27 @@ def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -
         executor: Literal["serial", "process"] = "serial" if args.serial else "process"
         result = tournament(
             players, args.games, rules, seed=args.seed, executor=executor,
-            workers=args.workers, chunk_size=args.chunk_size, progress=progress,
+            workers=args.workers, chunk_size=args.chunk_size, progress=progress, time_limit=args.time_limit,
         )  # fmt: skip
     seconds = time.perf_counter() - start
     print(result)
     print(f"{seconds:.2f} s, {result.games / max(seconds, 1e-9):,.0f} games/s, {result.chunks:,} chunks")
     return 0
+
+
+def _check_dask_address(address: str) -> None:
+    """Refuse an address Dask cannot parse before a client is half built (whose
+    clean-up would print tracebacks)."""
+    comm: Any = importlib.import_module("distributed.comm")  # typed as Any: Dask is an optional extra
+    backends = importlib.import_module("distributed.comm.registry").backends
+    try:
+        scheme, _location = comm.parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            comm.get_address_host_port(address)
+    except ValueError as error:
+        raise _Failure(f"--dask {address!r} is not a scheduler address such as tcp://host:8786 or 'local': {error}") from None
 
 
 def _tournament_on_dask(args: argparse.Namespace, rules: Rules, players: dict[str, Bot]) -> TournamentResult | int:
@@ -546,15 +612,18 @@ def _tournament_on_dask(args: argparse.Namespace, rules: Rules, players: dict[st
             )
             client = distributed.Client(cluster)
         else:
+            _check_dask_address(args.dask)
             client = distributed.Client(args.dask)  # waits distributed.comm.timeouts.connect (30 s)
-    except (OSError, TimeoutError) as error:
+    except _Failure as failure:
+        return _fail("tournament", str(failure))
+    except (OSError, TimeoutError, ValueError) as error:
         if cluster is not None:
             cluster.close()
         return _fail("tournament", f"cannot reach the Dask scheduler {args.dask!r}: {error}")
     try:
         return tournament(
             players, args.games, rules, seed=args.seed, executor=client.get_executor(),
-            chunk_size=args.chunk_size, progress=args.progress,
+            chunk_size=args.chunk_size, progress=args.progress, time_limit=args.time_limit,
         )  # fmt: skip
     finally:
         client.close()
@@ -568,10 +637,10 @@ def _tournament_on_dask(args: argparse.Namespace, rules: Rules, players: dict[st
 def _read_game(path: str) -> Game:
     try:
         if path == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_TEXT_SIZE + 1)
         else:
             with open(path, encoding="utf-8") as file:
-                text = file.read()
+                text = file.read(MAX_TEXT_SIZE + 1)  # a longer file is refused without reading it all
     except OSError as error:
         raise _Failure(f"cannot read {path!r}: {error.strerror or error}") from None
     except UnicodeDecodeError:
@@ -696,7 +765,7 @@ def _wrap(text: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m ordonnance``."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ordonnance",
         formatter_class=_Formatter,
         description=_wrap(
@@ -733,7 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the opponents (default greedy)",
     )  # fmt: skip
     play.add_argument("--seed", type=_seed, default=None, help="the shuffle's seed (default: random, and printed)")
-    play.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0: you start)")
+    play.add_argument("--seat", type=_whole, default=0, help="your seat, 0 to players-1 (default 0: you start)")
     play.add_argument("--save", metavar="FILE", default=None, help="save the game as JSON when it ends or you quit")
     _add_rules(play)
     play.set_defaults(run=_run_play, parser=play)
@@ -744,7 +813,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         description=_wrap("Play one seeded game, Greedy (player 0) against Random bots, and narrate it."),
     )
-    demo_parser.add_argument("--seed", type=int, default=7, help="the shuffle's seed (default 7)")
+    demo_parser.add_argument("--seed", type=_seed, default=7, help="the shuffle's seed, 0..2**64-1 (default 7)")
     demo_parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="2, 3 or 4")
     demo_parser.set_defaults(run=_run_demo, parser=demo_parser)
 
@@ -765,14 +834,17 @@ def build_parser() -> argparse.ArgumentParser:
             "  ordonnance simulate --players 4 --scoring points --tie-break lowest-marker-sum"
         ),
     )
-    sim.add_argument("--games", type=_positive_int, default=10_000, help="games to play (default 10,000)")
+    sim.add_argument(
+        "--games", type=_at_most(MAX_SIMULATE_GAMES), default=10_000,
+        help=f"games to play, at most {MAX_SIMULATE_GAMES:,} (default 10,000)",
+    )  # fmt: skip
     sim.add_argument("--seed", type=_seed, default=1, help="the seed of the deals (default 1)")
     sim.add_argument(
         "--bots", type=_bot_list, default=None, metavar="BOT[,BOT...]",
         help="the bot of each seat, e.g. greedy,random, or one for every seat: random (the default), "
         "greedy or montecarlo",
     )  # fmt: skip
-    sim.add_argument("--rollouts", type=_positive_int, default=None, help="rollouts per decision of montecarlo bots")
+    sim.add_argument("--rollouts", type=_at_most(MAX_ROLLOUTS), default=None, help="rollouts per decision of montecarlo bots")
     _add_rules(sim)
     sim.set_defaults(run=_run_simulate, parser=sim)
 
@@ -799,11 +871,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the bots: random, greedy or montecarlo, repeats allowed (default greedy,random)",
     )  # fmt: skip
     tour.add_argument(
-        "--games", type=_positive_int, default=10_000, help="games in all, shared by the seatings (default 10,000)"
-    )
+        "--games", type=_at_most(TOURNAMENT_MAX_GAMES), default=10_000,
+        help="games in all, shared by the seatings (default 10,000)",
+    )  # fmt: skip
     tour.add_argument("--seed", type=_seed, default=1, help="the tournament's seed (default 1)")
     tour.add_argument(
-        "--workers", type=_positive_int, default=None, help="local worker processes (default: one per CPU)"
+        "--workers", type=_at_most(MAX_WORKERS), default=None, help="local worker processes (default: one per CPU)"
     )
     tour.add_argument("--serial", action="store_true", help="run in this process only")
     tour.add_argument(
@@ -811,8 +884,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local' for a "
         "local cluster of --workers processes (needs the distributed extra)",
     )  # fmt: skip
-    tour.add_argument("--chunk-size", type=_positive_int, default=None, help="games per task (default: automatic)")
-    tour.add_argument("--rollouts", type=_positive_int, default=None, help="rollouts per decision of montecarlo bots")
+    tour.add_argument(
+        "--chunk-size", type=_at_most(MAX_CHUNK_SIZE), default=None, help="games per task (default: automatic)"
+    )
+    tour.add_argument(
+        "--time-limit", type=_seconds, default=None, metavar="SECONDS",
+        help="seconds a bot may think per decision; a bot over it loses that game (default: no limit)",
+    )  # fmt: skip
+    tour.add_argument("--rollouts", type=_at_most(MAX_ROLLOUTS), default=None, help="rollouts per decision of montecarlo bots")
     tour.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="show a progress bar on standard error (default: on long runs, in a terminal)",
@@ -837,10 +916,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     odds.add_argument("file", metavar="FILE", help="the saved game (JSON); '-' reads standard input")
-    odds.add_argument("--player", type=int, default=None, help="take this seat's view (it also knows its own hand)")
+    odds.add_argument("--player", type=_whole, default=None, help="take this seat's view (it also knows its own hand)")
     odds.add_argument(
-        "--samples", type=_positive_int, default=20_000, help="random completions when not exact (default 20,000)"
-    )
+        "--samples", type=_at_most(MAX_SAMPLES), default=20_000,
+        help=f"random completions when not exact, at most {MAX_SAMPLES:,} (default 20,000)",
+    )  # fmt: skip
     odds.add_argument("--seed", type=_seed, default=0, help="the sampling seed (default 0)")
     odds.set_defaults(run=_run_odds, parser=odds)
 
@@ -872,6 +952,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return _EXIT_INTERRUPTED
+    except OrdonnanceError as error:  # a value the library refused: one line, as for a bad file
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return _fail(args.command, first)
     except BrokenPipeError:
         # The reader went away (e.g. "| head"): silence the final flush, as Python's docs advise.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -84,12 +84,16 @@ from ordonnance.game import Game
 from ordonnance.territory import Territory
 from ordonnance.view import PlayerView
 
-__all__ = ["Odds", "territory_odds", "DEFAULT_SAMPLES", "DEFAULT_MAX_EXACT"]
+__all__ = ["Odds", "territory_odds", "DEFAULT_SAMPLES", "DEFAULT_MAX_EXACT", "MAX_SAMPLES", "MAX_EXACT_LIMIT"]
 
 #: Monte-Carlo samples drawn by default when the odds are not computed exactly.
 DEFAULT_SAMPLES = 20_000
 #: Largest number of joint outcomes enumerated exactly by default.
 DEFAULT_MAX_EXACT = 200_000
+#: The most samples one call may draw (about a minute on one core).
+MAX_SAMPLES = 100_000_000
+#: The largest ``max_exact`` a call accepts (an enumeration of that many outcomes takes seconds).
+MAX_EXACT_LIMIT = 100_000_000
 
 _MASK64 = (1 << 64) - 1
 _LATER = 1 << 20  # completion order of armies that complete in the future
@@ -330,12 +334,14 @@ def territory_odds(
     :class:`~ordonnance.errors.InvalidSeatError` for a bad territory or seat,
     :class:`~ordonnance.errors.OrdonnanceTypeError` for arguments of the wrong
     type, and :class:`~ordonnance.errors.InvalidRulesError` for a bad
-    ``samples``, ``seed`` or ``max_exact``.
+    ``samples`` (1..:data:`MAX_SAMPLES`), ``seed`` or ``max_exact``
+    (0..:data:`MAX_EXACT_LIMIT`).
     """
     t = to_territory(territory)
-    _check_int("samples", samples, 1, None)
+    _check_int("samples", samples, 1, MAX_SAMPLES)
     _check_int("seed", seed, 0, _MASK64)
-    _check_int("max_exact", max_exact, 0, None)
+    _check_int("max_exact", max_exact, 0, MAX_EXACT_LIMIT)
+    samples, seed, max_exact = int(samples), int(seed), int(max_exact)
     info = _Info.of(position, t, player)
     n = info.n
     if info.owner is not None:

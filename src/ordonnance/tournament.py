@@ -73,6 +73,7 @@ from ordonnance.bots import Bot, Greedy, MonteCarlo, Random
 from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.game import Game
 from ordonnance.rules import Rules
+from ordonnance.simulation import MAX_GAMES as MAX_SIMULATE_GAMES
 from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds, simulate
 
 if TYPE_CHECKING:
@@ -86,6 +87,8 @@ __all__ = [
     "PYTHON_CHUNK_SIZE",
     "MAX_GAMES",
     "MAX_SEATINGS",
+    "MAX_WORKERS",
+    "MAX_CHUNK_SIZE",
 ]
 
 #: Seconds a run must last before the automatic progress bar appears.
@@ -96,6 +99,10 @@ KERNEL_CHUNK_SIZE = 4_096
 PYTHON_CHUNK_SIZE = 16
 #: The most seatings (ordered choices of bots, one per seat) a tournament may have.
 MAX_SEATINGS = 100_000
+#: The most local worker processes a tournament starts.
+MAX_WORKERS = 1_024
+#: The largest ``chunk_size``: one chunk is one :func:`~ordonnance.simulate` call.
+MAX_CHUNK_SIZE = MAX_SIMULATE_GAMES
 #: The most games one :func:`tournament` may play (chunks are made as they are needed,
 #: so this bounds the time, not the memory: about a day of kernel games on 64 cores).
 MAX_GAMES = 10**12
@@ -589,10 +596,14 @@ def tournament(
         raise InvalidRulesError(f"games must be a positive int, at most {MAX_GAMES:,}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
         raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
-        raise InvalidRulesError(f"chunk_size must be a positive int or None, got {chunk_size!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise InvalidRulesError(f"workers must be a positive int or None, got {workers!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or not 1 <= chunk_size <= MAX_CHUNK_SIZE
+    ):
+        raise InvalidRulesError(f"chunk_size must be a positive int of at most {MAX_CHUNK_SIZE:,} or None, got {chunk_size!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS
+    ):
+        raise InvalidRulesError(f"workers must be a positive int of at most {MAX_WORKERS:,} or None, got {workers!r}")
     if progress is not None and not isinstance(progress, bool):
         raise OrdonnanceTypeError(f"progress must be True, False or None, got {progress!r}")
     if time_limit is not None and (
