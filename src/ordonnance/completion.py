@@ -174,11 +174,13 @@ def _pool_bytes(pool: object) -> bytes | None:
     """
     if type(pool) is not list and type(pool) is not tuple:
         return None
+    if pool and type(pool[0]) is Card:
+        masks = [card.mask for card in pool if type(card) is Card]
+        return bytes(masks) if len(masks) == len(pool) else None
     try:
         packed = bytes(pool)
     except (TypeError, ValueError):
-        masks = [card.mask for card in pool if type(card) is Card]
-        return bytes(masks) if len(masks) == len(pool) else None
+        return None
     i = packed.find(1)
     while i >= 0:
         if type(pool[i]) is bool:
