@@ -1,0 +1,321 @@
+"""Black Prince as a PettingZoo AEC environment with action masks (the optional "rl" extra).
+
+This module imports without PettingZoo (the encoders need NumPy only);
+building an environment without the extra raises :class:`ImportError` with
+the install command ``pip install 'ordonnance[rl]'``.
+
+Usage::
+
+    from ordonnance.black_prince.pettingzoo import env
+
+    game_env = env()                      # Rules(): English against French
+    game_env.reset(seed=42)               # the deal of Game.new(Rules(), seed=42)
+    for agent in game_env.agent_iter():
+        observation, reward, terminated, truncated, info = game_env.last()
+        mask = observation["action_mask"]
+        action = None if terminated or truncated else game_env.action_space(agent).sample(mask)
+        game_env.step(action)
+
+**Actions.** :data:`NUM_ACTIONS` = 117 discrete actions, by hand slot and column:
+
+=========  ========================================================
+index      action
+=========  ========================================================
+0..35      ``Place(hand[slot], column)`` at ``slot * 6 + column``
+36..71     ``PlaceBehind(hand[slot], column)`` at ``36 + slot * 6 + column``
+72..83     ``Move(column, step)`` at ``72 + column * 2 + (step + 1) // 2``
+84         ``PlayBattle()``
+85         ``EndTurn()``
+86..97     ``MountedMove(column, step)`` at ``86 + column * 2 + (step + 1) // 2``
+98..115    ``Fight(column, target)`` at ``98 + column * 3 + target - column + 1``
+116        ``EndBattle()``
+=========  ========================================================
+
+Equal cards in two hand slots are the same action: both slots are marked
+legal. **Observations** (:func:`encode_view`, :data:`OBSERVATION_SIZE`
+numbers, built from the observer's view only) put the observer's rows at the
+bottom: rows in the order enemy back, enemy front, own front, own back, each
+cell as 10 numbers (occupied, type one-hot, strength / 3); then the own hand
+(6 slots of 11: present, Battle, type one-hot, strength / 3); then both
+discard piles by type (own first; 8 types and Battle, each count / 10); the
+battle flags (attacked, moved, contact by column) and fought; the phase
+one-hot; whether the observer decides; hand and deck sizes and routs (own
+first); turn / max turns. **Rewards**: 0 until the end, then +1 / -1, 0 for a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance.black_prince.actions import (
+    END_BATTLE,
+    END_TURN,
+    PLAY_BATTLE,
+    Action,
+    EndBattle,
+    EndTurn,
+    Fight,
+    MountedMove,
+    Move,
+    Place,
+    PlaceBehind,
+    PlayBattle,
+)
+from ordonnance.black_prince.cards import TroopType
+from ordonnance.black_prince.game import Game
+from ordonnance.black_prince.rules import Rules
+from ordonnance.black_prince.view import PlayerView
+from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
+from ordonnance import rl
+from ordonnance.rl import _check_max_steps, _check_render_mode, _game_seed, _outcome, _require_extra
+
+__all__ = [
+    "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
+    "BlackPrinceEnv", "env", "raw_env",
+]  # fmt: skip
+
+_PLACE, _BEHIND, _MOVE, _BATTLE, _END_TURN, _RIDE, _FIGHT, _END_BATTLE = 0, 36, 72, 84, 85, 86, 98, 116
+#: Size of the discrete action space.
+NUM_ACTIONS = 117
+_TYPES = len(TroopType)
+_CELL = 2 + _TYPES  # occupied, strength, type one-hot
+_SLOT = 3 + _TYPES  # present, battle, strength, type one-hot
+#: Length of the observation vector.
+OBSERVATION_SIZE = 24 * _CELL + 6 * _SLOT + 2 * (_TYPES + 1) + 3 * 6 + 1 + 4 + 1 + 6 + 1
+_PHASES = ("place", "choose", "battle", "over")
+_RENDER_MODES = ["ansi", "human", "svg"]
+
+
+def action_index(action: Action, view: PlayerView) -> int:
+    """The index of ``action`` (for a Place or PlaceBehind: the first hand slot holding its card)."""
+    if isinstance(action, (Place, PlaceBehind)):
+        if action.card not in view.hand:
+            raise IllegalActionError(action, f"{action.card} is not in seat {view.seat}'s hand")
+        base = _PLACE if type(action) is Place else _BEHIND
+        return base + view.hand.index(action.card) * 6 + action.column
+    if isinstance(action, (Move, MountedMove)):
+        return (_MOVE if type(action) is Move else _RIDE) + action.column * 2 + (action.step + 1) // 2
+    if isinstance(action, Fight):
+        return _FIGHT + action.column * 3 + action.target - action.column + 1
+    if isinstance(action, (PlayBattle, EndTurn, EndBattle)):
+        return {PlayBattle: _BATTLE, EndTurn: _END_TURN, EndBattle: _END_BATTLE}[type(action)]
+    raise OrdonnanceTypeError(f"not a Black Prince action: {action!r}")
+
+
+def action_from_index(index: int | np.integer, view: PlayerView) -> Action:
+    """The action at ``index`` in ``view`` (checked only for shape: legality is the game's to judge)."""
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < NUM_ACTIONS:
+        raise IllegalActionError(index, f"an action index is an int in 0..{NUM_ACTIONS - 1}")
+    i = int(index)
+    if i < _MOVE:
+        slot, column = divmod(i % 36, 6)
+        if slot >= len(view.hand):
+            raise IllegalActionError(index, f"hand slot {slot} is empty")
+        return (Place if i < _BEHIND else PlaceBehind)(view.hand[slot], column)
+    if i < _BATTLE or _RIDE <= i < _FIGHT:
+        column, step = divmod(i - (_MOVE if i < _BATTLE else _RIDE), 2)
+        return (Move if i < _BATTLE else MountedMove)(column, 2 * step - 1)
+    if i == _BATTLE:
+        return PLAY_BATTLE
+    if i == _END_TURN:
+        return END_TURN
+    if i == _END_BATTLE:
+        return END_BATTLE
+    column, offset = divmod(i - _FIGHT, 3)
+    target = column + offset - 1
+    if not 0 <= target < 6:
+        raise IllegalActionError(index, f"column {column} has no neighbour {target}")
+    return Fight(column, target)
+
+
+def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
+    """1 for each legal action index of ``view`` (all 0 when it is not this seat's decision)."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    for action in view.legal_actions:
+        if isinstance(action, (Place, PlaceBehind)):
+            base = _PLACE if type(action) is Place else _BEHIND
+            for slot, card in enumerate(view.hand):
+                if card == action.card:
+                    mask[base + slot * 6 + action.column] = 1
+        else:
+            mask[action_index(action, view)] = 1
+    return mask
+
+
+def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
+    """The observation vector of ``view`` (see the module docs for the layout)."""
+    out = np.zeros(OBSERVATION_SIZE, np.float32)
+    me = view.seat
+    rows = (0, 1, 2, 3) if me == 0 else (3, 2, 1, 0)
+    i = 0
+    for r in rows:
+        for c in range(6):
+            card = view.battlefield.cells[r][c]
+            if card is not None and card.type is not None:
+                out[i], out[i + 1], out[i + 2 + card.type] = 1, card.strength / 3, 1
+            i += _CELL
+    for slot in range(6):
+        if slot < len(view.hand):
+            card = view.hand[slot]
+            out[i] = 1
+            if card.type is None:
+                out[i + 1] = 1
+            else:
+                out[i + 2], out[i + 3 + card.type] = card.strength / 3, 1
+        i += _SLOT
+    for seat in (me, 1 - me):
+        for card in view.discards[seat]:
+            out[i + (_TYPES if card.type is None else card.type)] += 0.1
+        i += _TYPES + 1
+    for flags in (view.attacked, view.moved, view.contact):
+        out[i : i + 6] = flags
+        i += 6
+    out[i] = view.fought
+    out[i + 1 + _PHASES.index(view.phase)] = 1
+    out[i + 5] = view.current_player == me and view.phase != "over"
+    i += 6
+    for seat in (me, 1 - me):
+        out[i], out[i + 1], out[i + 2] = view.hand_sizes[seat] / 6, view.deck_sizes[seat] / 25, view.routed[seat] / 6
+        i += 3
+    out[i] = view.turn / view.rules.max_turns
+    return out
+
+
+def _render(game: Game, mode: str | None) -> str | None:
+    if mode == "svg":
+        from ordonnance.black_prince.render import svg
+
+        return str(svg(game))
+    text = str(game)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
+class BlackPrinceEnv(rl.AECEnv):  # type: ignore[misc,name-defined]
+    """Black Prince as a PettingZoo AEC environment (see the module docs for spaces and rewards).
+
+    Agents ``"player_0"`` and ``"player_1"``; ``agent_selection`` is always
+    the game's current player (a battle is a run of the attacker's decisions).
+    ``reset(seed=s)`` deals as ``Game.new(rules, seed=s)``. An illegal action
+    raises :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    """
+
+    metadata: dict[str, Any] = {"name": "black_prince_v0", "render_modes": _RENDER_MODES,
+                                "is_parallelizable": False, "render_fps": 1}  # fmt: skip
+
+    def __init__(self, rules: Rules | None = None, render_mode: str | None = None,
+                 max_steps: int | None = None) -> None:  # fmt: skip
+        _require_extra()
+        from gymnasium import spaces
+
+        super().__init__()
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise OrdonnanceTypeError(f"rules must be a black_prince.Rules, got {rules!r}")
+        self.rules: Rules = rules
+        """The rules every episode is played under."""
+        self.render_mode: str | None = _check_render_mode(render_mode)
+        """The render mode chosen at construction."""
+        self.max_steps: int | None = _check_max_steps(max_steps)
+        """Truncate an episode after this many actions (None: never)."""
+        self.possible_agents: list[str] = ["player_0", "player_1"]
+        self.agents: list[str] = []
+        space = spaces.Dict({
+            "observation": spaces.Box(0.0, 10.0, (OBSERVATION_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+        })  # fmt: skip
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.game: Game | None = None
+        """The game in progress (None before the first reset)."""
+        self._rng = np.random.default_rng()
+        self._steps = 0
+
+    def observation_space(self, agent: str) -> Any:
+        """The observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """The action space of ``agent``: :data:`NUM_ACTIONS` discrete actions."""
+        return self.action_spaces[agent]
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game_seed = seed
+        else:
+            game_seed = _game_seed(self._rng)
+        self.game = Game.new(self.rules, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._steps = 0
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """What ``agent`` sees now: its encoded view and its legal-action mask."""
+        view = self._game().view(self.possible_agents.index(agent))
+        return {"observation": encode_view(view), "action_mask": action_mask(view)}
+
+    def step(self, action: int | np.integer | None) -> None:
+        """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._game()
+        if action is None:
+            raise IllegalActionError(None, f"{agent} is still playing and must choose an action")
+        game.apply(action_from_index(action, game.view(game.current_player)))
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._steps += 1
+        if game.is_over:
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = _outcome(game, seat)  # type: ignore[arg-type]
+                self.terminations[name] = True
+        elif self.max_steps is not None and self._steps >= self.max_steps:
+            for name in self.agents:
+                self.truncations[name] = True
+        self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The battlefield as text (``"ansi"``), printed (``"human"``) or as SVG (``"svg"``)."""
+        if self.render_mode is None:
+            return None
+        return _render(self._game(), self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __repr__(self) -> str:
+        return f"BlackPrinceEnv(rules={self.rules!r})"
+
+
+#: PettingZoo's name for the unwrapped environment class.
+raw_env = BlackPrinceEnv
+
+
+def env(rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None) -> Any:
+    """A PettingZoo AEC environment of Black Prince in PettingZoo's ``OrderEnforcingWrapper``."""
+    _require_extra()
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
+
+    return OrderEnforcingWrapper(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps))
