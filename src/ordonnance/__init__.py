@@ -25,6 +25,7 @@ from ordonnance.completion import Completion, best_completion, best_completion_k
 from ordonnance.errors import (
     BotError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidArmyError,
     InvalidCardError,
     InvalidDeckError,
@@ -60,6 +61,7 @@ __all__ = [
     "Counterexample",
     "Game",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidArmyError",
     "InvalidCardError",
     "InvalidDeckError",

@@ -33,6 +33,7 @@ __all__ = [
     "Card",
     "CardLike",
     "MAX_MASK",
+    "MAX_DECK_SIZE",
     "to_mask",
     "standard_deck",
     "build_deck",
@@ -41,6 +42,8 @@ __all__ = [
 
 #: The largest valid card mask: the card carrying all five symbols.
 MAX_MASK = 31
+#: The most cards :func:`build_deck` takes (an endless iterator is refused, not read forever).
+MAX_DECK_SIZE = 10_000
 
 
 class Symbol(enum.IntEnum):
@@ -51,6 +54,10 @@ class Symbol(enum.IntEnum):
     SWORD = 2
     HELMET = 3
     BANNER = 4
+
+    @classmethod
+    def _missing_(cls, value: object) -> Symbol:
+        raise InvalidCardError(f"a symbol is a rank 0..4, got {value!r}")
 
     @property
     def letter(self) -> str:
@@ -240,8 +247,14 @@ def build_deck(cards: Iterable[CardLike], *, min_size: int = 1) -> tuple[Card, .
     """
     if isinstance(cards, (str, bytes)):
         raise OrdonnanceTypeError(f"a deck is an iterable of cards, not a string: {cards!r}")
+    if not isinstance(cards, Iterable) or isinstance(cards, (Card, dict)):
+        raise OrdonnanceTypeError(f"a deck is an iterable of cards, not {type(cards).__name__}: {cards!r}")
+    if isinstance(min_size, bool) or not isinstance(min_size, int):
+        raise OrdonnanceTypeError(f"min_size must be an int, got {min_size!r}")
     deck = []
     for position, card in enumerate(cards):
+        if position == MAX_DECK_SIZE:
+            raise InvalidDeckError(f"a deck holds at most {MAX_DECK_SIZE:,} cards; {cards!r:.80} holds more")
         try:
             deck.append(_CARDS[to_mask(card)])
         except (InvalidCardError, OrdonnanceTypeError) as error:

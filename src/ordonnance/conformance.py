@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.army import ARMY_SIZE
+from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
@@ -47,6 +48,8 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
     gives an equal game, a clone is equal and independent, and each view shows
     exactly the public information plus its own hand.
     """
+    if not isinstance(game, Game):
+        raise OrdonnanceTypeError(f"check_invariants() checks a Game, not {type(game).__name__}: {game!r}")
     n = game.players
     places: Counter[int] = Counter(game._deck)
     for p in range(n):
@@ -147,8 +150,14 @@ def random_playthrough(
     Returns the finished game. A ``policy`` receives the acting seat's view and
     must return one of its legal actions; anything else fails the check.
     """
+    if policy is not None and not callable(policy):
+        raise OrdonnanceTypeError(f"policy must be a function of a PlayerView or None, got {policy!r}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int):
+        raise OrdonnanceTypeError(f"max_steps must be an int, got {max_steps!r}")
+    if max_steps < 1:
+        raise InvalidArgumentError(f"max_steps must be at least 1, got {max_steps!r}")
+    game = Game.new(rules, seed=seed)  # validates the rules and the seed
     rng = random.Random(seed)
-    game = Game.new(rules, seed=seed)
     check_invariants(game, deep=deep)
     for _ in range(max_steps):
         if game.is_over:

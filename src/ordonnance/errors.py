@@ -29,6 +29,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidGameStateError",
     "BotError",
+    "InvalidArgumentError",
 ]
 
 
@@ -87,6 +88,11 @@ class IllegalActionError(OrdonnanceError, ValueError):
 
     def __reduce__(self) -> tuple[type[IllegalActionError], tuple[object, str]]:
         return (type(self), (self.action, self.reason))
+
+
+class InvalidArgumentError(OrdonnanceError, ValueError):
+    """An argument has an acceptable type but a value the function cannot take
+    (a size out of range, a name that cannot be written, a reward that is NaN)."""
 
 
 class InvalidGameStateError(OrdonnanceError, ValueError):

@@ -158,7 +158,8 @@ class Game:
             order = [card.mask for card in build_deck(deck, min_size=0)]
             got = Counter(order)
             if got != expected:
-                raise InvalidDeckError(_multiset_difference("deck", got, expected))
+                given = [str(Card.from_mask(m)) for m in order]
+                raise InvalidDeckError(f"{_multiset_difference('deck', got, expected)} (got {given!r:.60})")
             rng_state = None
         else:
             seed = secrets.randbits(64) if seed is None else _check_seed(seed)

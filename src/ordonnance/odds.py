@@ -123,8 +123,10 @@ class Odds:
 
     def interval(self, seat: int, z: float = 1.959963984540054) -> tuple[float, float]:
         """A confidence interval for ``seat``'s probability: ``p ± z * stderr`` (95% by default), clipped to 0..1."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.probabilities):
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < len(self.probabilities):
             raise InvalidSeatError(f"seats are 0..{len(self.probabilities) - 1}, got {seat!r}")
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z < math.inf:
+            raise InvalidRulesError(f"z must be a finite number of standard errors, at least 0, got {z!r}")
         p, e = self.probabilities[seat], self.stderr[seat]
         return (max(0.0, p - z * e), min(1.0, p + z * e))
 

@@ -32,6 +32,7 @@ Banner   flag on a pole             red
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
@@ -40,7 +41,7 @@ import attrs
 
 from ordonnance.army import ARMY_SIZE, ArmyDescription, army_key, describe
 from ordonnance.cards import Card, CardLike, Symbol, to_mask
-from ordonnance.errors import OrdonnanceTypeError
+from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.territory import Territory
 from ordonnance.view import PlayerView
 
@@ -197,12 +198,17 @@ def _to_card(card: CardLike) -> Card:
     return Card.from_mask(to_mask(card))
 
 
-def _check_size(size: float) -> float:
+def _check_size(size: float, name: str = "size", low: float = 8) -> float:
     if isinstance(size, bool) or not isinstance(size, (int, float)):
-        raise OrdonnanceTypeError(f"size must be a number of pixels, not {type(size).__name__}: {size!r}")
-    if not 8 <= size <= 1000:
-        raise ValueError(f"size must be in 8..1000 pixels, got {size!r}")
+        raise OrdonnanceTypeError(f"{name} must be a number of pixels, not {type(size).__name__}: {size!r}")
+    if not low <= size <= 1000:
+        raise InvalidArgumentError(f"{name} must be in {low:g}..1000 pixels, got {size!r}")
     return float(size)
+
+
+# What XML 1.0 cannot hold (C0 controls but tab and newlines, surrogates, U+FFFE/U+FFFF),
+# and the other control characters, which no name needs.
+_UNWRITABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 def _score_text(score: int, scoring: str) -> str:
@@ -290,9 +296,12 @@ def army(cards: Iterable[CardLike], size: float = 60, gap: float = 6) -> SVG:
     >>> "1 regiment (Sword), 1 company (Helmet)" in picture
     True
     """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise OrdonnanceTypeError(f"an army is an iterable of cards, not {type(cards).__name__}: {cards!r}")
     hand = [_to_card(c) for c in cards]
     line = str(describe(army_key(hand)))
     width = _check_size(size)
+    gap = _check_size(gap, "gap", 0)
     height = width * _CARD_H / _CARD_W
     margin = 6.0
     font = max(9.0, width / 5)
@@ -378,11 +387,20 @@ def _table_of_game(game: Game, hands: bool) -> _Table:
 def _names(names: Sequence[str] | None, players: int) -> list[str]:
     if names is None:
         return [f"Player {p}" for p in range(players)]
-    if isinstance(names, str) or len(names) != players:
-        raise ValueError(f"names must list one name per player ({players}), got {names!r}")
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise OrdonnanceTypeError(f"names must be a list of {players} names, not {type(names).__name__}: {names!r}")
+    if len(names) != players:
+        raise InvalidArgumentError(f"names must list one name per player ({players}), got {names!r}")
     for name in names:
         if not isinstance(name, str):
             raise OrdonnanceTypeError(f"a player name must be a str, not {type(name).__name__}: {name!r}")
+        bad = _UNWRITABLE.search(name)
+        if bad is not None:
+            raise InvalidArgumentError(
+                f"a player name cannot hold the control character or lone surrogate {bad.group()!r}: {name!r}"
+            )
+        if len(name) > 200:
+            raise InvalidArgumentError(f"a player name is at most 200 characters, got {len(name)}: {name[:40]!r}...")
     return list(names)
 
 
@@ -424,9 +442,11 @@ def svg(
     """
     from ordonnance.game import Game
 
+    if not isinstance(hands, bool):
+        raise OrdonnanceTypeError(f"hands must be True or False, got {hands!r}")
     if isinstance(game, PlayerView):
         if hands:
-            raise ValueError("a PlayerView cannot show the other players' hands; use hands=False")
+            raise InvalidArgumentError("a PlayerView cannot show the other players' hands; use hands=False, got hands=True")
         table = _table_of_view(game)
     elif isinstance(game, Game):
         table = _table_of_game(game, bool(hands))

@@ -76,6 +76,7 @@ engine: ``agent_selection`` is always ``game.current_player``.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -86,9 +87,15 @@ from ordonnance import bots
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play
 from ordonnance.army import ARMY_SIZE, army_key
 from ordonnance.cards import MAX_MASK, Symbol
-from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
-from ordonnance.game import Game
-from ordonnance.rules import Rules
+from ordonnance.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidRulesError,
+    InvalidSeatError,
+    OrdonnanceTypeError,
+)
+from ordonnance.game import Game, _check_seed
+from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT
 from ordonnance.view import PlayerView
 
@@ -218,6 +225,7 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     >>> int(action_mask(game.view(1)).sum())
     0
     """
+    _check_view(view)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     for action in view.legal_actions:
         mask[action_index(action)] = 1
@@ -234,7 +242,11 @@ def observation_layout(players: int) -> tuple[tuple[str, int], ...]:
     >>> sum(length for _, length in observation_layout(2))
     452
     """
-    n = players
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+        raise OrdonnanceTypeError(f"players must be an int, got {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
+    n = int(players)
     return (
         ("hand", MAX_MASK),
         ("unseen", MAX_MASK),
@@ -261,6 +273,8 @@ def observation_bounds(rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArr
     >>> low.shape, float(low.min()), float(high[0])
     ((452,), 0.0, 4.0)
     """
+    if not isinstance(rules, Rules):
+        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
     n = rules.players
     copies = np.zeros(MAX_MASK + 1, dtype=np.float32)
     for card in rules.cards:
@@ -294,6 +308,7 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     >>> vector.dtype, vector.shape, int(vector[:31].sum()) == len(game.hand(0))
     (dtype('float32'), (452,), True)
     """
+    _check_view(view)
     n = view.rules.players
     me = view.seat
 
@@ -362,12 +377,24 @@ def _outcome(game: Game, seat: int) -> float:
     return 1.0 if winner == seat else -1.0
 
 
+def _check_view(view: object) -> None:
+    if not isinstance(view, PlayerView):
+        raise OrdonnanceTypeError(f"expected a PlayerView (game.view(seat)), not {type(view).__name__}: {view!r}")
+
+
 def _check_max_steps(max_steps: int | None) -> int | None:
     if max_steps is None:
         return None
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-        raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
-    return max_steps
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)):
+        raise OrdonnanceTypeError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    if max_steps < 1:
+        raise InvalidArgumentError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    return int(max_steps)
+
+
+def _check_reset_seed(seed: object) -> int | None:
+    """A reset seed: None, or a seed ``Game.new`` accepts (0..2**64-1)."""
+    return None if seed is None else _check_seed(seed)
 
 
 def _game_seed(rng: np.random.Generator) -> int:
@@ -395,8 +422,8 @@ _RENDER_MODES = ["ansi", "human", "svg"]
 
 
 def _check_render_mode(mode: str | None) -> str | None:
-    if mode is not None and mode not in _RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {mode!r}")
+    if mode is not None and (not isinstance(mode, str) or mode not in _RENDER_MODES):
+        raise InvalidArgumentError(f"render_mode must be None or one of {_RENDER_MODES}, got {mode!r}")
     return mode
 
 
@@ -466,13 +493,15 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
 
     def observation_space(self, agent: str) -> spaces.Dict:
         """The observation space of ``agent`` (the same object on every call)."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Discrete:
         """The action space of ``agent``: :data:`NUM_ACTIONS` discrete actions."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     def _seat(self, agent: str) -> int:
+        if not isinstance(agent, str) or agent not in self.possible_agents:
+            raise InvalidSeatError(f"no agent named {agent!r}; the agents are {', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
     def _game(self) -> Game:
@@ -482,6 +511,7 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
+        seed = _check_reset_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             game_seed = seed
@@ -593,14 +623,25 @@ class SingleAgentEnv(_GymEnv[dict[str, Any], np.int64]):
         if not isinstance(rules, Rules):
             raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
         n = rules.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat must be a seat number 0..{n - 1}, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise OrdonnanceTypeError(f"seat must be a seat number 0..{n - 1}, got {seat!r}")
+        if not 0 <= seat < n:
+            raise InvalidSeatError(f"seat must be a seat number 0..{n - 1}, got {seat!r}")
+        seat = int(seat)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
+            raise OrdonnanceTypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        if not math.isfinite(illegal_reward):
+            raise InvalidArgumentError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         others = [p for p in range(n) if p != seat]
         if opponent is None:
             opponent = bots.Greedy(seed=0)
+        if isinstance(opponent, (str, bytes)):
+            raise OrdonnanceTypeError(f"an opponent is a bot or a list of bots, not a string: {opponent!r}")
         if isinstance(opponent, Sequence):
             if len(opponent) != len(others):
-                raise ValueError(f"give one bot, or one per other seat ({len(others)}), got {len(opponent)}")
+                raise InvalidArgumentError(
+                    f"give one bot, or one per other seat ({len(others)}), got {len(opponent)}: {opponent!r}"
+                )
             chosen = list(opponent)
         else:
             chosen = [opponent] * len(others)
@@ -653,6 +694,7 @@ class SingleAgentEnv(_GymEnv[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new game and let the bots play up to the learner's first turn."""
+        seed = _check_reset_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._restart_bots()

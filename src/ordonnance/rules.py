@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any, Literal, get_args
 
 import attrs
+import numpy as np
 
 from ordonnance.cards import Card, CardLike, build_deck, standard_deck
 from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
@@ -43,6 +44,10 @@ def _check_choice(name: str, allowed: Any) -> Any:
     return check
 
 
+def _plain_int(value: object) -> object:
+    return int(value) if isinstance(value, np.integer) else value
+
+
 def _check_players(_instance: object, _attribute: object, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OrdonnanceTypeError(f"players must be an int, got {value!r}")
@@ -73,7 +78,7 @@ class Rules:
     ordonnance.errors.InvalidRulesError: players must be 2..4, got 5
     """
 
-    players: int = attrs.field(default=2, validator=_check_players)
+    players: int = attrs.field(default=2, converter=_plain_int, validator=_check_players)
     """Number of players, 2..4."""
     deck: tuple[Card, ...] | None = attrs.field(default=None, converter=_to_deck)
     """A custom deck (any multiset of cards), or None for the standard deck(s)."""
@@ -91,12 +96,24 @@ class Rules:
     auto_claim: bool = attrs.field(default=False, validator=_check_bool)
     """Award every provable territory, for any player, at once after each play."""
 
+    def __new__(cls, *args: object, **kwargs: object) -> Rules:
+        # attrs' __init__ would raise a bare TypeError for these; say what is wrong instead.
+        fields = [field.name for field in attrs.fields(cls)]
+        unknown = sorted(set(kwargs) - set(fields))
+        if unknown:
+            raise InvalidRulesError(
+                f"unknown rules field(s) {', '.join(map(repr, unknown))} (the fields are {', '.join(fields)})"
+            )
+        if len(args) > len(fields):
+            raise InvalidRulesError(f"Rules takes at most {len(fields)} arguments ({', '.join(fields)}), got {args!r}")
+        return super().__new__(cls)
+
     def __attrs_post_init__(self) -> None:
         needed = CARDS_PER_PLAYER * self.players
         if len(self.cards) < needed:
             raise InvalidDeckError(
                 f"a {self.players}-player game needs a deck of at least {needed} cards "
-                f"({CARDS_PER_PLAYER} per player), got {len(self.cards)}"
+                f"({CARDS_PER_PLAYER} per player), got {len(self.cards)}: {[str(c) for c in self.cards]!r:.80}"
             )
         if self.scoring == "points":
             if self.auto_claim:
@@ -146,5 +163,5 @@ class Rules:
             raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
         unknown = set(data) - {f.name for f in attrs.fields(cls)}
         if unknown:
-            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
+            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))} in {data!r:.80}")
         return cls(**data)

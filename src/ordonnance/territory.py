@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 
+from ordonnance.errors import InvalidTerritoryError
+
 __all__ = ["Territory", "TERRITORY_COUNT"]
 
 
@@ -15,6 +17,10 @@ class Territory(enum.IntEnum):
     JERUSALEM = 2
     EDESSA = 3
     TRIPOLI = 4
+
+    @classmethod
+    def _missing_(cls, value: object) -> Territory:
+        raise InvalidTerritoryError(f"a territory number must be in 0..4, got {value!r}")
 
     @property
     def label(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ordonnance.army import describe
+from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.territory import Territory
 
 if TYPE_CHECKING:
@@ -20,6 +21,10 @@ def board(game: Game) -> str:
 
     A ``*`` marks an army completed first among the complete ones there.
     """
+    from ordonnance.game import Game
+
+    if not isinstance(game, Game):
+        raise OrdonnanceTypeError(f"board() draws a Game, not {type(game).__name__}: {game!r}")
     n = game.players
     header = f"{'':<10}" + "".join(f"{'player ' + str(p):<{_CELL}}" for p in range(n)) + "won by"
     lines = [header]

@@ -624,6 +624,8 @@ def tournament(
             f"a tournament needs at least {max(n, 2)} bots for {n}-player games, got {len(players)}"
         )
     for name, bot in zip(names, players):
+        if isinstance(bot, type):
+            raise OrdonnanceTypeError(f"bot {name!r} is the class {bot!r}, not a bot: did you mean {bot.__name__}()?")
         if not callable(getattr(bot, "choose", None)):
             raise OrdonnanceTypeError(f"bot {name!r} has no choose(view) method: {bot!r}")
         try:

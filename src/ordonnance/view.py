@@ -65,6 +65,11 @@ class PlayerView:
     @classmethod
     def of(cls, game: Game, seat: int) -> PlayerView:
         """The view of ``game`` from ``seat`` (see :meth:`Game.view`)."""
+        from ordonnance.game import Game
+
+        if not isinstance(game, Game):
+            raise OrdonnanceTypeError(f"a view is of a Game, not {type(game).__name__}: {game!r}")
+        seat = game._seat(seat)
         territories = list(Territory)
         players = range(game.players)
         unseen = [0] * (MAX_MASK + 1)
