@@ -118,6 +118,7 @@ class Card:
     ``advantages`` is None for a card that uses the rules' table for its type,
     or the exact set of types this card fights better (a per-card table).
 
+    >>> from ordonnance.black_prince import BATTLE, Card, TroopType
     >>> Card("Pikemen", 3), Card(TroopType.ARCHERS, 1, advantages=["Knights"])
     (Card(TroopType.PIKEMEN, 3), Card(TroopType.ARCHERS, 1, advantages=[TroopType.KNIGHTS]))
     >>> BATTLE.is_battle, str(BATTLE)
@@ -138,7 +139,7 @@ class Card:
 
     @property
     def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
-        """The canonical order of cards: Battle first, then by type, strength and advantages."""
+        """The key of the canonical order (Battle cards first, then by type, strength and advantages)."""
         kind = -1 if self.type is None else int(self.type)
         advantages = (-1,) if self.advantages is None else tuple(sorted(int(t) for t in self.advantages))
         return (kind, self.strength, advantages)
