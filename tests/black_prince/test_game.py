@@ -341,3 +341,21 @@ def test_cards_are_conserved_through_a_game() -> None:
         game.apply(bots[game.current_player].choose(game.view(game.current_player)))
         for seat in (0, 1):
             assert sorted(seat_cards(game, seat).elements(), key=lambda c: c.sort_key) == list(game.rules.deck(seat))
+
+
+def test_given_deck_orders_are_dealt_top_first_and_checked() -> None:
+    rules = bp.Rules(armies=("Scottish", "English"))
+    orders = [list(rules.deck(0))[::-1], list(rules.deck(1))]
+    game = bp.Game.new(rules, seed=3, orders=orders)
+    assert list(game.hand(0)) == orders[0][:6] and list(game.hand(1)) == orders[1][:6]
+    assert game._decks[0][::-1] == orders[0][6:]
+    from ordonnance.errors import InvalidDeckError, InvalidSeedError
+
+    with pytest.raises(InvalidDeckError, match="orders\\[1\\]"):
+        bp.Game.new(rules, seed=3, orders=[orders[0], orders[1][:-1]])
+    with pytest.raises(OrdonnanceTypeError):
+        bp.Game.new(rules, seed=3, orders=[orders[0]])
+    with pytest.raises(InvalidSeedError):
+        bp.Game.new(rules, seed=-1)
+    with pytest.raises(OrdonnanceTypeError):
+        bp.Game.new("rules")  # type: ignore[arg-type]
