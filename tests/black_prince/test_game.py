@@ -322,8 +322,13 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
         game.apply("place")  # type: ignore[arg-type]
     with pytest.raises(bp.InvalidSquareError):
         Fight(0, 6)
-    with pytest.raises(bp.InvalidSquareError):
-        game.cell(4, 0)
+    for where in (game, game.battlefield, game.view(1)):
+        with pytest.raises(bp.InvalidSquareError):
+            where.cell(4, 0)
+        with pytest.raises(bp.InvalidSquareError):
+            where.cell(-1, 0)  # no wrap-around to the last row
+        with pytest.raises(OrdonnanceTypeError):
+            where.cell("2", 0)  # type: ignore[arg-type]
 
 
 def test_seats_are_checked() -> None:

@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Protocol
 
 import attrs
+import numpy as np
 
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.rules import COLUMNS, Rules
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.errors import OrdonnanceTypeError
 
-__all__ = ["ROWS", "Square", "Position", "Battlefield", "front_row", "back_row", "owner", "check_square"]
+__all__ = ["ROWS", "Square", "Position", "Battlefield", "front_row", "back_row", "owner", "check_square", "square_index"]
 
 #: Rows of the battlefield.
 ROWS = 4
@@ -49,11 +50,18 @@ def check_square(square: object, what: str = "square") -> Square:
         raise OrdonnanceTypeError(f"a {what} is a (row, column) pair, got {square!r}")
     row, column = square
     for value in (row, column):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise OrdonnanceTypeError(f"a {what} is a (row, column) pair of ints, got {square!r}")
     if not (0 <= row < ROWS and 0 <= column < COLUMNS):
         raise InvalidSquareError(f"a {what} must be within rows 0..3 and columns 0..5, got {square!r}")
-    return (row, column)
+    return (int(row), int(column))
+
+
+def square_index(row: object, column: object) -> Square:
+    """(row, column) checked on the board; plain ints in range pass at once."""
+    if type(row) is int and type(column) is int and 0 <= row < ROWS and 0 <= column < COLUMNS:
+        return (row, column)
+    return check_square((row, column))
 
 
 class Position(Protocol):
@@ -92,6 +100,7 @@ class Battlefield:
 
     def cell(self, row: int, column: int) -> Card | None:
         """The card in square (row, column), or None."""
+        row, column = square_index(row, column)
         return self.cells[row][column]
 
     def with_card(self, square: Square, card: Card | None) -> Battlefield:

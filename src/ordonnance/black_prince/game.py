@@ -43,7 +43,7 @@ from ordonnance.black_prince.actions import (
     PlaceBehind,
     PlayBattle,
 )
-from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row
+from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row, square_index
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.fight import FightResult, fight
 from ordonnance.black_prince.rules import COLUMNS, FRONT_LIMIT, HAND_SIZE, ROUT_TO_WIN, Rules
@@ -204,10 +204,7 @@ class Game:
 
     def cell(self, row: int, column: int) -> Card | None:
         """The card in square (row, column), or None (rows: see :mod:`~ordonnance.black_prince.board`)."""
-        if isinstance(row, bool) or isinstance(column, bool) or not (0 <= row < ROWS and 0 <= column < COLUMNS):
-            from ordonnance.black_prince.errors import InvalidSquareError
-
-            raise InvalidSquareError(f"a square is within rows 0..3 and columns 0..5, got {(row, column)!r}")
+        row, column = square_index(row, column)
         return self._cells[row][column]
 
     @property
