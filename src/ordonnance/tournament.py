@@ -394,8 +394,8 @@ def _play_one(game: Game, bots: list[Bot], chunk: _Chunk, g: int, deal_seed: int
             action = bots[seat].choose(game.view(seat))
         except Exception as error:  # a bot may raise anything: name the bot, seat and game
             raise _bot_error(chunk, seat, g, deal_seed, f"{type(error).__name__}: {error}") from error
-        if limit is not None and time.perf_counter() - start > limit:
-            return seat
+        if limit is not None and time.perf_counter() - start > limit and not _in_kernel(bots[seat]):
+            return seat  # the built-in Random and Greedy are never timed, wherever they play
         try:
             game.apply(action)
         except OrdonnanceError as error:
@@ -570,7 +570,8 @@ def tournament(
     bot played from Python: a bot that takes longer loses that game on time
     (it ranks below every other seat, the others by their scores then; see
     :attr:`TournamentResult.forfeits`). The built-in Random and Greedy bots
-    decide inside the kernel in microseconds and are not timed. Timing
+    decide in microseconds (inside the kernel where they can) and are never
+    timed. Timing
     depends on the machine, so a time limit makes results reproducible only
     as far as no bot comes close to it. A bot that raises an error or
     chooses an illegal action stops the tournament with a
