@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import items
 from ordonnance import black_prince as bp
 
 PAIRINGS = list(itertools.permutations(bp.ARMIES, 2))
@@ -39,21 +40,16 @@ def python_games(games: int = PYTHON_GAMES) -> None:
             game.apply(bots[seat].choose(game.view(seat)))
 
 
-def _items(benchmark: Any, count: int, *, subject: bool = False) -> None:
-    benchmark.extra_info["items"] = count
-    benchmark.extra_info["subject"] = subject
-
-
 @pytest.mark.benchmark(group="black_prince simulate: random vs random")
 def test_simulate_random(benchmark: Any) -> None:
     bp.simulate(bp.Rules(), games=10)  # compile outside the timing
-    _items(benchmark, GAMES, subject=True)
+    items(benchmark, GAMES, subject=True)
     benchmark.pedantic(bp.simulate, args=(bp.Rules(),), kwargs={"games": GAMES, "seed": 1}, rounds=5, iterations=1)
 
 
 @pytest.mark.benchmark(group="black_prince simulate: random vs random")
 def test_game_api_with_python_bots(benchmark: Any) -> None:
-    _items(benchmark, PYTHON_GAMES)
+    items(benchmark, PYTHON_GAMES)
     benchmark.pedantic(python_games, rounds=3, iterations=1)
 
 
@@ -61,7 +57,7 @@ def test_game_api_with_python_bots(benchmark: Any) -> None:
 def test_simulate_greedy(benchmark: Any) -> None:
     players = [bp.Greedy(seed=1), bp.Greedy(seed=2)]
     bp.simulate(bp.Rules(), games=10, players=players)
-    _items(benchmark, 20_000, subject=True)
+    items(benchmark, 20_000, subject=True)
     benchmark.pedantic(bp.simulate, args=(bp.Rules(),), kwargs={"games": 20_000, "players": players},
                        rounds=3, iterations=1)  # fmt: skip
 
@@ -85,7 +81,7 @@ def test_montecarlo_decision(benchmark: Any) -> None:
     views = _opening_views(20)
     bot = bp.MonteCarlo(seed=1)
     bot.choose(views[0])
-    _items(benchmark, len(views), subject=True)
+    items(benchmark, len(views), subject=True)
     benchmark.pedantic(lambda: [bot.choose(v) for v in views], rounds=3, iterations=1)
 
 
@@ -93,7 +89,7 @@ def test_montecarlo_decision(benchmark: Any) -> None:
 def test_greedy_decision(benchmark: Any) -> None:
     views = _opening_views(20)
     bot = bp.Greedy(seed=1)
-    _items(benchmark, len(views))
+    items(benchmark, len(views))
     benchmark.pedantic(lambda: [bot.choose(v) for v in views], rounds=3, iterations=1)
 
 
@@ -133,12 +129,12 @@ def kernel_match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> float:
     return points / (per * 2 * len(PAIRINGS))
 
 
-def strength(games: int) -> None:
+def strength(games: int, rollouts: int) -> None:
     rate = kernel_match(bp.Greedy(seed=1), bp.Random(seed=2), games, seed=1)
     print(f"Greedy vs Random, {games:,} games, seats and armies balanced: Greedy scores {rate:.1%}")
-    rate, times = match(bp.MonteCarlo(seed=3), bp.Greedy(seed=4), games, seed=10_000)
+    rate, times = match(bp.MonteCarlo(seed=3, rollouts=rollouts), bp.Greedy(seed=4), games, seed=10_000)
     ms = sorted(t * 1000 for t in times)
-    print(f"MonteCarlo vs Greedy, {games:,} games, seats and armies balanced: MonteCarlo scores {rate:.1%}")
+    print(f"MonteCarlo ({rollouts} rollouts) vs Greedy, {games:,} games, seats and armies balanced: MonteCarlo scores {rate:.1%}")
     print(f"  MonteCarlo decision: median {statistics.median(ms):.1f} ms, 95th percentile "
           f"{ms[int(0.95 * len(ms))]:.1f} ms, max {ms[-1]:.1f} ms over {len(ms):,} decisions")  # fmt: skip
 
@@ -167,5 +163,6 @@ if __name__ == "__main__":
     parser.add_argument("what", choices=["strength", "balance"])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--bot", choices=["random", "greedy"], default="greedy")
+    parser.add_argument("--rollouts", type=int, default=bp.MonteCarlo(seed=0).rollouts)
     args = parser.parse_args()
-    strength(args.games) if args.what == "strength" else balance(args.games, args.bot)
+    strength(args.games, args.rollouts) if args.what == "strength" else balance(args.games, args.bot)

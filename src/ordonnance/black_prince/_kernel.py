@@ -410,21 +410,26 @@ def _shift(cells: Array, p: int, c: int, to: int) -> None:
 
 
 @numba.njit(cache=True)
-def settle(tb: Tables, st: State, scratch: Array) -> None:
-    """Run the steps nobody decides until a decision is due or the game is over."""
+def settle(tb: Tables, st: State, out: Array) -> int:
+    """Run the steps nobody decides until a decision is due or the game is over; returns
+    how many legal actions the decision has, and leaves them in ``out`` (0: over)."""
     while True:
         phase = st.ints[PHASE]
-        if phase == PLACE and legal(tb, st, scratch) == 0:
+        if phase == OVER:
+            return 0
+        n = legal(tb, st, out)
+        if n > 0:
+            return n
+        if phase == PLACE:
             _after_first_step(tb, st)
-        elif phase == BATTLE and legal(tb, st, scratch) == 0:
-            _finish_battle(tb, st)
         else:
-            return
+            _finish_battle(tb, st)
 
 
 @numba.njit(cache=True)
-def apply(tb: Tables, st: State, action: int, scratch: Array) -> None:
-    """Carry out a legal ``action`` (as :func:`legal` lists it), then the steps that follow."""
+def apply(tb: Tables, st: State, action: int, out: Array) -> int:
+    """Carry out a legal ``action`` (as :func:`legal` lists it), then the steps that follow;
+    returns the next decision's number of legal actions, which it leaves in ``out``."""
     op = action & 7
     a = (action >> 3) & 255
     b = action >> 11
@@ -466,7 +471,7 @@ def apply(tb: Tables, st: State, action: int, scratch: Array) -> None:
                 _game_over(st)
     else:
         _finish_battle(tb, st)
-    settle(tb, st, scratch)
+    return settle(tb, st, out)
 
 
 # ------------------------------------------------------------------ bots
@@ -602,12 +607,13 @@ def play_out(tb: Tables, st: State, policies: Array, bot_rng: npt.NDArray[np.uin
     """
     steps = 0
     actions = np.empty(MAX_LEGAL, np.int64)
-    while st.ints[PHASE] != OVER:
-        n = legal(tb, st, actions)
+    n = settle(tb, st, actions)
+    while n > 0:
         action = choose(tb, st, policies[st.ints[CURRENT]], bot_rng, actions, n, work, best)
         if steps < record.shape[0]:
             record[steps] = action
-        apply(tb, st, action, scratch)
+        n = apply(tb, st, action, scratch)
+        actions, scratch = scratch, actions
         steps += 1
     return steps
 
@@ -632,7 +638,6 @@ def simulate(tb: Tables, canon: Array, canon_len: Array, coin: bool, max_turns: 
     bot_rng = np.zeros(2, np.uint64)
     for g in range(seeds.shape[0]):
         deal(tb, st, canon, canon_len, seeds[g], coin, max_turns)
-        settle(tb, st, scratch)
         bot_rng[0] = bot_seeds[g, 0]
         bot_rng[1] = bot_seeds[g, 1]
         steps[g] = play_out(tb, st, policies, bot_rng, records[g], scratch, work, best)
