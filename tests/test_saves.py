@@ -179,6 +179,27 @@ def test_rule_seeded_deal_every_card_is_where_the_deal_put_it() -> None:
     _refused(data, "player 1's hand is not in the order the cards were drawn")
 
 
+def test_rule_seeded_deal_a_card_is_played_after_it_was_drawn() -> None:
+    # Seat 0 is to act and has just drawn its last hand card: it cannot be on the table already.
+    game = _find(Rules(), lambda g: g.current_player == 0 and g.plays >= 10 and g.deck_size > 0)
+    data = _data(game)
+    drawn = data["hands"][0][-1]
+    t, j = next(
+        (t, j) for t in range(5) for j, card in enumerate(data["armies"][t][0])
+        if card != drawn and len(data["armies"][t][0]) < 4
+    )  # fmt: skip
+    data["hands"][0][-1], data["armies"][t][0][j] = data["armies"][t][0][j], drawn
+    _refused(data, "cards on the table that reached them after their play")
+
+
+def test_rule_end_the_player_to_act_of_a_finished_game_acted_last() -> None:
+    game = _played(Rules(), 9, 1000)
+    assert game.is_over
+    data = _data(game)
+    data["current_player"] = 1 - data["current_player"]
+    _refused(data, "the last move was not theirs")
+
+
 def _complete(game: od.Game) -> bool:
     return any(game.completed_at(t, p) is not None for t in Territory for p in range(game.players))
 

@@ -333,9 +333,9 @@ def _check_reachable(game: Game) -> None:
     elif game._rng_state is not None:
         raise _unreachable("rng_state is set but seed is null (only a shuffled game has a generator state)")
     _check_completions(game, history)
-    _check_decisions(game, history)
+    before_last = _check_decisions(game, history)
     _check_claims(game)
-    _check_end(game)
+    _check_end(game, history, before_last)
 
 
 def _check_turns(game: Game, history: _History) -> None:
@@ -404,6 +404,9 @@ def _check_seeded_deal(game: Game, history: _History) -> None:
         table = [m for t in range(TERRITORY_COUNT) for m in game._armies[t][p]]
         if Counter(received) != Counter(game._hands[p]) + Counter(table):
             raise _unreachable(f"player {p}'s cards are not the ones the shuffle of seed {game._seed} gave them")
+        _check_cards_in_time(game, history, p, [(-1, m) for m in order[p:dealt:n]] + [
+            (i, order[dealt + i]) for i, q in enumerate(history.drawer) if q == p
+        ])  # fmt: skip
         # Hand.remove() takes the first copy, so the copies left in hand are the last ones received.
         keep = Counter(game._hands[p])
         seen: Counter[int] = Counter()
@@ -414,18 +417,38 @@ def _check_seeded_deal(game: Game, history: _History) -> None:
                 expected_hand.append(m)
         if expected_hand[::-1] != game._hands[p]:
             raise _unreachable(f"player {p}'s hand is not in the order the cards were drawn")
-        # Cards of armies complete at play g were all received by then.
-        by_time = sorted(
-            (game._completed[t][p], t) for t in range(TERRITORY_COUNT) if game._completed[t][p] != _NOT_COMPLETE
-        )
-        used: Counter[int] = Counter()
-        for g, t in by_time:
-            used.update(game._armies[t][p])
-            got = Counter(order[p:dealt:n] + [order[dealt + i] for i, q in enumerate(history.drawer) if q == p and i <= g])
-            if used - got:
-                raise _unreachable(
-                    f"player {p} completed {Territory(t).label} at play {g} with cards the deal had not given them yet"
-                )
+
+
+def _check_cards_in_time(game: Game, history: _History, p: int, received: list[tuple[int, int]]) -> None:
+    """Part of rule "seeded deal": every card was played after it reached its player.
+
+    ``received`` lists (draw number, mask) in order, -1 for the deal; a draw
+    numbered ``i`` came before play ``i``. The hand keeps the last copies of
+    each card, so the table holds the first ones.
+    """
+    slots = history.slots[p]
+    by_time = sorted(
+        (game._completed[t][p], t) for t in range(TERRITORY_COUNT) if game._completed[t][p] != _NOT_COMPLETE
+    )
+    table = Counter(m for t in range(TERRITORY_COUNT) for m in game._armies[t][p])
+    used: Counter[int] = Counter()
+    for g, t in by_time:
+        # Every card of the armies complete by play g had been received by then.
+        used.update(game._armies[t][p])
+        got = Counter(m for i, m in received if i <= g)
+        if used - got:
+            raise _unreachable(
+                f"player {p} completed {Territory(t).label} at play {g} with cards the deal had not given them yet"
+            )
+    for k, g in enumerate(slots):
+        # Cards that reached the player only after its k-th play go to its later plays.
+        got = Counter(m for i, m in received if i <= g)
+        late = sum((table - got).values())
+        if late > len(slots) - k - 1:
+            raise _unreachable(
+                f"player {p} has {late} cards on the table that reached them after their play {g}, "
+                f"but made only {len(slots) - k - 1} plays after it"
+            )
 
 
 def _check_completions(game: Game, history: _History) -> None:
@@ -468,11 +491,13 @@ def _decision_options(game: Game, history: _History, t: int) -> list[tuple[int, 
     return sorted(options)
 
 
-def _check_decisions(game: Game, history: _History) -> None:
+def _check_decisions(game: Game, history: _History) -> tuple[int, int, int]:
     """Rule "decisions": the markers number the territories in an order they can
-    have been decided in."""
+    have been decided in. Returns the earliest moment the last decision can
+    follow (for rule "end")."""
     decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY)
     moment = (0, 0, -1)
+    before_last = moment
     for marker, t in decided:
         later = [m for m in _decision_options(game, history, t) if m >= moment]
         if not later:
@@ -482,7 +507,33 @@ def _check_decisions(game: Game, history: _History) -> None:
                 f"{label} ({how}) has marker {marker}, but cannot have been decided after the territories "
                 f"with lower markers and by play {game._plays}"
             )
-        moment = later[0]
+        before_last, moment = moment, later[0]
+    return before_last
+
+
+def _check_last_actor(game: Game, history: _History, before_last: tuple[int, int, int]) -> None:
+    """Rule "end": in a finished game the player to act is the one who acted last:
+    the last player if the game ended after a play, else the seat whose claim
+    or pass ended it."""
+    current, plays = game._current, game._plays
+    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY)
+    after_play = current == history.last
+    if len(decided) == TERRITORY_COUNT:
+        # The last decision ended the game: made after the last play, or claimed by the player to act.
+        t = decided[-1][1]
+        options = [m for m in _decision_options(game, history, t) if m >= before_last and m[0] == plays]
+        ended = any((m[1] == 0 and after_play) or (m[1] == 1 and game._owner[t] == current) for m in options)
+    else:
+        claimed = [
+            t for t in range(TERRITORY_COUNT)
+            if game._owner[t] == current and any(m[:2] == (plays, 1) for m in _decision_options(game, history, t))
+        ]  # fmt: skip
+        ended = after_play or bool(game._passed >> current & 1) or bool(claimed)
+    if not ended:
+        raise _unreachable(
+            f"the game is over with player {current} to act, but the last move was not theirs "
+            f"(player {history.last} played last)"
+        )
 
 
 def _check_claims(game: Game) -> None:
@@ -510,7 +561,7 @@ def _check_claims(game: Game) -> None:
                 )
 
 
-def _check_end(game: Game) -> None:
+def _check_end(game: Game, history: _History, before_last: tuple[int, int, int]) -> None:
     """Rules "end" and "passes"."""
     current, n = game._current, game.players
     decided = sum(1 for o in game._owner if o != _NOBODY)
@@ -527,6 +578,7 @@ def _check_end(game: Game) -> None:
                     f"over is true with {TERRITORY_COUNT - decided} territories undecided while player {able[0]} "
                     "can still act (a game ends early only when nobody can)"
                 )
+        _check_last_actor(game, history, before_last)
         return
     if game._passed >> current & 1:
         raise _unreachable(f"player {current} is to act but passed since the last play or claim")
