@@ -96,25 +96,29 @@ def test_greedy_decision(benchmark: Any) -> None:
 # ---------------------------------------------------------------- script: strength and balance
 
 
-def match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> tuple[float, list[float]]:
+def match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> tuple[float, list[float], list[float]]:
     """``tested`` against ``other`` over ``games`` games, armies and seats balanced (game i plays
     pairing i % 12, ``tested`` in seat (i // 12) % 2); returns its score (wins + draws / 2) per game
-    rate and its decision times in seconds."""
+    and its decision times in seconds, wall-clock and of this process's CPU (after a warm-up
+    decision, so that compiling or loading the kernel is not counted)."""
+    tested.choose(bp.Game.new(bp.Rules(), seed=0).view(0))
     points = 0.0
     times: list[float] = []
+    cpu: list[float] = []
     for i in range(games):
         seat = (i // len(PAIRINGS)) % 2
         game = bp.Game.new(bp.Rules(armies=PAIRINGS[i % len(PAIRINGS)]), seed=seed + i)
         bots = [tested, other] if seat == 0 else [other, tested]
         while not game.is_over:
             p = game.current_player
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             action = bots[p].choose(game.view(p))
             if p == seat:
                 times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
             game.apply(action)
         points += 1.0 if game.winner == seat else 0.5 if game.winner is None else 0.0
-    return points / games, times
+    return points / games, times, cpu
 
 
 def kernel_match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> float:
@@ -132,11 +136,12 @@ def kernel_match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> float:
 def strength(games: int, rollouts: int) -> None:
     rate = kernel_match(bp.Greedy(seed=1), bp.Random(seed=2), games, seed=1)
     print(f"Greedy vs Random, {games:,} games, seats and armies balanced: Greedy scores {rate:.1%}")
-    rate, times = match(bp.MonteCarlo(seed=3, rollouts=rollouts), bp.Greedy(seed=4), games, seed=10_000)
-    ms = sorted(t * 1000 for t in times)
+    rate, times, cpu = match(bp.MonteCarlo(seed=3, rollouts=rollouts), bp.Greedy(seed=4), games, seed=10_000)
     print(f"MonteCarlo ({rollouts} rollouts) vs Greedy, {games:,} games, seats and armies balanced: MonteCarlo scores {rate:.1%}")
-    print(f"  MonteCarlo decision: median {statistics.median(ms):.1f} ms, 95th percentile "
-          f"{ms[int(0.95 * len(ms))]:.1f} ms, max {ms[-1]:.1f} ms over {len(ms):,} decisions")  # fmt: skip
+    for name, values in (("wall-clock", times), ("CPU", cpu)):
+        ms = sorted(t * 1000 for t in values)
+        print(f"  MonteCarlo decision ({name}): median {statistics.median(ms):.1f} ms, 95th percentile "
+              f"{ms[int(0.95 * len(ms))]:.1f} ms, max {ms[-1]:.1f} ms over {len(ms):,} decisions")  # fmt: skip
 
 
 def balance(games: int, bot: str) -> None:

@@ -50,3 +50,6 @@ def test_values_and_errors_pickle() -> None:
                                            .with_card((1, 0), bp.Card("Pikemen", 1)))):  # fmt: skip
         assert pickle.loads(pickle.dumps(value)) == value
     assert pickle.loads(pickle.dumps(game)) == game
+    result = bp.simulate(bp.Rules(), games=4, seed=1, players=[bp.Greedy(seed=1), bp.MonteCarlo(seed=2, rollouts=4)])
+    again = pickle.loads(pickle.dumps(result))  # results travel back from tournament workers
+    assert np.array_equal(again.winner, result.winner) and again.replay(3).routed == tuple(result.scores[3])
