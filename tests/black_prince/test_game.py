@@ -152,6 +152,17 @@ def test_frontal_fights_are_mandatory_and_diagonal_ones_optional() -> None:
     assert game.current_player == 1 and game.phase == "place"
 
 
+def test_a_unit_may_be_attacked_by_several_units() -> None:
+    cells = {(2, 2): "Pikemen 2", (2, 1): "Swordsmen 2", (1, 2): "Pikemen 2"}
+    game = battle(cells, contact=[1, 2])
+    game.apply(Fight(2, 2))  # 2 against 2: nothing happens
+    assert game.cell(1, 2) == C("Pikemen 2")
+    result = game.fight_preview(Fight(1, 2))
+    assert (result.attacker.advantage, result.attacker.flank, result.attacker.total, result.defender.total) == (1, 1, 4, 2)
+    game.apply(Fight(1, 2))
+    assert game.cell(1, 2) is None and game.routed == (1, 0)
+
+
 def test_a_unit_that_attacked_still_supports() -> None:
     cells = {(2, 1): "Archers 3", (2, 2): "Pikemen 1", (1, 2): "Knights 3", (1, 0): "Archers 1"}
     game = battle(cells, contact=[1, 2])
