@@ -421,6 +421,33 @@ def test_ctrl_c_stops_a_tournament_and_its_workers_without_a_traceback() -> None
     assert err.decode().strip() == "interrupted"
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the workers from Linux /proc")
+def test_timeout_stops_a_tournament_and_its_workers() -> None:
+    # timeout(1) sends SIGTERM to the command only: it must take its workers with it.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ordonnance", "tournament", "--games", "100000000", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    assert process.stdout is not None
+    try:
+        assert process.stdout.readline().startswith(b"rules: ")
+        children: set[int] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(children) < 3:  # two workers and the resource tracker
+            time.sleep(0.2)
+            children = {int(c) for task in Path(f"/proc/{process.pid}/task").iterdir()
+                        for c in (task / "children").read_text().split()}  # fmt: skip
+        assert len(children) >= 3, children
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == -signal.SIGTERM and b"Traceback" not in err
+    assert not [child for child in children if Path(f"/proc/{child}").exists()]
+
+
 def test_tournament_progress_can_be_forced_in_a_pipe() -> None:
     result = run("tournament", "--games", "100", "--serial", "--progress")
     assert result.returncode == 0 and "tournament: 100%" in result.stderr

@@ -5,6 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ordonnance as od
 from ordonnance import Card, Rules, Territory, render
@@ -261,3 +263,28 @@ def test_notebook_hooks() -> None:
     assert render.view_repr_svg(game.view(1)) == render.svg(game.view(1))
     picture = render.svg(game)
     assert picture._repr_svg_() == str(picture) and type(picture._repr_svg_()) is str
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=30), min_size=2, max_size=2))
+def test_any_name_gives_valid_xml_or_a_clear_refusal(names: list[str]) -> None:
+    """Every text a user may pass: escaped into valid XML (that encodes), or refused
+    with the bad character shown (control characters, lone surrogates)."""
+    game = od.Game.new(Rules(), seed=1)
+    try:
+        picture = render.svg(game, names=names)
+    except od.InvalidArgumentError as error:
+        assert "control character or lone surrogate" in str(error) or "at most 200" in str(error)
+        assert any(ch in str(error) or repr(ch)[1:-1] in str(error) for name in names for ch in name)
+        return
+    picture.encode("utf-8")  # no lone surrogate
+    root = ET.fromstring(picture)
+    texts = "".join(root.itertext())
+    for name in names:
+        assert name.strip() == "" or name in texts
+
+
+@pytest.mark.parametrize("bad", ["a\x00", "b\x1b[31m", "\ud800", "\udfff", "x\ufffe", "\x7f", "\x85"])
+def test_names_with_characters_xml_cannot_hold_are_refused(bad: str) -> None:
+    with pytest.raises(od.InvalidArgumentError, match="control character or lone surrogate"):
+        render.svg(od.Game.new(Rules(), seed=1), names=[bad, "b"])

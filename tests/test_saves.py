@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import ordonnance as od
 from ordonnance import Claim, Pass, Rules, Territory
 from ordonnance.cards import _CARDS
+from ordonnance.conformance import check_invariants
 from ordonnance.serialization import MAX_DEPTH, MAX_TEXT_SIZE, _load
 
 from .positions import position
@@ -319,3 +320,68 @@ def test_every_position_of_a_random_game_loads_equal(rules: Rules, seed: int, se
             break
         actions = game.legal_actions()
         game.apply(Pass() if pass_often and Pass() in actions else rng.choice(actions))
+
+
+# --------------------------------------------------------------------- hostile mutations
+
+
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths of every value inside a save but the format and version."""
+    found: list[tuple[Any, ...]] = [path] if path else []
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else []
+    for key, value in items:
+        if path or key not in ("format", "version"):
+            found += _leaves(value, path + (key,))
+    return found
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=_rules(), seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 150), choice=st.randoms(use_true_random=False))
+def test_a_mutated_save_is_refused_or_is_a_game_the_library_can_play(
+    rules: Rules, seed: int, steps: int, choice: random.Random
+) -> None:
+    """Any one change to a valid save: refused with InvalidGameStateError, or a
+    position every part of the library accepts (views, invariants, the bots,
+    play to the end): never another error, never a game only the loader likes."""
+    game = _played(rules, seed % 2**32, steps)
+    data = json.loads(game.to_json())
+    for _ in range(5):
+        path = choice.choice(_leaves(data))
+        value = _at(data, path)
+        parent = _at(data, path[:-1])
+        if isinstance(value, bool):
+            parent[path[-1]] = not value
+        elif isinstance(value, int):
+            parent[path[-1]] = value + choice.choice([-1, 1, 7])
+        elif value is None:
+            parent[path[-1]] = choice.randrange(0, 5)
+        elif isinstance(value, str):
+            other = choice.choice([p for p in _leaves(data) if isinstance(_at(data, p), str) and p[0] != "rules"])
+            _at(data, other[:-1])[other[-1]], parent[path[-1]] = value, _at(data, other)
+        elif isinstance(value, list) and value:
+            moved = value.pop(choice.randrange(len(value)))
+            if isinstance(moved, str):
+                target = choice.choice([p for p in _leaves(data) if isinstance(_at(data, p), list)])
+                _at(data, target).append(moved)
+    try:
+        loaded = od.Game.from_json(json.dumps(data))
+    except od.InvalidGameStateError:
+        return
+    check_invariants(loaded)
+    rng = random.Random(seed)
+    if not loaded.is_over:
+        seat = loaded.current_player
+        assert loaded.legal_actions()
+        od.bots.Greedy(seed=1).choose(loaded.view(seat))
+        od.bots.MonteCarlo(seed=1, rollouts=2).choose(loaded.view(seat))
+    for _ in range(400):
+        if loaded.is_over:
+            break
+        loaded.apply(rng.choice(loaded.legal_actions()))
+    assert loaded.is_over

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 import attrs
+import numpy as np
 
 from ordonnance.army import ARMY_SIZE, ArmyDescription, army_key, describe
 from ordonnance.cards import Card, CardLike, Symbol, to_mask
@@ -199,7 +200,7 @@ def _to_card(card: CardLike) -> Card:
 
 
 def _check_size(size: float, name: str = "size", low: float = 8) -> float:
-    if isinstance(size, bool) or not isinstance(size, (int, float)):
+    if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, float, np.integer, np.floating)):
         raise OrdonnanceTypeError(f"{name} must be a number of pixels, not {type(size).__name__}: {size!r}")
     if not low <= size <= 1000:
         raise InvalidArgumentError(f"{name} must be in {low:g}..1000 pixels, got {size!r}")

@@ -442,9 +442,9 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
     (printed) and ``"svg"`` (:func:`ordonnance.render.svg`, hands hidden).
 
     ``max_steps`` (None: no limit) truncates an episode after that many
-    actions. Games always end with the standard deck; the limit guards against
-    a policy that keeps passing instead of claiming when, with a custom deck,
-    nobody else can act.
+    actions. Every game ends (a seat that passes is not asked again until
+    someone plays or claims, so a policy that keeps passing ends the game);
+    the limit only caps an episode's length.
     """
 
     metadata: dict[str, Any] = {
