@@ -114,5 +114,5 @@ def test_build_deck_errors_name_the_position() -> None:
         od.build_deck(["L", "B"], min_size=3)
     with pytest.raises(TypeError, match="not a string"):
         od.build_deck("LBS")
-    with pytest.raises(od.InvalidDeckError, match="at least 1"):
+    with pytest.raises(od.InvalidDeckError, match="copies must be in 1..178"):
         od.standard_deck(0)

@@ -46,6 +46,7 @@ CASES: list[tuple[str, Callable[[Any], object], Any]] = [
     ("to_mask", to_mask, 3.0),
     ("standard_deck", od.standard_deck, 0),
     ("standard_deck", od.standard_deck, "2"),
+    ("standard_deck", od.standard_deck, 10**9),
     ("build_deck", od.build_deck, 5),
     ("build_deck", od.build_deck, "SH"),
     ("build_deck", lambda v: od.build_deck([v]), None),

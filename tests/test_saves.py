@@ -8,6 +8,7 @@ direction: the save of every position of random games loads, equal.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +27,9 @@ from .positions import position
 from .test_json import _mid_game as _played
 
 Data = dict[str, Any]
+# Examples of the hypothesis tests; ORDONNANCE_SAVE_EXAMPLES=2000 for a long hunt.
+# Without the JIT the bots' searches run as plain Python, so fewer.
+EXAMPLES = int(os.environ.get("ORDONNANCE_SAVE_EXAMPLES", "60" if os.environ.get("NUMBA_DISABLE_JIT") != "1" else "20"))
 
 
 def _new(rules: Rules, seed: int, rng: random.Random, seeded: bool) -> od.Game:
@@ -308,7 +312,7 @@ def _rules(draw: st.DrawFn) -> Rules:
     return Rules(players=players, **options)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(rules=_rules(), seed=st.integers(0, 2**64 - 1), seeded=st.booleans(), pass_often=st.booleans())
 def test_every_position_of_a_random_game_loads_equal(rules: Rules, seed: int, seeded: bool, pass_often: bool) -> None:
     rng = random.Random(seed)
@@ -341,7 +345,7 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(rules=_rules(), seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 150), choice=st.randoms(use_true_random=False))
 def test_a_mutated_save_is_refused_or_is_a_game_the_library_can_play(
     rules: Rules, seed: int, steps: int, choice: random.Random

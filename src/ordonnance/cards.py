@@ -227,8 +227,8 @@ def standard_deck(copies: int = 1) -> tuple[Card, ...]:
     """
     if isinstance(copies, bool) or not isinstance(copies, int):
         raise OrdonnanceTypeError(f"copies must be an int, got {copies!r}")
-    if copies < 1:
-        raise InvalidDeckError(f"copies must be at least 1, got {copies!r}")
+    if not 1 <= copies <= MAX_DECK_SIZE // 56:
+        raise InvalidDeckError(f"copies must be in 1..{MAX_DECK_SIZE // 56} (at most {MAX_DECK_SIZE:,} cards), got {copies!r}")
     deck = [
         card
         for count, per_card in _STANDARD_COPIES.items()
