@@ -591,7 +591,9 @@ def _check_dask_address(address: str) -> None:
         if scheme not in backends:
             raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
         if scheme in ("tcp", "tls", "ws", "wss"):
-            comm.get_address_host_port(address)
+            _host, port = comm.get_address_host_port(address)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
     except ValueError as error:
         raise _Failure(f"--dask {address!r} is not a scheduler address such as tcp://host:8786 or 'local': {error}") from None
 
