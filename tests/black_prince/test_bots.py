@@ -91,3 +91,13 @@ def test_greedy_beats_random_clearly() -> None:
     swapped = bp.simulate(bp.Rules(armies=("English", "French")), games=200, seed=5, players=[bp.Random(seed=2), bp.Greedy(seed=1)])
     wins = int((res.winner == 0).sum() + (swapped.winner == 1).sum())
     assert wins > 0.75 * 400
+
+
+def test_simulate_still_twins_the_engine_after_a_montecarlo_search() -> None:
+    """The rollouts and the simulator share one kernel module (and so one disk cache): a
+    search must leave the simulator's games exactly the engine's."""
+    game = bp.Game.new(bp.Rules(), seed=7)
+    bp.MonteCarlo(seed=2, rollouts=8).choose(game.view(0))
+    res = bp.simulate(bp.Rules(), games=20, seed=1, players=[bp.Greedy(seed=1), bp.Random(seed=2)], record=True)
+    for g in range(20):
+        assert res.replay(g).routed == tuple(res.scores[g]) and res.decisions[g] > 1

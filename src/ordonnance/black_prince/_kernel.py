@@ -1,7 +1,8 @@
 """Private numba kernel: the rules of Black Prince over a record of fixed-shape arrays.
 
 One implementation of the rules for everything fast (the simulator and the
-Monte-Carlo bot's rollouts), held to the readable engine
+Monte-Carlo bot's rollouts, both in this module so that numba's disk cache of
+one never outlives a change to the other), held to the readable engine
 (:class:`ordonnance.black_prince.Game`) by the twin tests: the same shuffles,
 deal, legal actions in the same order, the same auto-steps and breakthrough
 draws, and bot twins that draw from the same streams, so a simulated game
@@ -645,3 +646,72 @@ def simulate(tb: Tables, canon: Array, canon_len: Array, coin: bool, max_turns: 
         scores[g, 0] = st.ints[ROUTED]
         scores[g, 1] = st.ints[ROUTED + 1]
         turns[g] = st.ints[TURN]
+
+
+# ------------------------------------------------------------------ Monte-Carlo rollouts
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+@numba.njit(cache=True)
+def shuffled(pool: npt.NDArray[np.int64], state: np.uint64) -> tuple[npt.NDArray[np.int64], np.uint64]:
+    """A Fisher-Yates shuffled copy of ``pool`` (as ordonnance._rng.shuffle) and the new state."""
+    out = pool.copy()
+    for i in range(out.shape[0] - 1, 0, -1):
+        state, value = splitmix64(state)
+        j = bounded(value, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out, state
+
+
+@numba.njit(cache=True)
+def rollouts(tb: Tables, base: State, me: int, own_pool: npt.NDArray[np.int64],
+              other_pool: npt.NDArray[np.int64], other_hand: int, actions: npt.NDArray[np.int64],
+              active: npt.NDArray[np.int64], per_action: int, seed: np.uint64, policies: npt.NDArray[np.int64],
+              margin_weight: float, sums: npt.NDArray[np.float64], counts: npt.NDArray[np.int64]) -> None:  # fmt: skip
+    """The Monte-Carlo bot's search: ``per_action`` determinized rollouts of each action in
+    ``active`` from ``base`` (seat ``me``'s view), played out by ``policies``; adds each
+    rollout's value to ``sums[action]`` and counts it in ``counts``.
+
+    Rollout ``j`` deals the same hidden cards and bot streams for every action: the
+    own deck ``own_pool`` shuffled, the other seat's ``other_pool`` shuffled into a hand
+    of ``other_hand`` cards and a deck, and a fresh chance stream."""
+    size = base.decks.shape[1]
+    dealt = new_state(size)
+    st = new_state(size)
+    scratch = np.empty(MAX_LEGAL, np.int64)
+    work = np.empty((4, COLUMNS), np.int64)
+    best = np.empty(MAX_LEGAL, np.int64)
+    record = np.zeros(0, np.int64)
+    bots = np.zeros(2, np.uint64)
+    bots0 = np.zeros(2, np.uint64)
+    other = 1 - me
+    for j in range(per_action):
+        state, _ = splitmix64(seed + np.uint64(j) * _GAMMA)
+        copy_into(base, dealt)
+        mine, state = shuffled(own_pool, state)
+        dealt.decks[me, : mine.shape[0]] = mine
+        dealt.deck_len[me] = mine.shape[0]
+        theirs, state = shuffled(other_pool, state)
+        dealt.hands[other, :] = EMPTY
+        dealt.hands[other, :other_hand] = theirs[:other_hand]
+        dealt.hand_len[other] = other_hand
+        rest = theirs.shape[0] - other_hand
+        dealt.decks[other, :rest] = theirs[other_hand:]
+        dealt.deck_len[other] = rest
+        state, value = splitmix64(state)
+        dealt.rng[0] = value
+        for q in range(2):
+            state, value = splitmix64(state)
+            bots0[q] = value
+        for i in range(active.shape[0]):
+            a = active[i]
+            copy_into(dealt, st)
+            bots[:] = bots0
+            apply(tb, st, actions[a], scratch)
+            play_out(tb, st, policies, bots, record, scratch, work, best)
+            w = winner(st)
+            value_ = 1.0 if w == me else (0.5 if w < 0 else 0.0)
+            value_ += margin_weight * (st.ints[ROUTED + me] - st.ints[ROUTED + other]) / 6.0
+            sums[a] += value_
+            counts[a] += 1

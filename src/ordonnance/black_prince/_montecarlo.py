@@ -34,13 +34,10 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from ordonnance._rng import splitmix64
-from ordonnance._simulator_kernel import bounded as _bounded
-from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.black_prince import _kernel as kernel
 from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.simulation import encode, tables
@@ -52,65 +49,7 @@ __all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS"]
 
 #: Rollouts per decision by default (about 10-50 ms on one core of the development machine).
 DEFAULT_ROLLOUTS = 256
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _PHASES = {"place": kernel.PLACE, "choose": kernel.CHOOSE, "battle": kernel.BATTLE, "over": kernel.OVER}
-
-
-@numba.njit(cache=True)
-def _shuffled(pool: npt.NDArray[np.int64], state: np.uint64) -> tuple[npt.NDArray[np.int64], np.uint64]:
-    out = pool.copy()
-    for i in range(out.shape[0] - 1, 0, -1):
-        state, value = _splitmix64_jit(state)
-        j = _bounded(value, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out, state
-
-
-@numba.njit(cache=True)
-def _rollouts(tb: kernel.Tables, base: kernel.State, me: int, own_pool: npt.NDArray[np.int64],
-              other_pool: npt.NDArray[np.int64], other_hand: int, actions: npt.NDArray[np.int64],
-              active: npt.NDArray[np.int64], per_action: int, seed: np.uint64, policies: npt.NDArray[np.int64],
-              margin_weight: float, sums: npt.NDArray[np.float64], counts: npt.NDArray[np.int64]) -> None:  # fmt: skip
-    """``per_action`` rollouts of each action in ``active``; adds their values to ``sums``."""
-    size = base.decks.shape[1]
-    deal = kernel.new_state(size)
-    st = kernel.new_state(size)
-    scratch = np.empty(kernel.MAX_LEGAL, np.int64)
-    work = np.empty((4, kernel.COLUMNS), np.int64)
-    best = np.empty(kernel.MAX_LEGAL, np.int64)
-    record = np.zeros(0, np.int64)
-    bots = np.zeros(2, np.uint64)
-    bots0 = np.zeros(2, np.uint64)
-    other = 1 - me
-    for j in range(per_action):
-        state, _ = _splitmix64_jit(seed + np.uint64(j) * _GAMMA)
-        kernel.copy_into(base, deal)
-        mine, state = _shuffled(own_pool, state)
-        deal.decks[me, : mine.shape[0]] = mine
-        deal.deck_len[me] = mine.shape[0]
-        theirs, state = _shuffled(other_pool, state)
-        deal.hands[other, :] = kernel.EMPTY
-        deal.hands[other, :other_hand] = theirs[:other_hand]
-        deal.hand_len[other] = other_hand
-        rest = theirs.shape[0] - other_hand
-        deal.decks[other, :rest] = theirs[other_hand:]
-        deal.deck_len[other] = rest
-        state, value = _splitmix64_jit(state)
-        deal.rng[0] = value
-        for q in range(2):
-            state, value = _splitmix64_jit(state)
-            bots0[q] = value
-        for i in range(active.shape[0]):
-            a = active[i]
-            kernel.copy_into(deal, st)
-            bots[:] = bots0
-            kernel.apply(tb, st, actions[a], scratch)
-            kernel.play_out(tb, st, policies, bots, record, scratch, work, best)
-            w = kernel.winner(st)
-            value_ = 1.0 if w == me else (0.5 if w < 0 else 0.0)
-            value_ += margin_weight * (st.ints[kernel.ROUTED + me] - st.ints[kernel.ROUTED + other]) / 6.0
-            sums[a] += value_
-            counts[a] += 1
 
 
 def _base_state(view: PlayerView) -> tuple[kernel.State, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -192,7 +131,7 @@ class MonteCarlo(_SeededBot):
             per_action = max(1, self.rollouts // rounds // len(active))
             round_seed, _ = splitmix64((seed + r * 0x9E3779B97F4A7C15) & ((1 << 64) - 1))
             with np.errstate(over="ignore"):
-                _rollouts(kinds.tables, base, view.seat, own, other, view.hand_sizes[1 - view.seat], codes, active,
+                kernel.rollouts(kinds.tables, base, view.seat, own, other, view.hand_sizes[1 - view.seat], codes, active,
                           per_action, np.uint64(round_seed), policies, self.margin_weight, sums, counts)  # fmt: skip
             means = sums[active] / counts[active]
             order = sorted(range(len(active)), key=lambda i: (-means[i], int(active[i])))
