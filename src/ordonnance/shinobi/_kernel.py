@@ -64,11 +64,14 @@ ACTION_COUNT = PASS_CODE + 1
 # The work array: legal actions, Greedy's ties, the evaluation's small arrays.
 LEGAL = 0
 TIES = LEGAL + ACTION_COUNT
-STRENGTH = TIES + ACTION_COUNT
-BEST = STRENGTH + CLANS  # [seat]: the largest army in the province
+VALUES = TIES + ACTION_COUNT
+BEST = VALUES + ACTION_COUNT  # [seat]: the largest army in the province
 BEST_CLAN = BEST + SEATS  # [seat]: its clan
 SECOND = BEST_CLAN + SEATS  # [seat]: the largest army of another clan
 WORK = SECOND + SEATS
+
+#: play_out's ``until_turn`` for a whole game.
+ALL_TURNS = 1 << 40
 
 #: Policy codes.
 RANDOM = 0
@@ -295,39 +298,49 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
 
 @numba.njit(cache=True)
 def evaluate(state: npt.NDArray[np.int64], seat: int, clan: int, work: npt.NDArray[np.int64]) -> int:
-    """Greedy's value of the table for ``seat`` of ``clan`` (ordonnance.shinobi.bots.evaluate)."""
+    """Greedy's value of the table for ``seat`` of ``clan`` (ordonnance.shinobi.bots.evaluate).
+
+    An army of clan ``c`` in province ``q`` is threatened when some province
+    ``r != q`` holds a bigger army of another clan. With each province's largest
+    army and the largest of another clan, the largest threat to clan ``c`` from
+    each province is known; the two provinces with the largest threats to ``c``
+    then answer for every ``q`` at once: O(seats x clans), not its square.
+    """
     n = state[N]
-    for c in range(CLANS):
-        work[STRENGTH + c] = 0
     for r in range(n):
         best, best_clan, second = 0, -1, 0
         for c in range(CLANS):
             size = state[PROV + CLANS * r + c]
-            work[STRENGTH + c] += 2 * size
             if size > best:
                 second, best, best_clan = best, size, c
             elif size > second:
                 second = size
         work[BEST + r], work[BEST_CLAN + r], work[SECOND + r] = best, best_clan, second
-    for q in range(n):
-        for c in range(CLANS):
+    strongest, others, own = -(1 << 40), 0, 0
+    for c in range(CLANS):
+        top, top_at, runner_up = 0, -1, 0  # the two largest threats to clan c and where the first is
+        for r in range(n):
+            threat = work[SECOND + r] if work[BEST_CLAN + r] == c else work[BEST + r]
+            if threat > top:
+                runner_up, top, top_at = top, threat, r
+            elif threat > runner_up:
+                runner_up = threat
+        strength = 0
+        for q in range(n):
             size = state[PROV + CLANS * q + c]
             if size > 0:
-                for r in range(n):
-                    if r != q:
-                        threat = work[SECOND + r] if work[BEST_CLAN + r] == c else work[BEST + r]
-                        if threat > size:
-                            work[STRENGTH + c] -= 1
-                            break
-    strongest, others = -(1 << 40), 0
-    for c in range(CLANS):
-        if c != clan:
-            strongest = max(strongest, work[STRENGTH + c])
-            others += work[STRENGTH + c]
+                strength += 2 * size
+                if (runner_up if top_at == q else top) > size:
+                    strength -= 1
+        if c == clan:
+            own = strength
+        else:
+            strongest = max(strongest, strength)
+            others += strength
     weapon = 0
     for c in range(CLANS):
         weapon = max(weapon, state[PROV + CLANS * seat + c])
-    value = (OWN_WEIGHT * work[STRENGTH + clan] - STRONGEST_WEIGHT * strongest - OTHERS_WEIGHT * others
+    value = (OWN_WEIGHT * own - STRONGEST_WEIGHT * strongest - OTHERS_WEIGHT * others
              + HOME_WEIGHT * state[PROV + CLANS * seat + clan] + WEAPON_WEIGHT * weapon)  # fmt: skip
     return int(value)
 
@@ -351,21 +364,29 @@ def _shift(state: npt.NDArray[np.int64], p: int, code: int, sign: int) -> None:
 
 
 @numba.njit(cache=True)
-def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
-    """Greedy's choice among the ``count`` legal codes in ``work[LEGAL:]``; (code, new rng)."""
+def values(state: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], count: int,
+           work: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
+    """``out[i]``: Greedy's value of the table after the current player gives ``codes[i]``."""
     p = state[CUR]
     clan = state[CLAN + p]
+    for i in range(count):
+        _shift(state, p, codes[i], 1)
+        out[i] = evaluate(state, p, clan, work)
+        _shift(state, p, codes[i], -1)
+
+
+@numba.njit(cache=True)
+def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
+    """Greedy's choice among the ``count`` legal codes in ``work[LEGAL:]``; (code, new rng)."""
+    values(state, work[LEGAL:], count, work, work[VALUES:])
     best, ties = 0, 0
     for i in range(count):
-        code = work[LEGAL + i]
-        _shift(state, p, code, 1)
-        value = evaluate(state, p, clan, work)
-        _shift(state, p, code, -1)
+        value = work[VALUES + i]
         if ties == 0 or value > best:
             best, ties = value, 1
-            work[TIES] = code
+            work[TIES] = work[LEGAL + i]
         elif value == best:
-            work[TIES + ties] = code
+            work[TIES + ties] = work[LEGAL + i]
             ties += 1
     rng, draw = splitmix64(rng)
     return work[TIES + bounded(draw, ties)], rng
@@ -388,11 +409,13 @@ def play_out(
     rngs: npt.NDArray[np.uint64],
     work: npt.NDArray[np.int64],
     record: npt.NDArray[np.int64],
+    until_turn: int,
 ) -> int:
-    """Play the game in ``state`` to its end, seat ``p`` by ``policies[p]`` drawing from
-    ``rngs[p]``; the codes go into ``record`` while it has room. Returns the decisions made."""
+    """Play the game in ``state`` to its end (or until ``until_turn`` turns are finished),
+    seat ``p`` by ``policies[p]`` drawing from ``rngs[p]``; the codes go into ``record``
+    while it has room. Returns the decisions made."""
     steps = 0
-    while state[OVER] == 0:
+    while state[OVER] == 0 and state[TURNS] < until_turn:
         p = state[CUR]
         code, rngs[p] = choose(state, policies[p], rngs[p], work)
         if steps < record.shape[0]:
@@ -453,7 +476,7 @@ def simulate(
         deal(state, n, troop, optional, seeds[g])
         for p in range(n):
             rngs[p] = bot_seeds[g, p]
-        out_counts[g] = play_out(state, policies, rngs, work, out_actions[g])
+        out_counts[g] = play_out(state, policies, rngs, work, out_actions[g], ALL_TURNS)
         out_winners[g] = winners(state)
         for c in range(CLANS):
             total = 0

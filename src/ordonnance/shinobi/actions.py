@@ -19,7 +19,7 @@ masks use it, and :meth:`Game.legal_actions` lists actions in code order.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import SupportsIndex, Union
 
 import attrs
 
@@ -188,7 +188,7 @@ def _decode(code: int) -> Action:
 ACTIONS: tuple[Action, ...] = tuple(_decode(code) for code in range(ACTION_COUNT))
 
 
-def from_code(code: int) -> Action:
+def from_code(code: SupportsIndex) -> Action:
     """The action of integer ``code`` (see :attr:`Deploy.code`)."""
     if isinstance(code, bool) or not hasattr(code, "__index__") or not 0 <= code.__index__() < ACTION_COUNT:
         raise OrdonnanceTypeError(f"an action code is an int in 0..{ACTION_COUNT - 1}, got {code!r}")

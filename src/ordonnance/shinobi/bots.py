@@ -129,3 +129,6 @@ class Greedy(_ShinobiBot):
                 best.append(action)
         return best[self._pick(len(best))]
 
+
+
+from ordonnance.shinobi._montecarlo import MonteCarlo  # noqa: E402  (it builds on the classes above)

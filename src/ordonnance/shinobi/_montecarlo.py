@@ -1,0 +1,286 @@
+"""The Monte-Carlo bot: determinized rollouts on the Shinobi kernel.
+
+:class:`MonteCarlo` is re-exported as :class:`ordonnance.shinobi.bots.MonteCarlo`.
+Like every bot it sees only a :class:`~ordonnance.shinobi.PlayerView`. For each
+legal action it plays the rest of the game out many times in the numba kernel
+(:func:`ordonnance.shinobi._kernel.play_out`, the rules the simulator uses),
+each time after dealing at random what it cannot see, and it gives the action
+that won most often.
+
+>>> from ordonnance import shinobi
+>>> game = shinobi.Game.new(shinobi.Rules(), seed=3)
+>>> bot = shinobi.bots.MonteCarlo(seed=0, rollouts=64)
+>>> bot.choose(game.view(0)) in game.legal_actions()
+True
+
+The search, step by step:
+
+* **Determinization.** The clans of the other seats are dealt at random from
+  the four clans that are not this seat's (the rest are neutral), and the troop
+  cards it cannot see (:meth:`PlayerView.unseen`: the deck and the other hands)
+  are shuffled and dealt into the other hands (their sizes are public) and the
+  deck. The table, the discard pile, the changes of this turn, the order and
+  the final round are public and copied. Every deal is thus consistent with
+  the view, and each consistent deal is equally likely.
+* **Rollouts.** The action under test is given, then every seat is played by
+  the kernel twin of :class:`~ordonnance.shinobi.bots.Greedy` (or of ``Random``,
+  with ``rollout_policy="random"``) to the end. A rollout is worth 1 when this
+  seat wins alone, ``1/k`` for a win shared by ``k``, 0 otherwise, plus a small
+  bonus for the score margin (``margin_weight``) so that a lost position still
+  prefers losing by less.
+* **Common random numbers.** Within a round, rollout ``j`` uses the same deal
+  and the same bot seeds for every action, so actions are compared on the same
+  hidden cards.
+* **Sequential halving.** The budget (``rollouts`` per decision) is split into
+  ``ceil(log2(k))`` rounds for ``k`` actions; each round shares its part equally
+  among the actions still in the race and keeps the better half (by mean value,
+  the earlier action on ties). The best survivor is played.
+
+A decision with one legal action is given at once. The budget counts rollouts,
+so a seeded bot is reproducible on every machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Literal
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance._rng import splitmix64
+from ordonnance._simulator_kernel import bounded
+from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.errors import InvalidRulesError
+from ordonnance.shinobi import _kernel as kernel
+from ordonnance.shinobi.actions import Action
+from ordonnance.shinobi.bots import _legal, _ShinobiBot
+from ordonnance.shinobi.cards import CLANS
+from ordonnance.shinobi.view import PlayerView
+
+__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "state_of_view"]
+
+#: Rollouts per decision by default.
+DEFAULT_ROLLOUTS = 160
+_MASK64 = (1 << 64) - 1
+
+
+def state_of_view(view: PlayerView) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The kernel state record of everything ``view`` shows (other hands and clans left
+    empty, the deck's place holding nothing yet) and the pool of unseen card codes."""
+    n = view.players
+    pool = np.array([code for code, count in enumerate(view.unseen()) for _ in range(count)], np.int64)
+    state = np.zeros(kernel.DECK + len(pool), np.int64)
+    state[kernel.N] = n
+    state[kernel.CUR] = view.current_player
+    state[kernel.ORDER] = view.order
+    state[kernel.OVER] = int(view.is_over)
+    state[kernel.EXTRA] = kernel.NOT_FINAL if view.extra_turns_left is None else view.extra_turns_left
+    state[kernel.OPTIONAL] = int(view.rules.optional_attack)
+    state[kernel.DECK_POS] = 0
+    state[kernel.DECK_END] = view.deck_size
+    state[kernel.TURNS] = view.turns
+    state[kernel.CLAN + view.seat] = view.clan
+    for card in view.hand:
+        state[kernel.HAND + kernel.CODES * view.seat + card.code] += 1
+    for q in range(n):
+        state[kernel.HAND_LEN + q] = view.hand_sizes[q]
+        for c in range(CLANS):
+            state[kernel.PROV + CLANS * q + c] = view.provinces[q][c]
+            state[kernel.CHANGED + CLANS * q + c] = int(view.changed[q][c])
+    for code, count in enumerate(view.discard):
+        state[kernel.DISCARD + code] = count
+    return state, pool
+
+
+def clan_prior(view: PlayerView, home_weight: float) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Every way to give the other seats distinct clans (not this seat's), as rows of
+    5 clans in seat order (this seat's own, then the neutral clans last), and their
+    cumulative weights: ``exp(home_weight x`` the cards of its clan each seat has at
+    home ``)``. Every row is consistent with the view; ``home_weight=0`` makes them
+    equally likely."""
+    n, me = view.players, view.seat
+    seats = [q for q in range(n) if q != me]
+    others = [c for c in range(CLANS) if c != view.clan]
+    rows, weights = [], []
+    for chosen in itertools.permutations(others, len(seats)):
+        row = [0] * CLANS
+        row[me] = view.clan
+        for q, c in zip(seats, chosen):
+            row[q] = c
+        row[n:] = sorted(set(others) - set(chosen))
+        rows.append(row)
+        weights.append(math.exp(home_weight * sum(view.provinces[q][c] for q, c in zip(seats, chosen))))
+    return np.array(rows, np.int64), np.cumsum(weights)
+
+
+@numba.njit(cache=True)
+def determinize(
+    base: npt.NDArray[np.int64],
+    me: int,
+    pool: npt.NDArray[np.int64],
+    clans: npt.NDArray[np.int64],
+    cumulative: npt.NDArray[np.float64],
+    out: npt.NDArray[np.int64],
+    rng: np.uint64,
+) -> np.uint64:
+    """``out``: ``base`` with the clans (a row of ``clans`` drawn by its ``cumulative``
+    weight), the other seats' hands and the deck dealt at random (``pool`` shuffled:
+    other hands in seat order, then the deck); returns the new rng."""
+    n = base[kernel.N]
+    out[:] = base
+    rng, value = _splitmix64_jit(rng)
+    target = (value >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cumulative[-1]
+    row = 0
+    while row < cumulative.shape[0] - 1 and cumulative[row] <= target:
+        row += 1
+    for q in range(CLANS):
+        out[kernel.CLAN + q] = clans[row, q]
+    start = kernel.DECK
+    for i in range(pool.shape[0]):
+        out[start + i] = pool[i]
+    rng = kernel._shuffle(out, start, pool.shape[0], rng)
+    pos = 0
+    for q in range(n):
+        if q != me:
+            for _ in range(base[kernel.HAND_LEN + q]):
+                out[kernel.HAND + kernel.CODES * q + out[start + pos]] += 1
+                pos += 1
+    # The deck is what is left: shift it to the front of the deck area.
+    for i in range(pool.shape[0] - pos):
+        out[start + i] = out[start + pos + i]
+    out[kernel.DECK_POS] = 0
+    out[kernel.DECK_END] = pool.shape[0] - pos
+    return rng
+
+
+@numba.njit(cache=True)
+def rollouts(
+    base: npt.NDArray[np.int64],
+    me: int,
+    pool: npt.NDArray[np.int64],
+    clans: npt.NDArray[np.int64],
+    cumulative: npt.NDArray[np.float64],
+    codes: npt.NDArray[np.int64],
+    active: npt.NDArray[np.int64],
+    per_action: int,
+    seed: np.uint64,
+    policies: npt.NDArray[np.int64],
+    margin_weight: float,
+    cards: int,
+    horizon: int,
+    sums: npt.NDArray[np.float64],
+) -> None:
+    """``per_action`` rollouts of each action ``codes[a]`` for ``a`` in ``active``; adds their
+    values to ``sums[a]``. Rollout ``j`` deals and seeds the bots alike for every action; a
+    rollout stops after ``horizon`` turns, and its margin counts in units of ``cards``."""
+    n = base[kernel.N]
+    dealt = np.empty_like(base)
+    state = np.empty_like(base)
+    work = np.zeros(kernel.WORK, np.int64)
+    rng0 = np.zeros(n, np.uint64)
+    rngs = np.zeros(n, np.uint64)
+    record = np.zeros(0, np.int64)
+    stream = seed
+    for j in range(per_action):
+        stream, deal_seed = _splitmix64_jit(stream)
+        rng = determinize(base, me, pool, clans, cumulative, dealt, deal_seed)
+        for q in range(n):
+            rng, rng0[q] = _splitmix64_jit(rng)
+        for ai in range(active.shape[0]):
+            a = active[ai]
+            state[:] = dealt
+            rngs[:] = rng0
+            kernel.apply(state, codes[a])
+            kernel.play_out(state, policies, rngs, work, record, base[kernel.TURNS] + horizon)
+            mask = kernel.winners(state)
+            value = 0.0
+            if mask >> me & 1:
+                shared = 0
+                for q in range(n):
+                    shared += mask >> q & 1
+                value = 1.0 / shared
+            mine, best = kernel.score(state, me), 0
+            for q in range(n):
+                if q != me:
+                    best = max(best, kernel.score(state, q))
+            sums[a] += value + margin_weight * (mine - best) / max(cards, 1)
+
+
+class MonteCarlo(_ShinobiBot):
+    """Determinized Monte-Carlo search with Greedy rollouts (see the module docs).
+
+    ``rollouts`` is the budget per decision (default :data:`DEFAULT_ROLLOUTS`);
+    ``rollout_policy`` plays every seat in the rollouts (``"greedy"`` or
+    ``"random"``); ``margin_weight`` adds the final score margin, scaled to the
+    cards in the game, to each rollout's win value.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rollouts: int = DEFAULT_ROLLOUTS,
+        rollout_policy: Literal["greedy", "random"] = "greedy",
+        margin_weight: float = 0.1,
+        horizon: int | None = None,
+        home_weight: float = 0.0,
+    ) -> None:
+        super().__init__(seed)
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+            raise InvalidRulesError(f"rollouts must be a positive int, got {rollouts!r}")
+        if rollout_policy not in ("greedy", "random"):
+            raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
+        if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
+            raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
+        self.rollouts = rollouts
+        """Rollouts per decision."""
+        self.rollout_policy = rollout_policy
+        """The policy of every seat in the rollouts."""
+        self.margin_weight = float(margin_weight)
+        """Weight of the final score margin in a rollout's value."""
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1):
+            raise InvalidRulesError(f"horizon must be a positive int or None, got {horizon!r}")
+        self.horizon = horizon
+        if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
+            raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
+        self.home_weight = float(home_weight)
+
+        """How strongly a seat's armies at home hint at its clan (0: every consistent clan equally likely)."""
+        """Turns a rollout plays before the table is scored as if the game ended (None: to the end)."""
+
+    def choose(self, view: PlayerView) -> Action:
+        """The action with the best mean rollout value."""
+        actions = _legal(view)
+        self._state, seed = splitmix64(self._state)
+        if len(actions) == 1:
+            return actions[0]
+        base, pool = state_of_view(view)
+        clans, cumulative = clan_prior(view, self.home_weight)
+        codes = np.array([action.code for action in actions], np.int64)
+        alive = list(range(len(actions)))
+        policy = kernel.GREEDY if self.rollout_policy == "greedy" else kernel.RANDOM
+        policies = np.full(view.players, policy, np.int64)
+        sums = np.zeros(len(actions))
+        played = np.zeros(len(actions), np.int64)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        stream = seed
+        horizon = kernel.ALL_TURNS if self.horizon is None else self.horizon
+        with np.errstate(over="ignore"):
+            for _ in range(rounds):
+                per_action = max(1, self.rollouts // (rounds * len(alive)))
+                stream, round_seed = splitmix64(stream)
+                rollouts(base, view.seat, pool, clans, cumulative, codes, np.array(alive, np.int64), per_action,
+                         np.uint64(round_seed), policies, self.margin_weight, len(view.rules.troop_deck), horizon, sums)  # fmt: skip
+                played[alive] += per_action
+                alive.sort(key=lambda a: (-sums[a] / played[a], a))
+                alive = alive[: max(1, (len(alive) + 1) // 2)]
+                if len(alive) == 1:
+                    break
+        return actions[alive[0]]
+
+    def __repr__(self) -> str:
+        return (f"shinobi.bots.MonteCarlo(seed={self.seed}, rollouts={self.rollouts}, "
+                f"rollout_policy={self.rollout_policy!r}, margin_weight={self.margin_weight})")  # fmt: skip

@@ -1,0 +1,120 @@
+"""Bots: legal, reproducible, and MonteCarlo's deals consistent with its view."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numba
+import numpy as np
+import pytest
+
+from ordonnance.errors import IllegalActionError, InvalidRulesError
+from ordonnance.shinobi import CLANS, Game, Rules, bots, simulate
+from ordonnance.shinobi import _kernel as kernel
+from ordonnance.shinobi._montecarlo import clan_prior, determinize, state_of_view
+
+from .test_game import random_game
+
+
+def positions(count: int) -> list[Game]:
+    rng = random.Random(0)
+    return [random_game(rng.choice((3, 4, 5)), seed, rng.randrange(0, 140)) for seed in range(count)]
+
+
+def test_every_bot_gives_legal_orders_to_the_end() -> None:
+    for players in (3, 4, 5):
+        game = Game.new(Rules(players=players, attack="optional"), seed=players)
+        seats = [bots.Random(seed=1), bots.Greedy(seed=2), bots.MonteCarlo(seed=3, rollouts=16)] + [bots.Greedy(seed=4)] * 2
+        while not game.is_over:
+            view = game.view(game.current_player)
+            action = seats[game.current_player].choose(view)
+            assert action in view.legal_actions
+            game.apply(action)
+
+
+def test_bots_are_reproducible_and_refuse_views_without_a_turn() -> None:
+    game = random_game(4, 9, 33)
+    view = game.view(game.current_player)
+    for make in (lambda: bots.Random(seed=5), lambda: bots.Greedy(seed=5), lambda: bots.MonteCarlo(seed=5, rollouts=32)):
+        assert make().choose(view) == make().choose(view)
+        with pytest.raises(IllegalActionError, match="no legal action"):
+            make().choose(game.view((game.current_player + 1) % 4))
+    assert repr(bots.Greedy(seed=3)) == "shinobi.bots.Greedy(seed=3)"
+
+
+def test_greedy_beats_random_in_the_kernel() -> None:
+    games = 100 if numba.config.DISABLE_JIT else 2000
+    res = simulate(Rules(), games=games, seed=1, players=[bots.Greedy(seed=0)] + [bots.Random(seed=s) for s in (1, 2, 3)])
+    assert res.summary().win_rate[0] > 0.5  # four seats: a quarter is parity
+
+
+def test_montecarlo_refuses_bad_settings() -> None:
+    with pytest.raises(InvalidRulesError, match="rollouts must be a positive int, got 0"):
+        bots.MonteCarlo(rollouts=0)
+    with pytest.raises(InvalidRulesError, match="'clever'"):
+        bots.MonteCarlo(rollout_policy="clever")  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match="horizon"):
+        bots.MonteCarlo(horizon=0)
+    with pytest.raises(InvalidRulesError, match="margin_weight"):
+        bots.MonteCarlo(margin_weight=2)
+
+
+@pytest.mark.parametrize("home_weight", [0.0, 1.5])
+def test_montecarlo_deals_are_consistent_with_the_view(home_weight: float) -> None:
+    with np.errstate(over="ignore"):
+        for game in positions(30 if not numba.config.DISABLE_JIT else 6):
+            if game.is_over:
+                continue
+            me = game.current_player
+            view = game.view(me)
+            base, pool = state_of_view(view)
+            clans, cumulative = clan_prior(view, home_weight)
+            out = np.zeros_like(base)
+            work = np.zeros(kernel.WORK, np.int64)
+            for k in range(10):
+                determinize(base, me, pool, clans, cumulative, out, np.uint64(k))
+                n = game.players
+                assert sorted(out[kernel.CLAN : kernel.CLAN + CLANS]) == list(range(CLANS)) and out[kernel.CLAN + me] == view.clan
+                hands = out[kernel.HAND : kernel.HAND + kernel.CODES * n].reshape(n, kernel.CODES)
+                assert list(hands[me]) == [sum(c.code == code for c in view.hand) for code in range(kernel.CODES)]
+                assert list(hands.sum(axis=1)) == list(view.hand_sizes)
+                deck = out[kernel.DECK : kernel.DECK + out[kernel.DECK_END]]
+                hidden = Counter(deck.tolist())
+                for q in range(n):
+                    if q != me:
+                        hidden.update({code: int(hands[q, code]) for code in range(kernel.CODES)})
+                assert +hidden == Counter({code: c for code, c in enumerate(view.unseen()) if c})
+                assert out[kernel.DECK_END] == view.deck_size
+                count = kernel.legal(out, work)
+                assert [int(c) for c in work[:count]] == [a.code for a in view.legal_actions]
+
+
+def test_montecarlo_deals_every_consistent_clan_and_the_prior_leans_to_home_armies() -> None:
+    game = Game.new(Rules(players=3), seed=2)
+    view = game.view(0)
+    seen = Counter()
+    base, pool = state_of_view(view)
+    clans, cumulative = clan_prior(view, 0.0)
+    assert len(clans) == 4 * 3  # two other seats, four other clans
+    out = np.zeros_like(base)
+    with np.errstate(over="ignore"):
+        for k in range(400):
+            determinize(base, 0, pool, clans, cumulative, out, np.uint64(k))
+            seen[int(out[kernel.CLAN + 1])] += 1
+    assert set(seen) == set(range(CLANS)) - {view.clan} and min(seen.values()) > 60
+    biased = random_game(3, 4, 60)
+    v = biased.view(biased.current_player)
+    rows, weights = clan_prior(v, 2.0)
+    best = int(np.argmax(np.diff(np.concatenate([[0.0], weights]))))
+    homes = [v.provinces[q][rows[best][q]] for q in range(3) if q != v.seat]
+    assert homes == [max(v.provinces[q][c] for c in range(CLANS) if c != v.clan) for q in range(3) if q != v.seat]
+
+
+def test_montecarlo_plays_through_simulate_and_replays() -> None:
+    rules = Rules(players=3)
+    players = [bots.MonteCarlo(seed=1, rollouts=8), bots.Greedy(seed=2), bots.Random(seed=3)]
+    res = simulate(rules, games=2, seed=5, players=players)
+    again = simulate(rules, games=2, seed=5, players=[bots.MonteCarlo(seed=1, rollouts=8), bots.Greedy(seed=2), bots.Random(seed=3)])
+    assert np.array_equal(res.totals, again.totals)
+    assert res.replay(1).totals == tuple(res.totals[1])
