@@ -34,6 +34,7 @@ from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.odds import MAX_SAMPLES
 from ordonnance.serialization import MAX_TEXT_SIZE
+from ordonnance.simulation import MAX_GAMES as MAX_SIMULATE_GAMES
 from ordonnance.territory import Territory
 from ordonnance.tournament import MAX_CHUNK_SIZE, MAX_WORKERS
 from ordonnance.tournament import MAX_GAMES as TOURNAMENT_MAX_GAMES
@@ -49,8 +50,6 @@ BOT_KINDS = ("random", "greedy", "montecarlo")
 _EXIT_ERROR = 1
 _EXIT_INTERRUPTED = 130
 _MASK64 = (1 << 64) - 1
-#: The most games ``simulate --games`` accepts (simulate() keeps every result in memory).
-MAX_SIMULATE_GAMES = 100_000_000
 #: The most rollouts per decision ``--rollouts`` accepts.
 MAX_ROLLOUTS = 1_000_000
 _WHOLE = re.compile(r"\+?[0-9][0-9,_]{0,40}")  # ASCII digits, at most a few dozen
