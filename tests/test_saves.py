@@ -125,6 +125,25 @@ def test_only_ascii_letters_are_cards_in_saves() -> None:
 # --------------------------------------------------------------------- reachability, one rule at a time
 
 
+def test_rule_resolution_a_complete_territory_goes_to_the_strongest_army() -> None:
+    def complete(game: od.Game, t: int) -> bool:
+        return game.is_decided(t) and None not in [game.completed_at(t, p) for p in range(2)]
+
+    game = _find(Rules(), lambda g: any(complete(g, t) for t in Territory))
+    data = _data(game)
+    t = next(t for t in Territory if complete(game, t))
+    data["owners"][t] = 1 - data["owners"][t]
+    _refused(data, f"owners[{t}] is player {data['owners'][t]}, but player {1 - data['owners'][t]} has the winning army")
+
+
+def test_rule_resolution_points_scoring_decides_nothing_early() -> None:
+    game = _find(Rules(), lambda g: any(g.is_decided(t) and None in [g.completed_at(t, p) for p in range(2)]
+                                        for t in Territory))  # fmt: skip
+    data = _data(game)
+    data["rules"]["scoring"] = "points"
+    _refused(data, "is decided before every army is complete, under points scoring")
+
+
 def test_rule_turns_a_player_who_can_play_is_never_skipped() -> None:
     game = _played(Rules(), 4, 2)  # seats 0 and 1 have played once; seat 0 to act
     data = _data(game)
