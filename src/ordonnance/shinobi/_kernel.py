@@ -158,15 +158,23 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
                     if state[PROV + CLANS * q + c] > 0:
                         return True  # a ninja target, or a card to move
         return False
-    for a in range(CLANS):
-        size = state[PROV + CLANS * p + a]
-        if size > 1:
-            for q in range(n):
-                if q != p:
-                    for b in range(CLANS):
-                        d = state[PROV + CLANS * q + b]
-                        if b != a and d > 0 and size > d and state[CHANGED + CLANS * q + b] == 0:
-                            return True
+    # An attack exists iff some unchanged army of clan b elsewhere is smaller than the
+    # largest army at home of another clan than b: the home's two largest armies decide.
+    best, best_clan, second = 0, -1, 0
+    for c in range(CLANS):
+        size = state[PROV + CLANS * p + c]
+        if size > best:
+            second, best, best_clan = best, size, c
+        elif size > second:
+            second = size
+    if best < 2:
+        return False
+    for q in range(n):
+        if q != p:
+            for b in range(CLANS):
+                d = state[PROV + CLANS * q + b]
+                if d > 0 and d < (second if b == best_clan else best) and state[CHANGED + CLANS * q + b] == 0:
+                    return True
     return False
 
 
@@ -392,14 +400,69 @@ def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.N
     return work[TIES + bounded(draw, ties)], rng
 
 
+@numba.njit(cache=True, inline="always")
+def _nth_other(j: int, p: int) -> int:
+    """The ``j``-th seat other than ``p``, in seat order."""
+    return j if j < p else j + 1
+
+
+@numba.njit(cache=True)
+def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
+    """Random's choice: ``legal()[bounded(draw, count)]`` for one draw, worked out for
+    orders 1 and 2 from the counts of the legal actions alone (deploys, ninjas,
+    reinforcements and moves come in a regular grid), without listing them."""
+    p, n, order = state[CUR], state[N], state[ORDER]
+    if order == 3:
+        count = legal(state, work[LEGAL:])
+        rng, draw = splitmix64(rng)
+        return work[LEGAL + bounded(draw, count)], rng
+    hand = HAND + CODES * p
+    kinds = 0
+    for c in range(CLANS):
+        if state[hand + c] > 0:
+            kinds += 1
+    armies = 0
+    for q in range(n):
+        if q != p:
+            for c in range(CLANS):
+                if state[PROV + CLANS * q + c] > 0:
+                    armies += 1
+    others = n - 1
+    singles = kinds * others if order == 1 else kinds  # deploys, or reinforcements
+    count = singles + (armies if state[hand + NINJA] > 0 else 0) if order == 1 else singles + armies * others
+    rng, draw = splitmix64(rng)
+    i = bounded(draw, count)
+    if i < singles:
+        k = i // others if order == 1 else i
+        clan = 0
+        while state[hand + clan] == 0 or k > 0:
+            if state[hand + clan] > 0:
+                k -= 1
+            clan += 1
+        if order == 2:
+            return REINFORCE_BASE + clan, rng
+        return DEPLOY_BASE + SEATS * clan + _nth_other(i % others, p), rng
+    t = i - singles
+    army = t if order == 1 else t // others
+    for q in range(n):
+        if q != p:
+            for c in range(CLANS):
+                if state[PROV + CLANS * q + c] > 0:
+                    if army == 0:
+                        if order == 1:
+                            return NINJA_BASE + CLANS * q + c, rng
+                        return MOVE_BASE + SEATS * (CLANS * q + c) + _nth_other(t % others, q), rng
+                    army -= 1
+    return -1, rng  # not reached: the counts add up
+
+
 @numba.njit(cache=True)
 def choose(state: npt.NDArray[np.int64], policy: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
     """The current player's action under ``policy`` (RANDOM or GREEDY); (code, new rng)."""
+    if policy == RANDOM:
+        return random_choice(state, rng, work)
     count = legal(state, work[LEGAL:])
-    if policy == GREEDY:
-        return greedy(state, count, rng, work)
-    rng, draw = splitmix64(rng)
-    return work[LEGAL + bounded(draw, count)], rng
+    return greedy(state, count, rng, work)
 
 
 @numba.njit(cache=True)

@@ -1,0 +1,154 @@
+"""Shinobi: simulator throughput and bot strength, with the issue's targets.
+
+* **Simulator**: random 4-player games per second on one core (target 300,000),
+  against the same games driven through ``shinobi.Game`` from Python, and the
+  3- and 5-player and Greedy figures beside them.
+* **Greedy vs Random**: one Greedy and three Random bots in the kernel; Greedy
+  takes each seat in turn on the same deals (target: at least 60% of the games,
+  where 25% is parity).
+* **MonteCarlo vs Greedy**: one MonteCarlo and three Greedy bots through
+  ``Game``; the deals come from ``game_seeds(2026, games // 4)`` and each deal
+  is played four times, MonteCarlo in each seat, so seats and deals are shared
+  fairly. A shared win counts as ``1/k``. Every MonteCarlo decision with more
+  than one legal action is timed (``choose(view)`` only), in wall time and in
+  CPU time of the thread (target: at least 60% of the games, at most 50 ms a
+  decision).
+
+``ORDONNANCE_BENCH_GAMES`` sets the games of the MonteCarlo match (a multiple
+of 4, default 200; several minutes)::
+
+    python -m pytest benchmarks/bench_shinobi.py --benchmark-only -s
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import items
+from ordonnance import shinobi
+from ordonnance.simulation import game_seeds
+
+GAMES = 200_000
+PYTHON_GAMES = 50
+MATCH_GAMES = int(os.environ.get("ORDONNANCE_BENCH_GAMES", "200"))
+DEAL_SEED = 2026
+
+
+def python_games(rules: shinobi.Rules, games: int = PYTHON_GAMES) -> None:
+    """The alternative: the same bots through the Game API, one decision at a time."""
+    for seed in range(games):
+        game = shinobi.Game.new(rules, seed=seed)
+        players = [shinobi.bots.Random(seed=seed * 8 + p) for p in range(rules.players)]
+        while not game.is_over:
+            seat = game.current_player
+            game.apply(players[seat].choose(game.view(seat)))
+
+
+CASES = {
+    "4p random": (shinobi.Rules(players=4), "random"),
+    "3p random": (shinobi.Rules(players=3), "random"),
+    "5p random": (shinobi.Rules(players=5), "random"),
+    "4p greedy": (shinobi.Rules(players=4), "greedy"),
+}
+
+
+def _bots(kind: str, n: int) -> list[Any]:
+    return [(shinobi.bots.Random if kind == "random" else shinobi.bots.Greedy)(seed=p) for p in range(n)]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_simulate(benchmark: Any, case: str) -> None:
+    rules, kind = CASES[case]
+    benchmark.group = "shinobi simulate: 4p random" if case == "4p random" else f"shinobi simulate: {case}"
+    games = GAMES if kind == "random" else GAMES // 20
+    shinobi.simulate(rules, games=10, players=_bots(kind, rules.players))  # compile outside the timing
+    items(benchmark, games, subject=True)
+    benchmark.pedantic(shinobi.simulate, args=(rules,), kwargs={"games": games, "seed": 1, "players": _bots(kind, rules.players)},
+                       rounds=5, iterations=1)  # fmt: skip
+
+
+def test_game_api_with_python_bots(benchmark: Any) -> None:
+    benchmark.group = "shinobi simulate: 4p random"
+    items(benchmark, PYTHON_GAMES)
+    benchmark.pedantic(python_games, args=(shinobi.Rules(players=4),), rounds=3, iterations=1)
+
+
+def test_greedy_beats_random(benchmark: Any) -> None:
+    benchmark.group = "shinobi bots: Greedy vs 3 Random"
+    rules, games = shinobi.Rules(players=4), 40_000
+    share: list[float] = []
+
+    def run() -> None:
+        share.clear()
+        for seat in range(4):
+            players = [shinobi.bots.Random(seed=p) for p in range(4)]
+            players[seat] = shinobi.bots.Greedy(seed=seat)
+            res = shinobi.simulate(rules, games=games // 4, seed=DEAL_SEED, players=players)
+            share.append(float(np.mean(res.winners[:, seat] / res.winners.sum(axis=1))))
+
+    items(benchmark, games, subject=True)
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    rate = statistics.mean(share)
+    benchmark.extra_info["win_rate"] = rate
+    print(f"\nGreedy vs 3 Random: {rate:.1%} of {games:,} games (by seat: {', '.join(f'{s:.1%}' for s in share)})")
+    assert rate >= 0.60
+
+
+def play_match(games: int, **settings: Any) -> dict[str, Any]:
+    """MonteCarlo (``settings``) against three Greedy bots; the figures as a dict."""
+    rules = shinobi.Rules(players=4)
+    shinobi.bots.MonteCarlo(seed=0, rollouts=8).choose(shinobi.Game.new(rules, seed=0).view(0))  # load the kernels
+    deals = game_seeds(DEAL_SEED, games // 4)
+    won = 0.0
+    times: list[tuple[float, float]] = []
+    start = time.perf_counter()
+    for g in range(games):
+        seat = g % 4
+        players: list[Any] = [shinobi.bots.Greedy(seed=g * 4 + p) for p in range(4)]
+        players[seat] = shinobi.bots.MonteCarlo(seed=g, **settings)
+        game = shinobi.Game.new(rules, seed=int(deals[g // 4]))
+        while not game.is_over:
+            p = game.current_player
+            view = game.view(p)
+            wall, cpu = time.perf_counter(), time.thread_time()
+            action = players[p].choose(view)
+            if p == seat and len(view.legal_actions) > 1:
+                times.append((time.perf_counter() - wall, time.thread_time() - cpu))
+            game.apply(action)
+        if seat in game.winners:
+            won += 1 / len(game.winners)
+    walls = sorted(w for w, _ in times)
+    cpus = sorted(c for _, c in times)
+    return {
+        "games": games,
+        "win_rate": won / games,
+        "decisions": len(walls),
+        "median_ms": statistics.median(walls) * 1e3,
+        "p95_ms": walls[int(0.95 * (len(walls) - 1))] * 1e3,
+        "max_ms": walls[-1] * 1e3,
+        "cpu_median_ms": statistics.median(cpus) * 1e3,
+        "cpu_p95_ms": cpus[int(0.95 * (len(cpus) - 1))] * 1e3,
+        "over_50ms": sum(w > 0.05 for w in walls),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def test_montecarlo_beats_greedy(benchmark: Any) -> None:
+    benchmark.group = "shinobi bots: MonteCarlo vs 3 Greedy"
+    items(benchmark, MATCH_GAMES, subject=True)
+    figures: dict[str, Any] = {}
+    benchmark.pedantic(lambda: figures.update(play_match(MATCH_GAMES)), rounds=1, iterations=1)
+    benchmark.extra_info.update(figures)
+    print(
+        f"\nMonteCarlo vs 3 Greedy: {figures['win_rate']:.1%} of {figures['games']} games; "
+        f"{figures['decisions']:,} decisions, median {figures['median_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms, "
+        f"max {figures['max_ms']:.1f} ms ({figures['over_50ms']} over 50 ms); CPU median {figures['cpu_median_ms']:.1f} ms, "
+        f"p95 {figures['cpu_p95_ms']:.1f} ms; {figures['seconds']:.0f} s"
+    )
+    assert figures["win_rate"] >= 0.60
