@@ -20,7 +20,7 @@ The search, step by step:
   sizes are public) and the draw pile. Everything else (own hand, armies,
   completion order, owners, markers, whose turn) is public and copied.
 * **Rollouts.** The action under test is forced as the first decision
-  (``forced_mask`` / ``forced_t``; a pass hands the turn on), then every seat
+  (``play_out``'s ``forced`` action index), then every seat
   is played by the kernel twin of :class:`~ordonnance.bots.Greedy` (or of
   :class:`~ordonnance.bots.Random`, with ``rollout_policy="random"``) to the
   end of the game. A rollout is worth 1 when this seat wins, 0 otherwise, plus
@@ -70,7 +70,7 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
-from ordonnance.actions import Action, Claim, Pass, Play
+from ordonnance.actions import Action, Claim, Play
 from ordonnance.errors import IllegalActionError, InvalidGameStateError, InvalidRulesError, OrdonnanceTypeError
 from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
@@ -109,63 +109,35 @@ def _word(masks: Iterable[int]) -> int:
 
 @numba.njit(cache=True)
 def _rollouts(
-    n: int,
+    cfg: kernel.Config,
+    start: kernel.State,
+    dealt: kernel.State,
+    work: kernel.State,
     me: int,
     pool: npt.NDArray[np.int64],
     sizes: npt.NDArray[np.int64],
-    hands0: npt.NDArray[np.int64],
-    hand_len0: npt.NDArray[np.int64],
-    armies0: npt.NDArray[np.int64],
-    army_len0: npt.NDArray[np.int64],
-    completed0: npt.NDArray[np.int64],
-    owner0: npt.NDArray[np.int64],
-    marker0: npt.NDArray[np.int64],
-    hidden0: npt.NDArray[np.int64],
-    scalars0: npt.NDArray[np.int64],
-    act_mask: npt.NDArray[np.int64],
-    act_t: npt.NDArray[np.int64],
+    acts: npt.NDArray[np.int64],
     active: npt.NDArray[np.int64],
     per_action: int,
     seed: np.uint64,
-    policies: npt.NDArray[np.int64],
-    claims_allowed: bool,
-    auto_claim: bool,
-    private: bool,
-    scoring: int,
-    tie_break: int,
     margin_weight: float,
     max_score: int,
     sums: npt.NDArray[np.float64],
     counts: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
 ) -> None:
-    """``per_action`` rollouts of each action in ``active``; adds values to ``sums``.
+    """``per_action`` rollouts of each action index in ``acts[active]``; adds values to ``sums``.
 
-    Rollout ``j`` deals the shuffled ``pool`` (other hands in seat order,
-    then the draw pile) and seeds the bots the same way for every action.
-    ``act_t[a] < 0`` is a pass, ``act_mask[a] == 0`` a claim, else a play.
+    ``start`` holds the position (game 0) with the other hands empty and no
+    deck. Rollout ``j`` deals the shuffled ``pool`` (other hands in seat
+    order, then the draw pile) into ``dealt`` and seeds the bots the same way
+    for every action, each of which is then played out from a copy in ``work``.
     """
+    n = cfg.n
     n_pool = pool.shape[0]
     deal = np.empty(n_pool, np.int64)
-    hands_d = hands0.copy()
-    hands = hands0.copy()
-    hand_len = hand_len0.copy()
-    armies = armies0.copy()
-    army_len = army_len0.copy()
-    completed = completed0.copy()
-    owner = owner0.copy()
-    marker = marker0.copy()
-    hidden = hidden0.copy()
-    scalars = scalars0.copy()
-    rng0 = np.zeros(n, np.uint64)
-    rng = np.zeros(n, np.uint64)
-    scratch = np.zeros(kernel.SCRATCH, np.int64)
     out_actions = np.zeros((1, 3), np.int64)
     scores = np.zeros(n, np.int64)
-    sums_w = np.zeros(n, np.int64)
-    keys = np.zeros((_TERRITORIES, n), np.int64)
-    latest = np.zeros(n, np.int64)
-    won = np.zeros(n, np.int64)
-    candidates = np.zeros(n, np.bool_)
     for j in range(per_action):
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
@@ -175,38 +147,22 @@ def _rollouts(
             state, value = _splitmix64_jit(state)
             k = kernel.bounded(value, i + 1)
             deal[i], deal[k] = deal[k], deal[i]
-        hands_d[:] = hands0
+        kernel.copy_game(start, 0, dealt, 0)
         pos = 0
         for q in range(n):
             if q != me:
-                hands_d[q] = kernel.pack(deal[pos : pos + sizes[q]])
+                dealt.board[0, kernel.HAND + q] = kernel.pack(deal[pos : pos + sizes[q]])
                 pos += sizes[q]
-        order = deal[pos:]
+        for i in range(n_pool - pos):
+            dealt.board[0, kernel.ORDER + i] = deal[pos + i]
         for q in range(n):
             state, value = _splitmix64_jit(state)
-            rng0[q] = value
+            dealt.rng[0, q] = value
         for ai in range(active.shape[0]):
             a = active[ai]
-            hands[:] = hands_d
-            hand_len[:] = hand_len0
-            armies[:, :] = armies0
-            army_len[:, :] = army_len0
-            completed[:, :] = completed0
-            owner[:] = owner0
-            marker[:] = marker0
-            hidden[:] = hidden0
-            scalars[:] = scalars0
-            rng[:] = rng0
-            forced_t = act_t[a]
-            if forced_t < 0:
-                scalars[4] = 1  # a pass: hand the turn on
-            kernel.play_out(
-                n, order, scalars, hands, hand_len, armies, army_len, completed, owner, marker, hidden, rng,
-                policies, claims_allowed, auto_claim, private, act_mask[a], forced_t, out_actions, False, scratch,
-            )  # fmt: skip
-            kernel.keys_of(n, armies, keys)
-            kernel.scores_of(n, keys, completed, owner, scoring, scores)
-            winner = kernel._winner(scores, owner, marker, n, tie_break, sums_w, latest, won, candidates)
+            kernel.copy_game(dealt, 0, work, 0)
+            kernel.play_out(cfg, work, 0, acts[a], out_actions, False, scratch)
+            winner = kernel.outcome(cfg, work, 0, scores, scratch)
             value_f = 1.0 if winner == me else 0.0
             if margin_weight != 0.0:
                 best_other = 0
@@ -350,14 +306,7 @@ class MonteCarlo:
             return Search(actions[0], actions, (math.nan,), (0,), time.perf_counter() - start)
         budget = self.budget(view)
         setup = _Setup.of(view, self.rollout_policy)
-        act_mask = np.zeros(k, np.int64)
-        act_t = np.full(k, -1, np.int64)
-        for i, action in enumerate(actions):
-            if type(action) is Play:
-                act_mask[i] = action.card.mask
-                act_t[i] = int(action.territory)
-            elif type(action) is Claim:
-                act_t[i] = int(action.territory)
+        acts = np.array([_index(action) for action in actions], np.int64)
         sums = np.zeros(k, np.float64)
         counts = np.zeros(k, np.int64)
         survivors = list(range(k))
@@ -365,7 +314,7 @@ class MonteCarlo:
         for r in range(rounds):
             per_action = max(1, budget // (len(survivors) * rounds))
             round_seed = np.uint64(decision_seed ^ ((r + 1) * int(_ROUND) & _MASK64))
-            setup.run(act_mask, act_t, np.array(survivors, np.int64), per_action, round_seed, self.margin_weight, sums, counts)
+            setup.run(acts, np.array(survivors, np.int64), per_action, round_seed, self.margin_weight, sums, counts)
             means = sums / np.maximum(counts, 1)
             survivors.sort(key=lambda a: (-means[a], a))
             survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
@@ -401,29 +350,27 @@ def _cards_left(view: PlayerView) -> int:
     return left
 
 
+def _index(action: Action) -> int:
+    """The kernel's index of an action (ordonnance.rl's numbering)."""
+    if type(action) is Play:
+        return (action.card.mask - 1) * _TERRITORIES + int(action.territory)
+    if type(action) is Claim:
+        return kernel.CLAIM_ACTIONS + int(action.territory)
+    return kernel.PASS_ACTION
+
+
 @attrs.frozen(eq=False)
 class _Setup:
-    """The public part of a position as kernel arrays, plus the pool to deal from."""
+    """The public part of a position as a kernel state (game 0), plus the pool to deal from."""
 
-    n: int
+    cfg: kernel.Config
     me: int
     pool: npt.NDArray[np.int64]
     sizes: npt.NDArray[np.int64]
-    hands: npt.NDArray[np.int64]
-    hand_len: npt.NDArray[np.int64]
-    armies: npt.NDArray[np.int64]
-    army_len: npt.NDArray[np.int64]
-    completed: npt.NDArray[np.int64]
-    owner: npt.NDArray[np.int64]
-    marker: npt.NDArray[np.int64]
-    hidden: npt.NDArray[np.int64]
-    scalars: npt.NDArray[np.int64]
-    policies: npt.NDArray[np.int64]
-    claims_allowed: bool
-    auto_claim: bool
-    private: bool
-    scoring: int
-    tie_break: int
+    start: kernel.State
+    dealt: kernel.State
+    work: kernel.State
+    scratch: npt.NDArray[np.int64]
     max_score: int
 
     @classmethod
@@ -441,56 +388,45 @@ class _Setup:
                 f"inconsistent view: {pool.shape[0]} unseen cards, but the other hands and the deck hold "
                 f"{int(sizes.sum()) + view.deck_size}"
             )
-        hands = np.zeros(n, np.int64)
-        hand_len = np.array(view.hand_sizes, np.int64)
+        start = kernel.new_state(1, view.deck_size)
+        row = start.board[0]
         own = [card.mask for card in view.hand]
-        hands[me] = _word(own)
-        hidden = unseen.copy()
+        row[kernel.HAND + me] = _word(own)
+        row[kernel.HAND_LEN : kernel.HAND_LEN + n] = view.hand_sizes
+        row[kernel.HIDDEN : kernel.HIDDEN + unseen.shape[0]] = unseen
         for m in own:
-            hidden[m] += 1
-        armies = np.zeros((_TERRITORIES, n), np.int64)
-        army_len = np.zeros((_TERRITORIES, n), np.int64)
-        completed = np.full((_TERRITORIES, n), _NOT_COMPLETE, np.int64)
+            row[kernel.HIDDEN + m] += 1
         for t in range(_TERRITORIES):
+            row[kernel.OWNER + t] = _NOBODY if view.owners[t] is None else view.owners[t]
+            row[kernel.MARKER + t] = view.markers[t] or 0
             for p in range(n):
+                at = t * kernel.SEATS + p
                 army = view.armies[t][p]
-                armies[t, p] = _word(card.mask for card in army)
-                army_len[t, p] = len(army)
+                row[kernel.ARMY_AT + at] = _word(card.mask for card in army)
+                row[kernel.ARMY_LEN + at] = len(army)
                 done = view.completed_at[t][p]
-                if done is not None:
-                    completed[t, p] = done
-        owner = np.array([_NOBODY if o is None else o for o in view.owners], np.int64)
-        marker = np.array([m or 0 for m in view.markers], np.int64)
-        decided = sum(1 for o in view.owners if o is not None)
+                row[kernel.COMPLETED + at] = _NOT_COMPLETE if done is None else done
+        row[kernel.PLAYS] = view.plays
+        row[kernel.DECIDED] = sum(1 for o in view.owners if o is not None)
+        row[kernel.CURRENT] = view.current_player
         policy = kernel.GREEDY if rollout_policy == "greedy" else kernel.RANDOM
-        points = rules.scoring == "points"
+        cfg = kernel.config(rules, [policy] * n)._replace(deck=view.deck_size)  # the pile left to draw
+        kernel.prepare(cfg, start, 0)
         return cls(
-            n=n,
+            cfg=cfg,
             me=me,
             pool=pool,
             sizes=sizes,
-            hands=hands,
-            hand_len=hand_len,
-            armies=armies,
-            army_len=army_len,
-            completed=completed,
-            owner=owner,
-            marker=marker,
-            hidden=hidden,
-            scalars=np.array([0, view.plays, decided, view.current_player, 0], np.int64),
-            policies=np.full(n, policy, np.int64),
-            claims_allowed=rules.claims_allowed,
-            auto_claim=rules.auto_claim,
-            private=rules.claim_proof == "private",
-            scoring=kernel.POINTS_SCORING if points else kernel.TERRITORIES_SCORING,
-            tie_break=kernel.LATEST_CAPTURE if rules.tie_break == "latest_capture" else kernel.LOWEST_MARKER_SUM,
-            max_score=(3 if points else 1) * _TERRITORIES,
+            start=start,
+            dealt=kernel.new_state(1, view.deck_size),
+            work=kernel.new_state(1, view.deck_size),
+            scratch=np.zeros(kernel.SCRATCH, np.int64),
+            max_score=(3 if rules.scoring == "points" else 1) * _TERRITORIES,
         )
 
     def run(
         self,
-        act_mask: npt.NDArray[np.int64],
-        act_t: npt.NDArray[np.int64],
+        acts: npt.NDArray[np.int64],
         active: npt.NDArray[np.int64],
         per_action: int,
         seed: np.uint64,
@@ -502,8 +438,6 @@ class _Setup:
         # scalars, which warn on the wrap-around that the algorithm relies on.
         with np.errstate(over="ignore"):
             _rollouts(
-                self.n, self.me, self.pool, self.sizes, self.hands, self.hand_len, self.armies, self.army_len,
-                self.completed, self.owner, self.marker, self.hidden, self.scalars, act_mask, act_t, active,
-                per_action, seed, self.policies, self.claims_allowed, self.auto_claim, self.private, self.scoring,
-                self.tie_break, margin_weight, self.max_score, sums, counts,
+                self.cfg, self.start, self.dealt, self.work, self.me, self.pool, self.sizes, acts, active,
+                per_action, seed, margin_weight, self.max_score, sums, counts, self.scratch,
             )  # fmt: skip

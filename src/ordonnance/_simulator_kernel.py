@@ -1,20 +1,33 @@
-"""Private numba kernel: whole games for many seeds at once.
+"""Private numba kernel: the rules as pure functions over a state record, and whole games.
 
 This is a twin of :class:`ordonnance.game.Game` driven by the built-in bots'
 twins (:class:`ordonnance.bots.Random` and :class:`ordonnance.bots.Greedy`).
-It follows the engine step for step: the same shuffle (SplitMix64 with
-multiply-shift), the same deal, draw, turn order, resolution, claims and
-markers, and the bots enumerate legal plays in the engine's order and draw
-from the same generator, so a simulated game and the same game played
+Games live in a :class:`State`, fixed-shape arrays with the game index first
+(pgx's ``State``), under a read-only :class:`Config` (the rules and the
+kernel bot of each seat). The rules are steps over one game ``g`` of a
+state: :func:`deal` (Game.new), :func:`advance` (hand the turn on and draw),
+:func:`is_legal` and :func:`legal_mask`, :func:`apply_action` (a play with its
+resolution and automatic claims, a claim, a pass; actions are numbered as in
+:mod:`ordonnance.rl`), :func:`bot_action` (the bots' choices) and
+:func:`outcome` (scores and winner). Everything fast is built on these same
+functions: :func:`play_out` (a game to its end) and :func:`simulate` here,
+the Monte-Carlo rollouts and the batched games (``_batch_kernel``).
+
+The kernel follows the engine step for step: the same shuffle (SplitMix64
+with multiply-shift), the same deal, draw, turn order, resolution, claims
+and markers, and the bots enumerate legal plays in the engine's order and
+draw from the same generator, so a simulated game and the same game played
 through ``Game`` with the Python bots are identical action for action. The
-tests check exactly that. :func:`simulate` runs any line-up on the general
-:func:`play_out`; :func:`simulate_random` is the short road for Random bots
-without automatic claims, held to :func:`simulate` game by game.
+tests check exactly that. :func:`simulate_random` is the short road for
+Random bots without automatic claims, held to :func:`simulate` game by game.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -22,22 +35,34 @@ import numpy.typing as npt
 
 from ordonnance._army_kernel import key4
 from ordonnance._completion_kernel import WORK, beats_into
+from ordonnance.rules import Rules
 
 TERRITORIES = 4 + 1
 ARMY = 4
 HAND_SIZE = 5
 MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed by a play
 MAX_ACTIONS = 96
-# play_out's scratch: unseen counts 0-31, open territories 32-35, Greedy's ties
-# 36-115, claimants in completion order 116-119, army keys 120-139, then the
-# claim witnesses and the completion search's working memory.
-WITNESSES = 140
-SEARCH = WITNESSES + TERRITORIES * 4 * 4
+# Working memory (``scratch``) of the rules: the pool of a private proof,
+# Greedy's ties, claimants in completion order, army keys, scores, the
+# winner's working space, then the completion search's.
+POOL = 0
+BEST_LANES = 32
+BEST_TS = BEST_LANES + 40
+BY_COMPLETION = BEST_TS + 40
+KEYS = BY_COMPLETION + 4
+SCORES = KEYS + TERRITORIES * 4
+WINNER_WORK = SCORES + 4
+SEARCH = WINNER_WORK + 16
 SCRATCH = SEARCH + WORK
 NOT_COMPLETE = -1
 NOBODY = -1
 
-#: Policy codes.
+#: Action indices, as ordonnance.rl numbers them: plays (mask - 1) * 5 + t, claims, the pass.
+CLAIM_ACTIONS = 31 * TERRITORIES
+PASS_ACTION = CLAIM_ACTIONS + TERRITORIES
+NUM_ACTIONS = PASS_ACTION + 1
+
+#: Policy codes of the kernel bots.
 RANDOM = 0
 GREEDY = 1
 
@@ -170,13 +195,105 @@ def _word_key(word: int) -> int:
     return key4(word & 255, (word >> 8) & 255, (word >> 16) & 255, (word >> 24) & 255)
 
 
-@numba.njit(cache=True, inline="always")
-def _army_key(army: npt.NDArray[np.int64], t: int, p: int) -> int:
-    return _word_key(army[t, p])
+# --------------------------------------------------------------------- the state record
+#
+# A game is one int64 row of State.board, its fields at the fixed offsets
+# below (seats padded to SEATS), the deck order last. One array rather than
+# an array per field: numba keeps a reference count for every array reached
+# through a record, and in the rules' branchy code it cannot drop the counting,
+# so a record of nineteen arrays cost about 100 ns a decision (measured), a
+# record of two almost nothing.
+
+SEATS = 4
+HAND = 0  # [p]: a word of card lanes, in the order drawn
+HAND_LEN = HAND + SEATS  # [p]
+OPEN = HAND_LEN + SEATS  # [p]: bit t set while p may still play into t
+ARMY_AT = OPEN + SEATS  # [t * SEATS + p]: a word, in play order
+ARMY_LEN = ARMY_AT + TERRITORIES * SEATS  # [t * SEATS + p]
+COMPLETED = ARMY_LEN + TERRITORIES * SEATS  # [t * SEATS + p]: the play number of the fourth card, or NOT_COMPLETE
+OWNER = COMPLETED + TERRITORIES * SEATS  # [t]: the seat that won t, or NOBODY
+MARKER = OWNER + TERRITORIES  # [t]: the victory marker 1..5, or 0
+HIDDEN = MARKER + TERRITORIES  # [mask]: copies not face up (deck and hands); kept with claims or Config.unseen
+WITNESS = HIDDEN + 32  # [(t * SEATS + p) * SEATS + q]: see _beaten_by
+TOP = WITNESS + TERRITORIES * SEATS * SEATS  # the next card of the deck to draw
+PLAYS = TOP + 1  # cards played so far
+DECIDED = PLAYS + 1  # territories decided so far
+CURRENT = DECIDED + 1  # the seat to act (once over: the seat that acted last)
+OVER = CURRENT + 1  # 1 once the game has ended
+PASSED = OVER + 1  # bit p set: p passed since the last play or claim (it is not asked again)
+CONTESTED = PASSED + 1  # bit t: t may be undecided with a complete army there (auto-claims look only there)
+ORDER = CONTESTED + 1  # [i]: the deck, top card first; cards TOP.. are still to be drawn
+
+Array = npt.NDArray[np.int64]
+
+
+class Config(NamedTuple):
+    """The rules of a set of games and who plays which seat, read-only (see :func:`config`)."""
+
+    n: int
+    deck: int  # cards in the deck
+    greedy: int  # bit p set: the kernel bot of seat p is Greedy (else Random)
+    claims_allowed: bool
+    auto_claim: bool
+    private: bool
+    explicit_claims: bool
+    scoring: int
+    tie_break: int
+    unseen: bool  # keep the HIDDEN counts even without claims (observations read them)
+
+
+class State(NamedTuple):
+    """Games as fixed-shape arrays with the game index first (pgx's ``State``; see :func:`new_state`).
+
+    ``board[g]`` holds game g (fields at the offsets HAND, ARMY_AT, ..., ORDER
+    of this module); ``rng[g, p]`` is the generator of seat p's kernel bot.
+    The rules below (:func:`deal`, :func:`apply_action`, ...) change game g
+    of a state and nothing else.
+    """
+
+    board: Array
+    rng: npt.NDArray[np.uint64]
+
+
+def config(rules: Rules, policies: Sequence[int], *, unseen: bool = False) -> Config:
+    """The kernel's :class:`Config` of ``rules`` with a kernel bot policy per seat."""
+    return Config(
+        n=rules.players,
+        deck=len(rules.cards),
+        greedy=sum(1 << p for p, policy in enumerate(policies) if policy == GREEDY),
+        claims_allowed=rules.claims_allowed,
+        auto_claim=rules.auto_claim,
+        private=rules.claim_proof == "private",
+        explicit_claims=rules.explicit_claims,
+        scoring=TERRITORIES_SCORING if rules.scoring == "territories" else POINTS_SCORING,
+        tie_break=LATEST_CAPTURE if rules.tie_break == "latest_capture" else LOWEST_MARKER_SUM,
+        unseen=unseen,
+    )
+
+
+def deck_of(rules: Rules) -> Array:
+    """The rules' deck sorted by mask, as :func:`deal` shuffles it."""
+    return np.array(sorted(card.mask for card in rules.cards), np.int64)
+
+
+def new_state(games: int, deck_size: int) -> State:
+    """A :class:`State` of ``games`` empty games with decks of ``deck_size`` cards (deal them)."""
+    return State(np.zeros((games, ORDER + deck_size), np.int64), np.zeros((games, SEATS), np.uint64))
 
 
 @numba.njit(cache=True, inline="always")
-def _witness_holds(witness: int, army: int, length: int, pool: npt.NDArray[np.int64]) -> bool:
+def _at(t: int, p: int) -> int:
+    """The index of (territory t, seat p) in the per-army fields."""
+    return t * SEATS + p
+
+
+@numba.njit(cache=True, inline="always")
+def _army_key(row: Array, t: int, p: int) -> int:
+    return _word_key(row[ARMY_AT + _at(t, p)])
+
+
+@numba.njit(cache=True, inline="always")
+def _witness_holds(witness: int, army: int, length: int, pool: Array) -> bool:
     """Whether an opponent with the army word ``army`` (``length`` cards) can still
     reach the army word ``witness`` found earlier: its cards are part of it and
     the rest is still in the pool."""
@@ -194,396 +311,468 @@ def _witness_holds(witness: int, army: int, length: int, pool: npt.NDArray[np.in
 
 
 @numba.njit(cache=True, inline="always")
-def _beaten_by(
-    t: int,
-    p: int,
-    n: int,
-    army: npt.NDArray[np.int64],
-    army_len: npt.NDArray[np.int64],
-    completed: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int64],
-    witnesses: npt.NDArray[np.int64],
-    search: npt.NDArray[np.int64],
-) -> bool:
-    """Whether some opponent could still win territory t against p's complete army.
+def _beaten_by(row: Array, t: int, p: int, n: int, pool: Array, search: Array) -> bool:
+    """Whether some opponent could still win territory t against p's complete army
+    (``row`` is the game's board row; ``pool`` the cards they may draw on).
 
-    ``witnesses[t, p, q]`` remembers, as an army word, an army q was last
+    The WITNESS field (t, p, q) remembers, as an army word, an army q was last
     shown able to reach (0 when none): while q can still reach it, no search
     is needed. The pool only shrinks and armies only grow, so a witness that
     still holds is still a witness. ``search`` is the completion search's
     working memory.
     """
-    mine = _army_key(army, t, p)
-    mine_done = completed[t, p]
+    mine = _army_key(row, t, p)
+    mine_done = row[COMPLETED + _at(t, p)]
     for q in range(n):
         if q == p:
             continue
-        done = completed[t, q]
+        done = row[COMPLETED + _at(t, q)]
         if done != NOT_COMPLETE:
-            theirs = _army_key(army, t, q)
+            theirs = _army_key(row, t, q)
             if _ahead(theirs, done, mine, mine_done):
                 return True
             continue
-        w = army[t, q]
-        length = army_len[t, q]
-        if witnesses[t, p, q] != 0 and _witness_holds(witnesses[t, p, q], w, length, pool):
+        w = row[ARMY_AT + _at(t, q)]
+        length = row[ARMY_LEN + _at(t, q)]
+        slot = WITNESS + _at(t, p) * SEATS + q
+        if row[slot] != 0 and _witness_holds(row[slot], w, length, pool):
             return True
         packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, search)
         if packed >= 0:
             for i in range(ARMY - length):
                 w |= ((packed >> (5 * i)) & 31) << (8 * (length + i))
-            witnesses[t, p, q] = w
+            row[slot] = w
             return True
-        witnesses[t, p, q] = 0
+        row[slot] = 0
     return False
 
 
 @numba.njit(cache=True)
-def _provable(
-    t: int,
-    p: int,
-    n: int,
-    army: npt.NDArray[np.int64],
-    completed: npt.NDArray[np.int64],
-    owner: npt.NDArray[np.int64],
-    hidden: npt.NDArray[np.int64],
-    hand: npt.NDArray[np.int64],
-    hand_len: npt.NDArray[np.int64],
-    private: bool,
-    pool: npt.NDArray[np.int64],
-    army_len: npt.NDArray[np.int64],
-    witnesses: npt.NDArray[np.int64],
-    search: npt.NDArray[np.int64],
-) -> bool:
+def _provable(row: Array, t: int, p: int, n: int, private: bool, pool: Array, search: Array) -> bool:
     """Whether p can claim t: p's army there is complete and no opponent can beat it
-    with the cards not on the table (less p's own hand with private proof)."""
-    if owner[t] != NOBODY or completed[t, p] == NOT_COMPLETE:
+    with the cards not on the table (less p's own hand with private proof).
+    ``pool`` (32 entries) and ``search`` are working memory."""
+    if row[OWNER + t] != NOBODY or row[COMPLETED + _at(t, p)] == NOT_COMPLETE:
         return False
-    unseen = hidden
-    if private:
-        pool[:] = hidden
-        for i in range(hand_len[p]):
-            pool[lane(hand[p], i)] -= 1
-        unseen = pool
-    return not _beaten_by(t, p, n, army, army_len, completed, unseen, witnesses, search)
+    hidden = row[HIDDEN : HIDDEN + 32]
+    if not private:
+        return not _beaten_by(row, t, p, n, hidden, search)
+    pool[:] = hidden
+    for i in range(row[HAND_LEN + p]):
+        pool[lane(row[HAND + p], i)] -= 1
+    return not _beaten_by(row, t, p, n, pool, search)
 
 
 @numba.njit(cache=True, inline="always")
-def _first_ranked(t: int, n: int, keys: npt.NDArray[np.int64], completed: npt.NDArray[np.int64]) -> int:
-    """The seat ranked first in territory t: strongest army, ties to the first completed.
-
-    ``keys[t, p]`` is seat p's army key there.
-    """
+def _first_ranked(row: Array, t: int, n: int) -> int:
+    """The seat ranked first in territory t: strongest army, ties to the first completed."""
     best = 0
+    best_key = _army_key(row, t, 0)
     for p in range(1, n):
-        best = p if _ahead(keys[t, p], completed[t, p], keys[t, best], completed[t, best]) else best
+        key = _army_key(row, t, p)
+        if _ahead(key, row[COMPLETED + _at(t, p)], best_key, row[COMPLETED + _at(t, best)]):
+            best = p
+            best_key = key
     return best
 
 
 @numba.njit(cache=True)
-def keys_of(n: int, army: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]) -> None:
-    """``keys[t, p]``: the key of every army."""
+def keys_of(n: int, row: Array, keys: Array) -> None:
+    """``keys[t, p]``: the key of every army of the game in ``row``."""
     for t in range(TERRITORIES):
         for p in range(n):
-            keys[t, p] = _army_key(army, t, p)
+            keys[t, p] = _army_key(row, t, p)
 
 
 @numba.njit(cache=True, inline="always")
-def _ranked_first_at(t: int, n: int, army: npt.NDArray[np.int64], completed: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]) -> int:
-    """:func:`_first_ranked` in territory t; ``keys`` is working space shaped as ``army``."""
-    for p in range(n):
-        keys[t, p] = _army_key(army, t, p)
-    return _first_ranked(t, n, keys, completed)
+def _claimable(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) -> bool:
+    """Whether seat p of game g can prove territory t now (:func:`_provable`)."""
+    return _provable(b[g], t, p, cfg.n, cfg.private, scratch[POOL : POOL + 32], scratch[SEARCH:SCRATCH])
 
 
 @numba.njit(cache=True, inline="always")
-def _decide(t: int, p: int, decided: int, owner: npt.NDArray[np.int64], marker: npt.NDArray[np.int64], open_ts: npt.NDArray[np.int64]) -> int:
-    """Territory t goes to p with the next marker; returns the territories decided."""
-    owner[t] = p
-    decided += 1
-    marker[t] = decided
-    for q in range(open_ts.shape[0]):
-        open_ts[q] &= ~(1 << t)
-    return decided
+def _first_claim(cfg: Config, b: Array, g: int, p: int, scratch: Array) -> int:
+    """The first territory seat p of game g can prove, or -1."""
+    for t in range(TERRITORIES):
+        if _claimable(cfg, b, g, t, p, scratch):
+            return t
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def _can_play(b: Array, g: int, p: int) -> bool:
+    """Whether seat p of game g has a legal play now (an open territory and a card in hand)."""
+    return bool(b[g, OPEN + p] != 0 and b[g, HAND_LEN + p] > 0)
+
+
+@numba.njit(cache=True, inline="always")
+def advance(cfg: Config, s: State, g: int, scratch: Array) -> None:
+    """Hand the turn to the next seat that can act, drawing its card; end the game
+    when nobody can (Game._advance). A seat that passed is not asked again."""
+    b = s.board
+    n = cfg.n
+    for offset in range(1, n + 1):
+        p = b[g, CURRENT] + offset
+        if p >= n:
+            p -= n
+        if (b[g, PASSED] >> p) & 1:
+            continue
+        if b[g, OPEN + p] != 0:
+            top = b[g, TOP]
+            if top < cfg.deck:
+                b[g, HAND + p] |= b[g, ORDER + top] << (8 * b[g, HAND_LEN + p])
+                b[g, HAND_LEN + p] += 1
+                b[g, TOP] = top + 1
+            if b[g, HAND_LEN + p] > 0:
+                b[g, CURRENT] = p
+                return
+        if cfg.explicit_claims and _first_claim(cfg, b, g, p, scratch) >= 0:
+            b[g, CURRENT] = p
+            return
+    b[g, OVER] = 1
+
+
+@numba.njit(cache=True, inline="always")
+def _award(cfg: Config, b: Array, g: int, t: int, p: int) -> None:
+    """Territory t of game g goes to p with the next marker (Game._award)."""
+    b[g, OWNER + t] = p
+    decided = b[g, DECIDED] + 1
+    b[g, DECIDED] = decided
+    b[g, MARKER + t] = decided
+    for q in range(cfg.n):
+        b[g, OPEN + q] &= ~(1 << t)
+    if decided == TERRITORIES:
+        b[g, OVER] = 1
+
+
+@numba.njit(cache=True, inline="always")
+def _resolve(cfg: Config, b: Array, g: int, t: int, complete: bool, scratch: Array) -> None:
+    """Decide, in table order, every territory complete for all (and, with
+    auto-claims, every provable one) after a play into t (Game._resolve_after_play).
+    Without auto-claims only t itself can change."""
+    n = cfg.n
+    if cfg.auto_claim:
+        by_completion = scratch[BY_COMPLETION : BY_COMPLETION + 4]
+        contested = b[g, CONTESTED]
+        for u in range(TERRITORIES):
+            if not (contested >> u) & 1:
+                continue
+            if b[g, OWNER + u] != NOBODY:
+                contested &= ~(1 << u)
+                continue
+            n_done = 0
+            for q in range(n):
+                done = b[g, COMPLETED + _at(u, q)]
+                if done != NOT_COMPLETE:
+                    # complete players, earliest first
+                    k = n_done
+                    while k > 0 and b[g, COMPLETED + _at(u, by_completion[k - 1])] > done:
+                        by_completion[k] = by_completion[k - 1]
+                        k -= 1
+                    by_completion[k] = q
+                    n_done += 1
+            if n_done == n:
+                _award(cfg, b, g, u, _first_ranked(b[g], u, n))
+            else:
+                for k in range(n_done):
+                    q = by_completion[k]
+                    if _claimable(cfg, b, g, u, q, scratch):
+                        _award(cfg, b, g, u, q)
+                        break
+            if b[g, OVER]:
+                break
+        b[g, CONTESTED] = contested
+    elif complete:
+        for q in range(n):
+            if b[g, COMPLETED + _at(t, q)] == NOT_COMPLETE:
+                return
+        _award(cfg, b, g, t, _first_ranked(b[g], t, n))
+
+
+@numba.njit(cache=True, inline="always")
+def _play(cfg: Config, s: State, g: int, mask: int, t: int, scratch: Array) -> None:
+    """The seat to act plays its first card ``mask`` into t (Game._play)."""
+    b = s.board
+    p = b[g, CURRENT]
+    h = b[g, HAND + p]
+    length_h = b[g, HAND_LEN + p]
+    i = _NTH_BIT[(_lanes_holding(h, length_h, mask) & 255) * 8]
+    b[g, HAND + p] = _without_lane(h, i)
+    b[g, HAND_LEN + p] = length_h - 1
+    b[g, HIDDEN + mask] -= 1
+    a = ARMY_AT + _at(t, p)
+    length = b[g, ARMY_LEN + _at(t, p)]
+    b[g, a] |= mask << (8 * length)
+    b[g, ARMY_LEN + _at(t, p)] = length + 1
+    b[g, PASSED] = 0
+    complete = length == ARMY - 1
+    if complete:
+        b[g, COMPLETED + _at(t, p)] = b[g, PLAYS]
+        b[g, OPEN + p] &= ~(1 << t)
+        b[g, CONTESTED] |= 1 << t
+    b[g, PLAYS] += 1
+    _resolve(cfg, b, g, t, complete, scratch)
+    if not b[g, OVER]:
+        advance(cfg, s, g, scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def apply_action(cfg: Config, s: State, g: int, a: int, scratch: Array) -> None:
+    """Carry out action index ``a`` (ordonnance.rl's numbering) for the seat to act;
+    ``a`` must be legal (:func:`is_legal`). A claim leaves the turn with the
+    claimant while it can still act; a pass is remembered (PASSED)."""
+    b = s.board
+    if a < CLAIM_ACTIONS:
+        _play(cfg, s, g, a // TERRITORIES + 1, a % TERRITORIES, scratch)
+        return
+    p = b[g, CURRENT]
+    if a < PASS_ACTION:
+        b[g, PASSED] = 0
+        _award(cfg, b, g, a - CLAIM_ACTIONS, p)
+        if b[g, OVER] or _can_play(b, g, p) or _first_claim(cfg, b, g, p, scratch) >= 0:
+            return
+    else:
+        b[g, PASSED] |= 1 << p
+    advance(cfg, s, g, scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def is_legal(cfg: Config, s: State, g: int, a: int, scratch: Array) -> bool:
+    """Whether action index ``a`` is legal for the seat to act in game g (any int)."""
+    b = s.board
+    if b[g, OVER] or a < 0 or a >= NUM_ACTIONS:
+        return False
+    p = b[g, CURRENT]
+    if a < CLAIM_ACTIONS:
+        t = a % TERRITORIES
+        held = _lanes_holding(b[g, HAND + p], b[g, HAND_LEN + p], a // TERRITORIES + 1)
+        return ((b[g, OPEN + p] >> t) & 1) != 0 and held != 0
+    if not cfg.explicit_claims:
+        return False
+    if a < PASS_ACTION:
+        return _claimable(cfg, b, g, a - CLAIM_ACTIONS, p, scratch)
+    return not _can_play(b, g, p) and _first_claim(cfg, b, g, p, scratch) >= 0
+
+
+@numba.njit(cache=True, inline="always")
+def legal_mask(cfg: Config, s: State, g: int, row: npt.NDArray[np.bool_], scratch: Array) -> None:
+    """``row[a]``: whether action a is legal in game g now (all False once over)."""
+    b = s.board
+    row[:] = False
+    if b[g, OVER]:
+        return
+    p = b[g, CURRENT]
+    h = b[g, HAND + p]
+    firsts = _first_copies(h, b[g, HAND_LEN + p])
+    open_here = b[g, OPEN + p]
+    for ci in range(_BIT_COUNT[firsts]):
+        base = (lane(h, _NTH_BIT[firsts * 8 + ci]) - 1) * TERRITORIES
+        for oi in range(_BIT_COUNT[open_here]):
+            row[base + _NTH_BIT[open_here * 8 + oi]] = True
+    if cfg.explicit_claims:
+        claims = False
+        for t in range(TERRITORIES):
+            if _claimable(cfg, b, g, t, p, scratch):
+                row[CLAIM_ACTIONS + t] = True
+                claims = True
+        row[PASS_ACTION] = claims and not _can_play(b, g, p)
+
+
+@numba.njit(cache=True, inline="always")
+def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
+    """The action index the kernel bot of the seat to act chooses (the bots' twins).
+
+    Greedy claims first, Random only without a play; plays are enumerated in
+    the engine's order (distinct cards in hand order x open territories).
+    """
+    b = s.board
+    p = b[g, CURRENT]
+    h = b[g, HAND + p]
+    firsts = _first_copies(h, b[g, HAND_LEN + p])
+    n_distinct = _BIT_COUNT[firsts]
+    open_here = b[g, OPEN + p]
+    n_open = _BIT_COUNT[open_here]
+    n_plays = n_distinct * n_open
+    greedy = (cfg.greedy >> p) & 1
+    if cfg.explicit_claims and (greedy or n_plays == 0):
+        t = _first_claim(cfg, b, g, p, scratch)
+        if t >= 0:
+            return CLAIM_ACTIONS + t
+    if n_plays == 0:
+        return PASS_ACTION  # only reachable when the engine would not ask: defensive
+    if greedy:
+        best_lanes = scratch[BEST_LANES : BEST_LANES + 40]
+        best_ts = scratch[BEST_TS : BEST_TS + 40]
+        n_best = 0
+        best_key = -1
+        best_done = 0
+        for ci in range(n_distinct):
+            i = _NTH_BIT[firsts * 8 + ci]
+            m = lane(h, i)
+            for oi in range(n_open):
+                t = _NTH_BIT[open_here * 8 + oi]
+                length = b[g, ARMY_LEN + _at(t, p)]
+                key = _word_key(b[g, ARMY_AT + _at(t, p)] | (m << (8 * length)))
+                done = 1 if length == ARMY - 1 else 0
+                if key > best_key or (key == best_key and done > best_done):
+                    best_key = key
+                    best_done = done
+                    n_best = 0
+                if key == best_key and done == best_done:
+                    best_lanes[n_best] = i
+                    best_ts[n_best] = t
+                    n_best += 1
+        state, value = splitmix64(s.rng[g, p])
+        s.rng[g, p] = state
+        pick = bounded(value, n_best)
+        i = best_lanes[pick]
+        t = best_ts[pick]
+    else:
+        # One output picks both: the high half the card, the low half the territory.
+        state, value = splitmix64(s.rng[g, p])
+        s.rng[g, p] = state
+        i = _NTH_BIT[firsts * 8 + bounded(value, n_distinct)]
+        t = _NTH_BIT[open_here * 8 + bounded(value << _S32, n_open)]
+    return int((lane(h, i) - 1) * TERRITORIES + t)
+
+
+@numba.njit(cache=True, inline="always")
+def record_action(s: State, g: int, a: int, row: Array) -> None:
+    """``row`` = (seat, mask, territory) of action a by the seat to act: mask 0 for
+    a claim, territory -1 for a pass (SimulationResult.actions)."""
+    row[0] = s.board[g, CURRENT]
+    if a < CLAIM_ACTIONS:
+        row[1] = a // TERRITORIES + 1
+        row[2] = a % TERRITORIES
+    elif a < PASS_ACTION:
+        row[1] = 0
+        row[2] = a - CLAIM_ACTIONS
+    else:
+        row[1] = 0
+        row[2] = -1
 
 
 @numba.njit(cache=True)
-def play_out(
-    n: int,
-    order: npt.NDArray[np.int64],
-    scalars: npt.NDArray[np.int64],
-    hand: npt.NDArray[np.int64],
-    hand_len: npt.NDArray[np.int64],
-    army: npt.NDArray[np.int64],
-    army_len: npt.NDArray[np.int64],
-    completed: npt.NDArray[np.int64],
-    owner: npt.NDArray[np.int64],
-    marker: npt.NDArray[np.int64],
-    hidden: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    policies: npt.NDArray[np.int64],
-    claims_allowed: bool,
-    auto_claim: bool,
-    private: bool,
-    forced_mask: int,
-    forced_t: int,
-    out_actions: npt.NDArray[np.int64],
-    record: bool,
-    scratch: npt.NDArray[np.int64],
-) -> int:
-    """Play the position held in the arrays to its end (Game's rules, the bots' twins).
+def play_out(cfg: Config, s: State, g: int, forced: int, out_actions: Array, record: bool, scratch: Array) -> int:
+    """Play game g to its end with the kernel bots (Game's rules, the bots' twins).
 
-    ``hand[p]`` and ``army[t, p]`` are words of card lanes (see :func:`pack`).
-    ``scalars`` holds (next deck index, plays, decided territories, current
-    seat, whether the turn must first be handed on). With ``forced_t >= 0``
-    the first decision is forced: a play of ``forced_mask`` into ``forced_t``,
-    or a claim of ``forced_t`` when ``forced_mask`` is 0. Returns the number
-    of actions taken; they are recorded as (seat, mask or 0 for a claim, territory).
-    ``scratch`` is working memory of at least SCRATCH entries.
+    With ``forced >= 0`` that action index is the first decision. Returns the
+    number of actions taken; with ``record`` the first MAX_ACTIONS are written
+    to ``out_actions`` as :func:`record_action` does.
     """
-    ncards = order.shape[0]
-    pool = scratch[0:32]
-    open_ts = scratch[32 : 32 + n]  # bit t of open_ts[p]: p may still play into t
-    best_lanes = scratch[36:76]
-    best_ts = scratch[76:116]
-    by_completion = scratch[116:120]
-    keys_here = scratch[120:140].reshape((TERRITORIES, 4))
-    witnesses = scratch[WITNESSES:SEARCH].reshape((TERRITORIES, 4, 4))
-    search = scratch[SEARCH:SCRATCH]
-    if claims_allowed:
-        for t in range(TERRITORIES):
-            for p in range(n):
-                for q in range(n):
-                    witnesses[t, p, q] = 0
-    contested = 0  # bit t: t may be undecided with a complete army there (auto-claims look only there)
-    for p in range(n):
-        open_ts[p] = 0
-        for t in range(TERRITORIES):
-            if owner[t] == NOBODY and army_len[t, p] < ARMY:
-                open_ts[p] |= 1 << t
-            if completed[t, p] != NOT_COMPLETE:
-                contested |= 1 << t
-    top = scalars[0]
-    plays = scalars[1]
-    decided = scalars[2]
-    current = scalars[3]
-    need_advance = scalars[4] != 0
-    explicit_claims = claims_allowed and (not auto_claim or private)
-    forced_t_value = forced_t
     actions = 0
-    over = decided == TERRITORIES
-    while True:
-        if need_advance:
-            # --- hand the turn on (Game._advance)
-            found = False
-            for offset in range(1, n + 1):
-                p = current + offset
-                if p >= n:
-                    p -= n
-                if open_ts[p] != 0:
-                    if top < ncards:
-                        hand[p] |= order[top] << (8 * hand_len[p])
-                        hand_len[p] += 1
-                        top += 1
-                    if hand_len[p] > 0:
-                        current = p
-                        found = True
-                        break
-                if explicit_claims:
-                    can = False
-                    for t in range(TERRITORIES):
-                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
-                            can = True
-                            break
-                    if can:
-                        current = p
-                        found = True
-                        break
-            if not found:
-                over = True
-            need_advance = False
-        if over:
-            break
-
-        p = current
-        # --- legal plays, in the engine's order: distinct cards in hand order x open territories
-        h = hand[p]
-        firsts = _first_copies(h, hand_len[p])
-        n_distinct = _BIT_COUNT[firsts]
-        open_here = open_ts[p]
-        n_open = _BIT_COUNT[open_here]
-        n_plays = n_distinct * n_open
-
-        forced = forced_t >= 0
-        forced_claim = forced and forced_mask == 0
-        # --- explicit claims: Greedy claims first, Random only without a play
-        if forced_claim or (not forced and explicit_claims and (policies[p] == GREEDY or n_plays == 0)):
-            claimed = -1
-            if forced_claim:
-                claimed = forced_t
-                forced_t = -1
-            else:
-                for t in range(TERRITORIES):
-                    if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
-                        claimed = t
-                        break
-            if claimed >= 0:
-                decided = _decide(claimed, p, decided, owner, marker, open_ts)
-                if record and actions < MAX_ACTIONS:
-                    out_actions[actions, 0] = p
-                    out_actions[actions, 1] = 0
-                    out_actions[actions, 2] = claimed
-                actions += 1
-                if decided == TERRITORIES:
-                    break
-                # A player left with nothing to do ends the turn.
-                more = n_plays > 0
-                if not more:
-                    for t in range(TERRITORIES):
-                        if _provable(t, p, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
-                            more = True
-                            break
-                if not more:
-                    need_advance = True
-                continue
-        if n_plays == 0:
-            # Only reachable when the engine would not ask: defensive.
-            need_advance = True
-            continue
-
-        # --- choose a play: the lane of its card in the hand and the territory
-        if forced:
-            forced_t = -1
-            t = forced_t_value
-            i = 0
-            while i < hand_len[p] - 1 and lane(h, i) != forced_mask:
-                i += 1
-        elif policies[p] == GREEDY:
-            n_best = 0
-            best_key = -1
-            best_done = 0
-            for ci in range(n_distinct):
-                i = _NTH_BIT[firsts * 8 + ci]
-                m = lane(h, i)
-                for oi in range(n_open):
-                    t = _NTH_BIT[open_here * 8 + oi]
-                    length = army_len[t, p]
-                    key = _word_key(army[t, p] | (m << (8 * length)))
-                    done = 1 if length == ARMY - 1 else 0
-                    if key > best_key or (key == best_key and done > best_done):
-                        best_key = key
-                        best_done = done
-                        n_best = 0
-                    if key == best_key and done == best_done:
-                        best_lanes[n_best] = i
-                        best_ts[n_best] = t
-                        n_best += 1
-            state, value = splitmix64(rng[p])
-            rng[p] = state
-            pick = bounded(value, n_best)
-            i = best_lanes[pick]
-            t = best_ts[pick]
+    while not s.board[g, OVER]:
+        if forced >= 0:
+            a = forced
+            forced = -1
         else:
-            # One output picks both: the high half the card, the low half the territory.
-            state, value = splitmix64(rng[p])
-            rng[p] = state
-            i = _NTH_BIT[firsts * 8 + bounded(value, n_distinct)]
-            t = _NTH_BIT[open_here * 8 + bounded(value << _S32, n_open)]
-
-        # --- play it (Game._play)
-        mask = lane(h, i)
-        hand[p] = _without_lane(h, i)
-        hand_len[p] -= 1
-        hidden[mask] -= 1
-        length = army_len[t, p]
-        army[t, p] |= mask << (8 * length)
-        army_len[t, p] = length + 1
-        complete = length == ARMY - 1
-        if complete:
-            completed[t, p] = plays
-            open_ts[p] &= ~(1 << t)
-            contested |= 1 << t
-        plays += 1
+            a = bot_action(cfg, s, g, scratch)
         if record and actions < MAX_ACTIONS:
-            out_actions[actions, 0] = p
-            out_actions[actions, 1] = mask
-            out_actions[actions, 2] = t
+            record_action(s, g, a, out_actions[actions])
+        apply_action(cfg, s, g, a, scratch)
         actions += 1
-
-        # --- resolution in table order (Game._resolve_after_play); without
-        # auto-claims only the territory just completed can change.
-        if auto_claim:
-            for t in range(TERRITORIES):
-                if not (contested >> t) & 1:
-                    continue
-                if owner[t] != NOBODY:
-                    contested &= ~(1 << t)
-                    continue
-                n_done = 0
-                for q in range(n):
-                    if completed[t, q] != NOT_COMPLETE:
-                        # complete players, earliest first
-                        k = n_done
-                        while k > 0 and completed[t, by_completion[k - 1]] > completed[t, q]:
-                            by_completion[k] = by_completion[k - 1]
-                            k -= 1
-                        by_completion[k] = q
-                        n_done += 1
-                if n_done == n:
-                    decided = _decide(t, _ranked_first_at(t, n, army, completed, keys_here), decided, owner, marker, open_ts)
-                else:
-                    for k in range(n_done):
-                        q = by_completion[k]
-                        if _provable(t, q, n, army, completed, owner, hidden, hand, hand_len, private, pool, army_len, witnesses, search):
-                            decided = _decide(t, q, decided, owner, marker, open_ts)
-                            break
-                if decided == TERRITORIES:
-                    break
-        elif complete:
-            all_done = True
-            for q in range(n):
-                if completed[t, q] == NOT_COMPLETE:
-                    all_done = False
-                    break
-            if all_done:
-                decided = _decide(t, _ranked_first_at(t, n, army, completed, keys_here), decided, owner, marker, open_ts)
-        if decided == TERRITORIES:
-            break
-        need_advance = True
-
-    scalars[0] = top
-    scalars[1] = plays
-    scalars[2] = decided
-    scalars[3] = current
-    scalars[4] = 1
     return actions
 
 
 @numba.njit(cache=True)
-def scores_of(
-    n: int,
-    keys: npt.NDArray[np.int64],
-    completed: npt.NDArray[np.int64],
-    owner: npt.NDArray[np.int64],
-    scoring: int,
-    scores: npt.NDArray[np.int64],
-) -> None:
-    """Game.scores of a finished position: territories held, or points 3, 2, 1 by rank.
+def deal(cfg: Config, s: State, g: int, cards: Array, seed: np.uint64, bots: npt.NDArray[np.uint64], scratch: Array) -> None:
+    """Game g set to ``Game.new(rules, seed=seed)``: ``cards`` (:func:`deck_of`)
+    shuffled, five cards each, the first turn handed out; ``bots[p]`` seeds
+    seat p's kernel bot."""
+    b = s.board
+    n = cfg.n
+    order = b[g, ORDER : ORDER + cfg.deck]
+    _shuffle(cards, seed, order)
+    if cfg.claims_allowed or cfg.unseen:
+        for m in range(32):
+            b[g, HIDDEN + m] = 0
+        for i in range(cfg.deck):
+            b[g, HIDDEN + order[i]] += 1
+    # (Loops rather than slice assignments: these arrays are too small for memset.)
+    for t in range(TERRITORIES):
+        b[g, OWNER + t] = NOBODY
+        b[g, MARKER + t] = 0
+        for p in range(n):
+            b[g, ARMY_AT + _at(t, p)] = 0
+            b[g, ARMY_LEN + _at(t, p)] = 0
+            b[g, COMPLETED + _at(t, p)] = NOT_COMPLETE
+            if cfg.claims_allowed:
+                for q in range(n):
+                    b[g, WITNESS + _at(t, p) * SEATS + q] = 0
+    for p in range(n):
+        s.rng[g, p] = bots[p]
+        b[g, HAND + p] = _dealt_hand(order, n, p)
+        b[g, HAND_LEN + p] = HAND_SIZE
+        b[g, OPEN + p] = (1 << TERRITORIES) - 1
+    b[g, TOP] = HAND_SIZE * n
+    b[g, PLAYS] = 0
+    b[g, DECIDED] = 0
+    b[g, CURRENT] = n - 1
+    b[g, OVER] = 0
+    b[g, PASSED] = 0
+    b[g, CONTESTED] = 0
+    advance(cfg, s, g, scratch)
+
+
+@numba.njit(cache=True)
+def prepare(cfg: Config, s: State, g: int) -> None:
+    """Derive game g's open territories and contested set from its armies and owners,
+    and forget the claim witnesses (for a position written into the board directly)."""
+    b = s.board
+    n = cfg.n
+    b[g, CONTESTED] = 0
+    for p in range(n):
+        b[g, OPEN + p] = 0
+    for t in range(TERRITORIES):
+        for p in range(n):
+            if b[g, OWNER + t] == NOBODY and b[g, ARMY_LEN + _at(t, p)] < ARMY:
+                b[g, OPEN + p] |= 1 << t
+            if b[g, COMPLETED + _at(t, p)] != NOT_COMPLETE:
+                b[g, CONTESTED] |= 1 << t
+            for q in range(n):
+                b[g, WITNESS + _at(t, p) * SEATS + q] = 0
+
+
+@numba.njit(cache=True)
+def copy_game(src: State, i: int, dst: State, j: int) -> None:
+    """Game i of ``src`` copied into game j of ``dst`` (same deck size)."""
+    for k in range(src.board.shape[1]):
+        dst.board[j, k] = src.board[i, k]
+    for p in range(SEATS):
+        dst.rng[j, p] = src.rng[i, p]
+
+
+@numba.njit(cache=True)
+def outcome(cfg: Config, s: State, g: int, scores: Array, scratch: Array) -> int:
+    """Game g's scores (into ``scores``, n entries) and its winner (-1: nobody)."""
+    n = cfg.n
+    row = s.board[g]
+    keys = scratch[KEYS : KEYS + TERRITORIES * 4].reshape((TERRITORIES, 4))
+    keys_of(n, row, keys)
+    scores_of(n, keys, row, cfg.scoring, scores)
+    w = scratch[WINNER_WORK : WINNER_WORK + 16]
+    return _winner(scores, row[OWNER : OWNER + TERRITORIES], row[MARKER : MARKER + TERRITORIES], n, cfg.tie_break, w[0:4], w[4:8], w[8:12], w[12:16])
+
+
+@numba.njit(cache=True)
+def scores_of(n: int, keys: Array, row: Array, scoring: int, scores: Array) -> None:
+    """Game.scores of the game in ``row``: territories held, or points 3, 2, 1 by rank.
 
     ``keys`` holds every army's key (:func:`keys_of`).
     """
     scores[:] = 0
     for t in range(TERRITORIES):
-        if owner[t] == NOBODY:
+        owner = row[OWNER + t]
+        if owner == NOBODY:
             continue
         if scoring == TERRITORIES_SCORING:
-            scores[owner[t]] += 1
+            scores[owner] += 1
             continue
         # every army is complete where points are scored
         for p in range(n):
             rank = 0
             for q in range(n):
-                rank += _ahead(keys[t, q], completed[t, q], keys[t, p], completed[t, p])
+                rank += _ahead(keys[t, q], row[COMPLETED + _at(t, q)], keys[t, p], row[COMPLETED + _at(t, p)])
             scores[p] += max(3 - rank, 0)
 
 
@@ -608,111 +797,37 @@ def _dealt_hand(order: npt.NDArray[np.int64], n: int, p: int) -> int:
     return hand
 
 
-@numba.njit(cache=True, inline="always")
-def _results(
-    g: int,
-    n: int,
-    keys: npt.NDArray[np.int64],
-    completed: npt.NDArray[np.int64],
-    owner: npt.NDArray[np.int64],
-    marker: npt.NDArray[np.int64],
-    scoring: int,
-    tie_break: int,
-    out_owner: npt.NDArray[np.int64],
-    out_marker: npt.NDArray[np.int64],
-    out_scores: npt.NDArray[np.int64],
-    out_winner: npt.NDArray[np.int64],
-    scores: npt.NDArray[np.int64],
-    sums: npt.NDArray[np.int64],
-    latest: npt.NDArray[np.int64],
-    counts: npt.NDArray[np.int64],
-    candidates: npt.NDArray[np.bool_],
-) -> None:
-    """Write game g's owners, markers, scores and winner; ``keys`` holds every army's key,
-    the other arrays (n entries) are working space."""
-    for t in range(TERRITORIES):
-        out_owner[g, t] = owner[t]
-        out_marker[g, t] = marker[t]
-    scores_of(n, keys, completed, owner, scoring, scores)
-    for p in range(n):
-        out_scores[g, p] = scores[p]
-    out_winner[g] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
-
-
 @numba.njit(cache=True)
 def simulate(
-    cards: npt.NDArray[np.int64],
-    n: int,
+    cfg: Config,
+    s: State,
+    cards: Array,
     seeds: npt.NDArray[np.uint64],
     bot_seeds: npt.NDArray[np.uint64],
-    policies: npt.NDArray[np.int64],
-    claims_allowed: bool,
-    auto_claim: bool,
-    private: bool,
-    scoring: int,
-    tie_break: int,
-    out_owner: npt.NDArray[np.int64],
-    out_marker: npt.NDArray[np.int64],
-    out_scores: npt.NDArray[np.int64],
-    out_winner: npt.NDArray[np.int64],
-    out_actions: npt.NDArray[np.int64],
-    out_action_count: npt.NDArray[np.int64],
+    out_owner: Array,
+    out_marker: Array,
+    out_scores: Array,
+    out_winner: Array,
+    out_actions: Array,
+    out_action_count: Array,
     record: bool,
+    scratch: Array,
 ) -> None:
-    """Play ``len(seeds)`` games; ``cards`` is the rules' deck sorted by mask.
+    """Play ``len(seeds)`` games one after another in game 0 of ``s``.
 
-    Recorded actions are (player, mask, territory) with mask 0 for a claim.
+    Recorded actions are (player, mask, territory) as :func:`record_action`.
     """
-    ncards = cards.shape[0]
-    order = np.empty(ncards, np.int64)
-    hand = np.zeros(n, np.int64)
-    hand_len = np.zeros(n, np.int64)
-    army = np.zeros((TERRITORIES, n), np.int64)
-    army_len = np.zeros((TERRITORIES, n), np.int64)
-    completed = np.zeros((TERRITORIES, n), np.int64)
-    owner = np.zeros(TERRITORIES, np.int64)
-    marker = np.zeros(TERRITORIES, np.int64)
-    hidden = np.zeros(32, np.int64)
-    scratch = np.zeros(SCRATCH, np.int64)
-    rng = np.zeros(n, np.uint64)
-    keys = np.zeros((TERRITORIES, n), np.int64)
-    scores = np.zeros(n, np.int64)
-    sums = np.zeros(n, np.int64)
-    latest = np.zeros(n, np.int64)
-    counts = np.zeros(n, np.int64)
-    candidates = np.zeros(n, np.bool_)
-    scalars = np.zeros(5, np.int64)
-
+    n = cfg.n
+    scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
-        _shuffle(cards, seeds[g], order)
-        if claims_allowed:
-            for m in range(32):
-                hidden[m] = 0
-            for i in range(ncards):
-                hidden[order[i]] += 1
-        # (Loops rather than slice assignments: these arrays are too small for memset.)
+        deal(cfg, s, 0, cards, seeds[g], bot_seeds[g], scratch)
+        out_action_count[g] = play_out(cfg, s, 0, -1, out_actions[g], record, scratch)
+        out_winner[g] = outcome(cfg, s, 0, scores, scratch)
         for t in range(TERRITORIES):
-            owner[t] = NOBODY
-            marker[t] = 0
-            for p in range(n):
-                army[t, p] = 0
-                army_len[t, p] = 0
-                completed[t, p] = NOT_COMPLETE
+            out_owner[g, t] = s.board[0, OWNER + t]
+            out_marker[g, t] = s.board[0, MARKER + t]
         for p in range(n):
-            rng[p] = bot_seeds[g, p]
-            hand[p] = _dealt_hand(order, n, p)
-            hand_len[p] = HAND_SIZE
-        scalars[0] = HAND_SIZE * n
-        scalars[1] = 0
-        scalars[2] = 0
-        scalars[3] = n - 1
-        scalars[4] = 1
-        out_action_count[g] = play_out(
-            n, order, scalars, hand, hand_len, army, army_len, completed, owner, marker, hidden, rng,
-            policies, claims_allowed, auto_claim, private, 0, -1, out_actions[g], record, scratch,
-        )  # fmt: skip
-        keys_of(n, army, keys)
-        _results(g, n, keys, completed, owner, marker, scoring, tie_break, out_owner, out_marker, out_scores, out_winner, scores, sums, latest, counts, candidates)
+            out_scores[g, p] = scores[p]
 
 
 @numba.njit(cache=True, inline="always")
@@ -819,7 +934,7 @@ def simulate_random(
     sums = np.zeros(n, np.int64)
     latest = np.zeros(n, np.int64)
     counts = np.zeros(n, np.int64)
-    candidates = np.zeros(n, np.bool_)
+    candidates = np.zeros(n, np.int64)
 
     for g in range(seeds.shape[0]):
         _shuffle(cards, seeds[g], order)
@@ -885,9 +1000,11 @@ def _winner(
     sums: npt.NDArray[np.int64],
     latest: npt.NDArray[np.int64],
     counts: npt.NDArray[np.int64],
-    candidates: npt.NDArray[np.bool_],
+    candidates: npt.NDArray[np.int64],
 ) -> int:
-    """Game.winner: highest score; ties by the tie-break; None (-1) when nobody wins."""
+    """Game.winner: highest score; ties by the tie-break; None (-1) when nobody wins.
+
+    ``sums``, ``latest``, ``counts`` and ``candidates`` are working space (n entries)."""
     best = scores[0]
     for p in range(1, n):
         best = max(best, scores[p])
@@ -909,17 +1026,17 @@ def _winner(
             counts[q] += 1
             latest[q] = max(latest[q], marker[t])
     for p in range(n):
-        candidates[p] = scores[p] == best
+        candidates[p] = 1 if scores[p] == best else 0
     if tie_break == LOWEST_MARKER_SUM:
         low = -1
         for p in range(n):
-            if candidates[p] and counts[p] > 0 and (low < 0 or sums[p] < low):
+            if candidates[p] != 0 and counts[p] > 0 and (low < 0 or sums[p] < low):
                 low = sums[p]
         if low >= 0:
             left = 0
             for p in range(n):
-                candidates[p] = candidates[p] and counts[p] > 0 and sums[p] == low
-                if candidates[p]:
+                candidates[p] = 1 if candidates[p] != 0 and counts[p] > 0 and sums[p] == low else 0
+                if candidates[p] != 0:
                     left += 1
                     only = p
             if left == 1:
@@ -927,7 +1044,7 @@ def _winner(
     top = 0
     who = -1
     for p in range(n):
-        if candidates[p] and latest[p] > top:
+        if candidates[p] != 0 and latest[p] > top:
             top = latest[p]
             who = p
     return who
@@ -958,6 +1075,13 @@ def mix_bot_seeds(game_seeds: npt.NDArray[np.uint64], own: npt.NDArray[np.uint64
     """
     for g in range(game_seeds.shape[0]):
         for p in range(own.shape[0]):
-            _, seat_stream = splitmix64(game_seeds[g] + np.uint64(p + 1) * _SEAT_GAMMA)
-            _, own_stream = splitmix64(own[p])
-            _, out[g, p] = splitmix64(seat_stream ^ own_stream)
+            out[g, p] = mix_bot_seed(game_seeds[g], p, own[p])
+
+
+@numba.njit(cache=True, inline="always")
+def mix_bot_seed(game_seed: np.uint64, p: int, own: np.uint64) -> np.uint64:
+    """The seed of seat p's bot in a game (see :func:`mix_bot_seeds`)."""
+    _, seat_stream = splitmix64(game_seed + np.uint64(p + 1) * _SEAT_GAMMA)
+    _, own_stream = splitmix64(own)
+    _, mixed = splitmix64(seat_stream ^ own_stream)
+    return mixed

@@ -339,10 +339,9 @@ def _run_kernel(
 ) -> None:
     """Play the games in the kernel, in chunks; ``by_player=False`` keeps to the
     general kernel even where the player-by-player one applies (for the tests)."""
-    cards = np.array(sorted(card.mask for card in rules.cards), np.int64)
+    cfg = kernel.config(rules, policies.tolist())
     n = rules.players
-    scoring = kernel.TERRITORIES_SCORING if rules.scoring == "territories" else kernel.POINTS_SCORING
-    tie_break = kernel.LATEST_CAPTURE if rules.tie_break == "latest_capture" else kernel.LOWEST_MARKER_SUM
+    cards = kernel.deck_of(rules)
     record = actions is not None
     independent = (
         by_player
@@ -350,6 +349,8 @@ def _run_kernel(
         and not rules.auto_claim
         and len(cards) >= kernel.TERRITORIES * kernel.ARMY * n
     )
+    state = kernel.new_state(1, len(cards))
+    scratch = np.zeros(kernel.SCRATCH, np.int64)
     for start in range(0, len(seeds), _CHUNK):
         stop = min(start + _CHUNK, len(seeds))
         size = stop - start
@@ -362,12 +363,11 @@ def _run_kernel(
         chunk_seeds, chunk_bot_seeds = seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop])
         with _wrapping():
             if independent:
-                kernel.simulate_random(cards, n, chunk_seeds, chunk_bot_seeds, scoring, tie_break, o, m, s, w, a, c, record)
+                kernel.simulate_random(
+                    cards, n, chunk_seeds, chunk_bot_seeds, cfg.scoring, cfg.tie_break, o, m, s, w, a, c, record
+                )
             else:
-                kernel.simulate(
-                    cards, n, chunk_seeds, chunk_bot_seeds, policies, rules.claims_allowed, rules.auto_claim,
-                    rules.claim_proof == "private", scoring, tie_break, o, m, s, w, a, c, record,
-                )  # fmt: skip
+                kernel.simulate(cfg, state, cards, chunk_seeds, chunk_bot_seeds, o, m, s, w, a, c, record, scratch)
         owners[start:stop], markers[start:stop], scores[start:stop], winner[start:stop] = o, m, s, w
         if actions is not None and counts is not None:
             actions[start:stop] = a
