@@ -571,9 +571,10 @@ def tournament(
     (it ranks below every other seat, the others by their scores then; see
     :attr:`TournamentResult.forfeits`). The built-in Random and Greedy bots
     decide in microseconds (inside the kernel where they can) and are never
-    timed. Timing
-    depends on the machine, so a time limit makes results reproducible only
-    as far as no bot comes close to it. A bot that raises an error or
+    timed. Timing depends on the machine, so a time limit makes results
+    reproducible only as far as no bot comes close to it; the time is checked
+    when a decision returns, so a bot that never returns is not interrupted.
+    A bot that raises an error or
     chooses an illegal action stops the tournament with a
     :class:`~ordonnance.errors.BotError` naming the bot, its seat, the game
     and the deal's seed. At most :data:`MAX_GAMES` games and
