@@ -10,8 +10,8 @@ troops wins.
 >>> bots = [bp.Greedy(seed=1), bp.Random(seed=2)]
 >>> while not game.is_over:
 ...     game.apply(bots[game.current_player].choose(game.view(game.current_player)))
->>> game.winner in (0, 1, None), max(game.routed) <= 7
-(True, True)
+>>> game.winner, game.routed, game.turn
+(0, (6, 0), 7)
 """
 
 from __future__ import annotations
