@@ -145,3 +145,17 @@ def test_every_single_mutation_is_refused_or_gives_a_reachable_game() -> None:
             except InvalidGameStateError:
                 continue
             check_invariants(game, deep=False)  # accepted: it must be a consistent position
+
+
+def test_a_game_that_should_have_ended_is_refused() -> None:
+    data = json.loads(mid_game(3, 0).to_json())
+    troops = [c for c in data["decks"][1] if c != "Battle"][:6]
+    for card in troops:
+        data["decks"][1].remove(card)
+    data["discards"][1] = troops  # six enemy troops routed, yet the game goes on
+    with pytest.raises(InvalidGameStateError, match="the game has ended"):
+        bp.Game.from_json(json.dumps(data))
+    data["phase"] = "over"
+    # as an ended game it keeps every invariant the loader checks (which are necessary
+    # conditions of reachability, not a proof of it: no game ends with routs on turn 1)
+    assert bp.Game.from_json(json.dumps(data)).winner == 0

@@ -141,7 +141,17 @@ def game_from_json(text: str | bytes) -> Game:
 
 
 def check_reachable(game: Game) -> None:
-    """Refuse a position the engine cannot reach: cards out of place, a bad board or phase."""
+    """Refuse a position that breaks an invariant every reachable position keeps.
+
+    Each seat's cards each in one place; at most 6 in a hand and in the front
+    line; no Battle card on the table; back cards only behind a front unit of
+    their (line-infantry) type; an ended game exactly when someone routed 6, the
+    cards ran out or the turn limit came; battle flags only in a battle and
+    consistent with the table; a full hand after the draw in the ``"choose"``
+    and ``"battle"`` steps; a decision to make in the ``"place"`` and
+    ``"battle"`` steps. These are necessary conditions, not a proof that some
+    sequence of actions reaches the position.
+    """
     rules = game._rules
     for seat in (0, 1):
         places = Counter(game._decks[seat]) + Counter(game._hands[seat]) + Counter(game._discards[seat])
