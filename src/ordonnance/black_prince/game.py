@@ -498,7 +498,7 @@ class Game:
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
         """Restore a game saved with :meth:`to_json`; refuses malformed input and
-        positions the engine could not reach with :class:`~ordonnance.errors.InvalidGameStateError`."""
+        positions that break an invariant of the rules (see ``check_reachable``) with :class:`~ordonnance.errors.InvalidGameStateError`."""
         from ordonnance.black_prince.serialization import game_from_json
 
         return game_from_json(text)

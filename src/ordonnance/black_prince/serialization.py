@@ -1,4 +1,4 @@
-"""Lossless JSON for games of Black Prince, refusing saves the engine could not reach.
+"""Lossless JSON for games of Black Prince, refusing saves that break an invariant of the rules.
 
 >>> from ordonnance.black_prince import Game, Rules
 >>> game = Game.new(Rules(), seed=3)
