@@ -497,8 +497,9 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
-        """Restore a game saved with :meth:`to_json`; refuses malformed input and
-        positions that break an invariant of the rules (see ``check_reachable``) with :class:`~ordonnance.errors.InvalidGameStateError`."""
+        """Restore a game saved with :meth:`to_json`; refuses malformed input and positions
+        that break an invariant of the rules (see ``serialization.check_reachable``) with
+        :class:`~ordonnance.errors.InvalidGameStateError`."""
         from ordonnance.black_prince.serialization import game_from_json
 
         return game_from_json(text)
