@@ -122,6 +122,12 @@ def test_summary_and_bad_input() -> None:
         bp.simulate("rules", games=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidRulesError, match="index"):
         bp.simulate(bp.Rules(), games=2).replay(5)
+    with pytest.raises(InvalidRulesError, match="record=True"):
+        bp.simulate(bp.Rules(), games=2).record(0)
+    with pytest.raises(OrdonnanceTypeError, match="record"):
+        bp.simulate(bp.Rules(), games=2, record=1)  # type: ignore[arg-type]
+    empty = bp.simulate(bp.Rules(), games=0)
+    assert len(empty) == 0 and empty.summary().games == 0 and empty.summary().draw_rate == 0.0
 
 
 # ---------------------------------------------------------------- hypothesis twins
