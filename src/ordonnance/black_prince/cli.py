@@ -243,18 +243,28 @@ def run_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """A parser with the ``play`` and ``simulate`` commands."""
-    parser = argparse.ArgumentParser(prog="black-prince", description="Black Prince, the card game of the Hundred Years' War")
+def build_parser(prog: str = "python -m ordonnance.black_prince.cli") -> argparse.ArgumentParser:
+    """A parser with the ``play`` and ``simulate`` commands (``prog`` names the program in messages)."""
+    parser = argparse.ArgumentParser(prog=prog, description="Black Prince, the card game of the Hundred Years' War")
     commands = parser.add_subparsers(dest="command", required=True)
     add_play_arguments(commands.add_parser("play", help="play a game against a bot"))
     add_simulate_arguments(commands.add_parser("simulate", help="simulate games between bots"))
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Run ``play`` or ``simulate`` from ``argv``."""
-    args = build_parser().parse_args(argv)
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    prog: str = "python -m ordonnance.black_prince.cli",
+) -> int:
+    """Run ``play`` or ``simulate`` from ``argv`` (the command first, then its options).
+
+    The shared ``ordonnance`` command can hand over the rest of its command line:
+    ``main(["play", *options], prog="ordonnance")``.
+    """
+    args = build_parser(prog).parse_args(argv)
     out = sys.stdout if stdout is None else stdout
     if args.command == "play":
         return run_play(args, sys.stdin if stdin is None else stdin, out)
