@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import pickle
+
+import numpy as np
 
 import pytest
 
 import ordonnance as od
 from ordonnance import games
+
+tournament_module = importlib.import_module("ordonnance.tournament")  # the module, not the function od.tournament
 
 
 @pytest.mark.parametrize("name", games.GAMES)
@@ -51,3 +56,65 @@ def test_unknown_games_are_refused(bad: object) -> None:
 def test_only_rules_of_a_game_name_a_game(bad: object) -> None:
     with pytest.raises(od.OrdonnanceTypeError, match="rules must be the Rules of one of the games"):
         games.name_of(bad)
+
+
+# ------------------------------------------------- one tournament for every game
+
+OTHER_GAMES = [name for name in games.GAMES if name != "ordonnance"]
+
+
+def _chunk(name: str, players: list[object], games_count: int = 12, seed: int = 5) -> object:
+    rules = games.module(name).Rules()
+    return tournament_module._Chunk(rules, 0, 0, games_count, seed, pickle.dumps(players), tuple(f"bot{i}" for i in range(len(players))), None)
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_the_tournaments_python_path_is_each_games_simulate_twin(name: str) -> None:
+    """A seating of built-in bots played through the game's Python engine (the path that
+    times and names bots) gives exactly the games of the game's numba simulate."""
+    game = games.module(name)
+    rules = game.Rules()
+    players = [game.bots.Greedy(seed=7) if seat % 2 else game.bots.Random(seed=3) for seat in range(rules.players)]
+    chunk = _chunk(name, players)
+    winner, scores, forfeits = tournament_module._play_python(chunk, players)
+    with np.errstate(over="ignore"):
+        res = game.simulate(rules, games=12, seed=5, players=players)
+    assert winner.tolist() == res.winner.tolist()
+    assert scores.tolist() == res.scores.tolist()
+    assert forfeits.tolist() == [0] * rules.players
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_tournaments_of_every_game(name: str) -> None:
+    game = games.module(name)
+    rules = game.Rules()
+    bots = {f"random{i}": game.bots.Random(seed=i) for i in range(rules.players)}
+    bots["greedy"] = game.bots.Greedy(seed=9)
+    result = od.tournament(bots, games=40, rules=rules, seed=2, executor="serial")
+    assert result.rules == rules and result.players == rules.players
+    assert sum(result.wins) + result.draws == result.games
+    assert result == od.tournament(bots, games=40, rules=rules, seed=2, executor="serial", chunk_size=7)
+    assert "greedy" in str(result)
+
+
+class _Failing:
+    """A bot of any game that fails on its first decision."""
+
+    seed = 0
+
+    def choose(self, view: object) -> object:
+        raise RuntimeError("out of ideas")
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_a_failing_bot_of_any_game_is_named(name: str) -> None:
+    game = games.module(name)
+    rules = game.Rules()
+    bots = {"failing": _Failing(), **{f"random{i}": game.bots.Random(seed=i) for i in range(rules.players - 1)}}
+    with pytest.raises(od.BotError, match="bot 'failing' .* out of ideas"):
+        od.tournament(bots, games=5, rules=rules, seed=1, executor="serial")
+
+
+def test_rules_of_no_game_are_refused_by_tournaments() -> None:
+    with pytest.raises(od.OrdonnanceTypeError, match="rules must be the Rules of one of the games"):
+        od.tournament([od.bots.Random(seed=1), od.bots.Random(seed=2)], games=4, rules="shinobi", executor="serial")  # type: ignore[arg-type]

@@ -35,14 +35,23 @@ from __future__ import annotations
 import importlib
 import sys
 from types import ModuleType
+from typing import Protocol
 
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 
-__all__ = ["GAMES", "module", "cli", "name_of", "kernel_bot"]
+__all__ = ["GAMES", "GameRules", "module", "cli", "name_of", "kernel_bot"]
 
 #: The games, by the name the command line's ``--game`` takes.
 GAMES = ("ordonnance", "shinobi", "black-prince")
 _MODULES = {"ordonnance": "ordonnance", "shinobi": "ordonnance.shinobi", "black-prince": "ordonnance.black_prince"}
+
+
+class GameRules(Protocol):
+    """What the shared tools read of any game's ``Rules``."""
+
+    @property
+    def players(self) -> int:
+        """Players a game."""
 
 
 def module(name: str) -> ModuleType:

@@ -33,6 +33,13 @@ does not even depend on ``chunk_size``. Any other bot starts every chunk as a
 fresh copy of the object passed in (bots are pickled once and unpickled per
 chunk), so that chunks never share state.
 
+**Any game.** ``rules`` may be the ``Rules`` of any of the library's games
+(:mod:`ordonnance.games`): Ordonnance, :mod:`ordonnance.shinobi` or
+:mod:`ordonnance.black_prince`; the bots are then that game's, and each chunk
+is a call of that game's ``simulate`` (its built-in Random and Greedy in its
+kernel) or is played through that game's ``Game``, with the same seeds,
+time limits and error reports.
+
 **Executors.** ``executor=None`` (or ``"process"``) runs the chunks on a local
 :class:`~concurrent.futures.ProcessPoolExecutor` of ``workers`` processes
 (default: one per CPU; processes are *spawned*, so a script that calls
@@ -69,12 +76,12 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 import attrs
 import numpy as np
 
-from ordonnance.bots import Bot, Greedy, MonteCarlo, Random
+from ordonnance import games as _games
+from ordonnance.bots import Bot, MonteCarlo, _SeededBot
 from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
-from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.simulation import MAX_GAMES as MAX_SIMULATE_GAMES
-from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds, simulate
+from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -127,7 +134,7 @@ class TournamentResult:
     order. Two results compare equal when every count is equal.
     """
 
-    rules: Rules
+    rules: _games.GameRules
     """The rules played."""
     seed: int
     """The tournament's seed."""
@@ -298,7 +305,7 @@ def _bradley_terry_elo(
 class _Chunk:
     """One task: ``games`` deals of one seating, from the deal stream at ``start``."""
 
-    rules: Rules
+    rules: _games.GameRules
     seating: int
     start: int
     games: int
@@ -329,6 +336,7 @@ def _play_chunk(chunk: _Chunk) -> _Counts:
     # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
     with np.errstate(over="ignore"):
         if all(_in_kernel(p) for p in players):
+            simulate = _games.module(_games.name_of(chunk.rules)).simulate
             res = simulate(chunk.rules, games=chunk.games, seed=chunk.seed, players=players)
             winner, scores = res.winner.astype(np.int64), res.scores.astype(np.int64)
         else:
@@ -348,7 +356,7 @@ def _play_chunk(chunk: _Chunk) -> _Counts:
 
 
 def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
-    """Play a chunk through :class:`Game`, one decision at a time: the games of
+    """Play a chunk through its game's ``Game``, one decision at a time: the games of
     ``simulate(rules, games, seed, players)`` (the same deals, and built-in bots
     seeded alike), with each decision timed and every failure named.
 
@@ -357,6 +365,7 @@ def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
     seat lost on time.
     """
     rules, n = chunk.rules, chunk.rules.players
+    game_type = _games.module(_games.name_of(rules)).Game
     seeds = game_seeds(chunk.seed, chunk.games)
     per_game = bot_seeds(seeds, [_own_seed(bot) for bot in players])
     winner = np.full(chunk.games, -1, np.int64)
@@ -365,11 +374,11 @@ def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
     for g, deal_seed in enumerate(seeds.tolist()):
         playing = list(players)
         for seat, bot in enumerate(players):
-            if isinstance(bot, (Random, Greedy, MonteCarlo)):  # seeded per game, as simulate() does
+            if isinstance(bot, (_SeededBot, MonteCarlo)):  # the built-in bots of every game, seeded per game as simulate() does
                 fresh = copy.copy(bot)
                 fresh._state = int(per_game[g, seat])
                 playing[seat] = fresh
-        game = Game.new(rules, seed=deal_seed)
+        game = game_type.new(rules, seed=deal_seed)
         late = _play_one(game, playing, chunk, g, deal_seed)
         if late is None:
             scores[g] = game.scores
@@ -384,11 +393,11 @@ def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
     return winner, scores, forfeits
 
 
-def _play_one(game: Game, bots: list[Bot], chunk: _Chunk, g: int, deal_seed: int) -> int | None:
+def _play_one(game: Any, bots: list[Bot], chunk: _Chunk, g: int, deal_seed: int) -> int | None:
     """Play ``game`` to the end; the seat that went over the time limit, or None."""
     limit = chunk.time_limit
     while not game.is_over:
-        seat = game.current_player
+        seat: int = game.current_player
         start = time.perf_counter()
         try:
             action = bots[seat].choose(game.view(seat))
@@ -409,7 +418,7 @@ def _bot_error(chunk: _Chunk, seat: int, g: int, deal_seed: int, reason: str) ->
 
 
 def _in_kernel(bot: object) -> bool:
-    return type(bot) is Random or type(bot) is Greedy
+    return _games.kernel_bot(bot)
 
 
 def _chunk_size(players: Sequence[Bot], chunk_size: int | None) -> int:
@@ -419,7 +428,7 @@ def _chunk_size(players: Sequence[Bot], chunk_size: int | None) -> int:
 
 
 def _chunks(
-    rules: Rules,
+    rules: _games.GameRules,
     seatings: list[tuple[int, ...]],
     bots: list[Bot],
     names: list[str],
@@ -538,7 +547,7 @@ def _ctrl_c_held() -> Iterator[None]:
 def tournament(
     bots: Sequence[Bot] | Mapping[str, Bot],
     games: int = 10_000,
-    rules: Rules | None = None,
+    rules: _games.GameRules | None = None,
     *,
     seed: int = 0,
     executor: ExecutorLike = None,
@@ -555,6 +564,9 @@ def tournament(
     ordered choice of different bots, one per seat) plays
     ``ceil(games / seatings)`` games on the same deals, so slightly more than
     ``games`` may be played (see :attr:`TournamentResult.games`).
+
+    ``rules`` is the ``Rules`` of any game of :mod:`ordonnance.games` (default
+    ``ordonnance.Rules()``); the bots must be that game's.
 
     ``executor``: None or ``"process"`` for a local process pool of
     ``workers`` processes (default: one per CPU), ``"serial"`` for this
@@ -592,8 +604,7 @@ def tournament(
     True
     """
     rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+    _games.name_of(rules)  # the Rules of one of the games, or a clear refusal
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise InvalidRulesError(f"games must be a positive int, at most {MAX_GAMES:,}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
