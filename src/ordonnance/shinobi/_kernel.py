@@ -143,7 +143,7 @@ def _has_samurai(state: npt.NDArray[np.int64], p: int) -> bool:
     return bool(state[HAND_LEN + p] > state[HAND + CODES * p + NINJA])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     """Whether the current player has a legal choice for ``order``."""
     p, n = state[CUR], state[N]
@@ -178,7 +178,7 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the current player's legal action codes, ascending, into ``out``; their count."""
     p, n, order = state[CUR], state[N], state[ORDER]
@@ -234,7 +234,7 @@ def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
     state[CHANGED + CLANS * q + c] = 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def apply(state: npt.NDArray[np.int64], code: int) -> None:
     """Give the legal action ``code`` for the current player, then settle: skip orders
     without a choice, end turns (refill, final round) until a decision or the end."""
@@ -270,7 +270,7 @@ def apply(state: npt.NDArray[np.int64], code: int) -> None:
     _settle(state)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _settle(state: npt.NDArray[np.int64]) -> None:
     while True:
         while state[ORDER] <= 3:
@@ -282,7 +282,7 @@ def _settle(state: npt.NDArray[np.int64]) -> None:
             return
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _end_turn(state: npt.NDArray[np.int64]) -> None:
     p, n = state[CUR], state[N]
     while state[HAND_LEN + p] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
@@ -304,7 +304,7 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
         state[i] = 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def evaluate(state: npt.NDArray[np.int64], seat: int, clan: int, work: npt.NDArray[np.int64]) -> int:
     """Greedy's value of the table for ``seat`` of ``clan`` (ordonnance.shinobi.bots.evaluate).
 
@@ -371,7 +371,7 @@ def _shift(state: npt.NDArray[np.int64], p: int, code: int, sign: int) -> None:
         state[PROV + CLANS * q + b] -= sign
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def values(state: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], count: int,
            work: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
     """``out[i]``: Greedy's value of the table after the current player gives ``codes[i]``."""
@@ -383,7 +383,7 @@ def values(state: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], count: in
         _shift(state, p, codes[i], -1)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
     """Greedy's choice among the ``count`` legal codes in ``work[LEGAL:]``; (code, new rng)."""
     values(state, work[LEGAL:], count, work, work[VALUES:])
@@ -406,7 +406,7 @@ def _nth_other(j: int, p: int) -> int:
     return j if j < p else j + 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
     """Random's choice: ``legal()[bounded(draw, count)]`` for one draw, worked out for
     orders 1 and 2 from the counts of the legal actions alone (deploys, ninjas,
@@ -456,7 +456,7 @@ def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArra
     return -1, rng  # not reached: the counts add up
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def choose(state: npt.NDArray[np.int64], policy: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
     """The current player's action under ``policy`` (RANDOM or GREEDY); (code, new rng)."""
     if policy == RANDOM:

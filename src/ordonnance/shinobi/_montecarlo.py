@@ -24,10 +24,19 @@ The search, step by step:
   the view, and each consistent deal is equally likely.
 * **Rollouts.** The action under test is given, then every seat is played by
   the kernel twin of :class:`~ordonnance.shinobi.bots.Greedy` (or of ``Random``,
-  with ``rollout_policy="random"``) to the end. A rollout is worth 1 when this
-  seat wins alone, ``1/k`` for a win shared by ``k``, 0 otherwise, plus a small
-  bonus for the score margin (``margin_weight``) so that a lost position still
-  prefers losing by less.
+  with ``rollout_policy="random"``) for ``horizon`` turns (default
+  :data:`DEFAULT_HORIZON`; None plays to the end), and the table is then scored
+  as if the game ended there. A rollout is worth 1 when this seat wins alone,
+  ``1/k`` for a win shared by ``k``, 0 otherwise, plus a small bonus for the
+  score margin (``margin_weight``) so that a lost position still prefers losing
+  by less. Cut rollouts won more games against Greedy for the same time than
+  whole ones: in tuning runs (four players, 400 rollouts, 150 games each, so
+  about +-4 points) 6 turns won 48%, 8 turns 51%, 10 turns 60%, 12 turns 54-56%,
+  16 turns 50%; whole games needed 1,000 rollouts (about 85 ms) for 57%.
+* **Clans.** Every consistent clan assignment is equally likely by default;
+  ``home_weight`` leans the deals towards giving each seat the clan it has most
+  of at home (weight ``exp(home_weight x cards)``). Against Greedy that lost
+  games (0.3: 49%, 1.0: 44%, against 52-56% without), so it is off.
 * **Common random numbers.** Within a round, rollout ``j`` uses the same deal
   and the same bot seeds for every action, so actions are compared on the same
   hidden cards.
@@ -60,10 +69,12 @@ from ordonnance.shinobi.bots import _legal, _ShinobiBot
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.view import PlayerView
 
-__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "state_of_view"]
+__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_HORIZON", "state_of_view", "clan_prior", "determinize"]
 
 #: Rollouts per decision by default.
-DEFAULT_ROLLOUTS = 160
+DEFAULT_ROLLOUTS = 500
+#: Turns a rollout plays by default before the table is scored (2.5 rounds of 4 players).
+DEFAULT_HORIZON = 10
 _MASK64 = (1 << 64) - 1
 
 
@@ -215,7 +226,9 @@ class MonteCarlo(_ShinobiBot):
     ``rollouts`` is the budget per decision (default :data:`DEFAULT_ROLLOUTS`);
     ``rollout_policy`` plays every seat in the rollouts (``"greedy"`` or
     ``"random"``); ``margin_weight`` adds the final score margin, scaled to the
-    cards in the game, to each rollout's win value.
+    cards in the game, to each rollout's win value; ``horizon`` cuts rollouts
+    after that many turns (None: whole games); ``home_weight`` is the clan prior
+    (see the module docs).
     """
 
     def __init__(
@@ -225,7 +238,7 @@ class MonteCarlo(_ShinobiBot):
         rollouts: int = DEFAULT_ROLLOUTS,
         rollout_policy: Literal["greedy", "random"] = "greedy",
         margin_weight: float = 0.1,
-        horizon: int | None = None,
+        horizon: int | None = DEFAULT_HORIZON,
         home_weight: float = 0.0,
     ) -> None:
         super().__init__(seed)
