@@ -216,6 +216,29 @@ def test_rule_seeded_deal_a_card_is_played_after_it_was_drawn() -> None:
     _refused(data, "cards on the table that reached them after their play")
 
 
+def test_rule_seeded_deal_some_order_of_a_players_plays_fits() -> None:
+    # Seat q has just played the card it drew this turn onto an army of two or more:
+    # put that card first in the army, and the army's other cards would have to
+    # come after q's last play. Counting cards cannot see it; the play order can.
+    for seed in range(200):
+        rng = random.Random(seed)
+        game = od.Game.new(Rules(), seed=seed)
+        while not game.is_over:
+            q, drawn = game.current_player, game.hand(game.current_player)[-1]
+            action = rng.choice(game.legal_actions())
+            game.apply(action)
+            if (
+                isinstance(action, od.Play) and action.card == drawn and game.deck_size > 0
+                and 2 <= len(game.army(action.territory, q)) < 4 and game.army(action.territory, q)[0] != drawn
+            ):  # fmt: skip
+                data = _data(game)
+                army = data["armies"][action.territory][q]
+                army.insert(0, army.pop())
+                _refused(data, f"no order of player {q}'s plays fits")
+                return
+    raise AssertionError("no position found")
+
+
 def test_rule_end_the_player_to_act_of_a_finished_game_acted_last() -> None:
     game = _played(Rules(), 9, 1000)
     assert game.is_over

@@ -328,11 +328,11 @@ def _check_reachable(game: Game) -> None:
     history = _history(game)
     _check_turns(game, history)
     _check_draws(game, history)
+    _check_completions(game, history)
     if game._seed is not None:
         _check_seeded_deal(game, history)
     elif game._rng_state is not None:
         raise _unreachable("rng_state is set but seed is null (only a shuffled game has a generator state)")
-    _check_completions(game, history)
     before_last = _check_decisions(game, history)
     _check_claims(game)
     _check_end(game, history, before_last)
@@ -404,9 +404,11 @@ def _check_seeded_deal(game: Game, history: _History) -> None:
         table = [m for t in range(TERRITORY_COUNT) for m in game._armies[t][p]]
         if Counter(received) != Counter(game._hands[p]) + Counter(table):
             raise _unreachable(f"player {p}'s cards are not the ones the shuffle of seed {game._seed} gave them")
-        _check_cards_in_time(game, history, p, [(-1, m) for m in order[p:dealt:n]] + [
+        timed = [(-1, m) for m in order[p:dealt:n]] + [
             (i, order[dealt + i]) for i, q in enumerate(history.drawer) if q == p
-        ])  # fmt: skip
+        ]  # fmt: skip
+        _check_cards_in_time(game, history, p, timed)
+        _check_play_order(game, history, p, timed)
         # Hand.remove() takes the first copy, so the copies left in hand are the last ones received.
         keep = Counter(game._hands[p])
         seen: Counter[int] = Counter()
@@ -449,6 +451,57 @@ def _check_cards_in_time(game: Game, history: _History, p: int, received: list[t
                 f"player {p} has {late} cards on the table that reached them after their play {g}, "
                 f"but made only {len(slots) - k - 1} plays after it"
             )
+
+
+def _check_play_order(game: Game, history: _History, p: int, received: list[tuple[int, int]]) -> None:
+    """Part of rule "seeded deal": some order of player ``p``'s plays fits
+    everything at once: each army's cards in their order, each complete army's
+    4th card at its completion, and every card held when played.
+
+    A search over how far each of the five armies had got (at most 5**5
+    states: which cards were played so far, and so how many plays, follows).
+    """
+    slots = history.slots[p]
+    armies = [game._armies[t][p] for t in range(TERRITORY_COUNT)]
+    completes = {slots.index(game._completed[t][p]): t for t in range(TERRITORY_COUNT)
+                 if game._completed[t][p] != _NOT_COMPLETE}  # fmt: skip
+    held = []  # held[k][m]: copies of m the player had received by its k-th play
+    for g in slots:
+        counts = [0] * (MAX_MASK + 1)
+        for i, m in received:
+            if i <= g:
+                counts[m] += 1
+        held.append(counts)
+    played = [0] * (MAX_MASK + 1)
+    failed: set[tuple[int, ...]] = set()
+
+    def fits(progress: tuple[int, ...]) -> bool:
+        k = sum(progress)
+        if k == len(slots):
+            return True
+        if progress in failed:
+            return False
+        forced = completes.get(k)
+        for t in range(TERRITORY_COUNT) if forced is None else (forced,):
+            j = progress[t]
+            if j >= len(armies[t]) or (j == ARMY_SIZE - 1) != (forced == t):
+                continue  # nothing left there, or a 4th card away from its completion
+            m = armies[t][j]
+            if played[m] >= held[k][m]:
+                continue
+            played[m] += 1
+            found = fits(progress[:t] + (j + 1,) + progress[t + 1 :])
+            played[m] -= 1
+            if found:
+                return True
+        failed.add(progress)
+        return False
+
+    if not fits((0,) * TERRITORY_COUNT):
+        raise _unreachable(
+            f"no order of player {p}'s plays fits the order of its armies, their completion times and "
+            "when its cards were drawn"
+        )
 
 
 def _check_completions(game: Game, history: _History) -> None:
