@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from ordonnance import black_prince as bp
 from ordonnance.black_prince import _kernel as kernel
+from ordonnance.black_prince._greedy import score
 from ordonnance.black_prince.simulation import decode, encode, tables
 
 PAIRINGS = list(itertools.permutations(bp.ARMIES, 2))
@@ -75,6 +76,11 @@ def check_position(game: bp.Game) -> None:
     out = np.empty(kernel.MAX_LEGAL, np.int64)
     n = kernel.legal(kinds.tables, s, out)
     assert [decode(int(code), kinds) for code in out[:n]] == game.legal_actions()
+    if not game.is_over:  # the Greedy bot's score of every action, kernel against Python
+        view = game.view(game.current_player)
+        work = np.empty((4, 6), np.int64)
+        kernel_scores = [kernel.greedy_score(kinds.tables, s, int(code), work) for code in out[:n]]
+        assert kernel_scores == [score(view, action) for action in game.legal_actions()]
     for action in game.legal_actions():
         after = game.clone()
         after.apply(action)
