@@ -118,3 +118,55 @@ def test_a_failing_bot_of_any_game_is_named(name: str) -> None:
 def test_rules_of_no_game_are_refused_by_tournaments() -> None:
     with pytest.raises(od.OrdonnanceTypeError, match="rules must be the Rules of one of the games"):
         od.tournament([od.bots.Random(seed=1), od.bots.Random(seed=2)], games=4, rules="shinobi", executor="serial")  # type: ignore[arg-type]
+
+
+# ------------------------------------------- the command line, for every game
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+@pytest.mark.parametrize("spelling", ["separate", "joined"])
+def test_simulate_any_game_from_the_command_line(name: str, spelling: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from ordonnance import cli
+
+    game = ["--game", name] if spelling == "separate" else [f"--game={name}"]
+    assert cli.main(["simulate", "--games", "60", "--seed", "4", *game]) == 0
+    out = capsys.readouterr().out
+    assert "60 games" in out and "wins" in out
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_play_any_game_from_the_command_line(name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from ordonnance import cli
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert cli.main(["play", "--game", name, "--seed", "3"]) == 0
+    assert "bye" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["simulate", "--game", "chess"], "invalid choice: 'chess'"),
+        (["play", "--game", "shinobi", "--bogus"], "ordonnance play --game shinobi: error: unrecognized arguments: --bogus"),
+        (["simulate", "--game", "black-prince", "--games", "many"], "many"),
+    ],
+)
+def test_command_line_mistakes_for_any_game_take_one_line(argv: list[str], shown: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from ordonnance import cli
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert shown in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_ordonnance_is_the_default_game_and_can_be_named(capsys: pytest.CaptureFixture[str]) -> None:
+    from ordonnance import cli
+
+    assert cli.main(["simulate", "--games", "50", "--game", "ordonnance"]) == 0
+    named = capsys.readouterr().out
+    assert cli.main(["simulate", "--games", "50"]) == 0
+    assert capsys.readouterr().out.splitlines()[:3] == named.splitlines()[:3]

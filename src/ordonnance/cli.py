@@ -11,6 +11,7 @@ status 1; Ctrl-C exits with status 130.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import re
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, NoReturn
 import numpy as np
 
 from ordonnance import bots as _bots
+from ordonnance import games as _games
 from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.army import describe
 from ordonnance.bots import Bot, Greedy, Random
@@ -805,6 +807,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=_seed, default=None, help="the shuffle's seed (default: random, and printed)")
     play.add_argument("--seat", type=_whole, default=0, help="your seat, 0 to players-1 (default 0: you start)")
     play.add_argument("--save", metavar="FILE", default=None, help="save the game as JSON when it ends or you quit")
+    _add_game(play, "play")
     _add_rules(play)
     play.set_defaults(run=_run_play, parser=play)
 
@@ -846,6 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
         "greedy or montecarlo",
     )  # fmt: skip
     sim.add_argument("--rollouts", type=_at_most(MAX_ROLLOUTS), default=None, help="rollouts per decision of montecarlo bots")
+    _add_game(sim, "simulate")
     _add_rules(sim)
     sim.set_defaults(run=_run_simulate, parser=sim)
 
@@ -940,22 +944,71 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_game(parser: argparse.ArgumentParser, command: str) -> None:
+    parser.add_argument(
+        "--game", choices=_games.GAMES, default="ordonnance",
+        help=f"the game: ordonnance (the default), shinobi or black-prince; the other games take "
+        f"their own options (see 'ordonnance {command} --game shinobi --help')",
+    )  # fmt: skip
+
+
+def _other_game(argv: Sequence[str]) -> tuple[str, str, list[str]] | None:
+    """``(command, game, the other arguments)`` when ``play`` or ``simulate`` is asked
+    for a game other than Ordonnance (``--game NAME`` or ``--game=NAME``), else None."""
+    if not argv or argv[0] not in ("play", "simulate"):
+        return None
+    rest = list(argv[1:])
+    for i, arg in enumerate(rest):
+        if arg == "--":
+            return None
+        if arg == "--game" and i + 1 < len(rest):
+            name, del_from, del_to = rest[i + 1], i, i + 2
+        elif arg.startswith("--game="):
+            name, del_from, del_to = arg.partition("=")[2], i, i + 1
+        else:
+            continue
+        if name == "ordonnance" or name not in _games.GAMES:
+            return None  # Ordonnance's own parser, which also explains an unknown game
+        return argv[0], name, rest[:del_from] + rest[del_to:]
+    return None
+
+
+def _other_game_command(command: str, game: str, argv: list[str]) -> tuple[str, Callable[[], int]]:
+    """``ordonnance play|simulate --game GAME ...``: the game's own command-line functions,
+    parsed now and run by the returned call."""
+    module = _games.cli(game)
+    parser = _Parser(prog=f"ordonnance {command} --game {game}", formatter_class=_Formatter)
+    if command == "play":
+        module.add_play_arguments(parser)
+    else:
+        module.add_simulate_arguments(parser)
+    args = parser.parse_args(argv)
+    if command == "play":
+        return f"{command} --game {game}", lambda: int(module.run_play(args, sys.stdin, sys.stdout))
+    return f"{command} --game {game}", lambda: int(module.run_simulate(args, sys.stdout))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits with 2 on bad arguments)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace, argparse.ArgumentParser], int] = args.run
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    other = _other_game(arguments)
+    if other is not None:
+        command, run = _other_game_command(*other)
+    else:
+        args = build_parser().parse_args(arguments)
+        command = args.command
+        run = functools.partial(args.run, args, args.parser)
     try:
         # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
         # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
         with np.errstate(over="ignore"):
-            return run(args, args.parser)
+            return int(run())
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return _EXIT_INTERRUPTED
     except OrdonnanceError as error:  # a value the library refused: one line, as for a bad file
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        return _fail(args.command, first)
+        return _fail(command, first)
     except BrokenPipeError:
         # The reader went away (e.g. "| head"): silence the final flush, as Python's docs advise.
         devnull = os.open(os.devnull, os.O_WRONLY)
