@@ -101,3 +101,9 @@ def test_simulate_still_twins_the_engine_after_a_montecarlo_search() -> None:
     res = bp.simulate(bp.Rules(), games=20, seed=1, players=[bp.Greedy(seed=1), bp.Random(seed=2)], record=True)
     for g in range(20):
         assert res.replay(g).routed == tuple(res.scores[g]) and res.decisions[g] > 1
+
+
+def test_bot_reprs_name_the_game() -> None:
+    assert repr(bp.Random(seed=1)) == "black_prince.Random(seed=1)"
+    assert repr(bp.Greedy(seed=2)) == "black_prince.Greedy(seed=2)"
+    assert repr(bp.MonteCarlo(seed=3, rollouts=9)).startswith("black_prince.MonteCarlo(seed=3, rollouts=9")

@@ -122,3 +122,6 @@ class Greedy(_SeededBot):
             elif value == best_score:
                 best.append(action)
         return best[self._pick(len(best))]
+
+    def __repr__(self) -> str:
+        return f"black_prince.Greedy(seed={self.seed})"

@@ -40,6 +40,9 @@ class Random(_SeededBot):
         actions = _legal(view)
         return actions[self._pick(len(actions))]
 
+    def __repr__(self) -> str:
+        return f"black_prince.Random(seed={self.seed})"
+
 
 from ordonnance.black_prince._greedy import Greedy  # noqa: E402  (it builds on the classes above)
 from ordonnance.black_prince._montecarlo import MonteCarlo  # noqa: E402
