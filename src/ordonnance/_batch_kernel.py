@@ -1,0 +1,291 @@
+"""Private numba kernel: many games stepped together, and their observations.
+
+Batched games are a :class:`~ordonnance._simulator_kernel.State` with one
+row per game, played by the simulator's own rules functions
+(:func:`~ordonnance._simulator_kernel.deal`,
+:func:`~ordonnance._simulator_kernel.is_legal`,
+:func:`~ordonnance._simulator_kernel.apply_action`,
+:func:`~ordonnance._simulator_kernel.bot_action`, ...): this module holds
+no rule of its own, only the bookkeeping of episodes (seeds, the caller's
+seat, the actions so far) and the encoders of :mod:`ordonnance.rl`'s
+observation, written here a second time over the kernel's arrays and held
+to :func:`ordonnance.rl.encode_view` by the twin tests.
+
+Everything arrives validated; nothing here raises or reads out of bounds.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _simulator_kernel as k
+from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State
+
+Array = npt.NDArray[np.int64]
+#: Observations are written as float32 or as bytes (the same small whole numbers).
+Observations = npt.NDArray[np.float32] | npt.NDArray[np.uint8]
+
+#: The caller acts for every seat (self-play): Episodes.seat of such games.
+EVERY_SEAT = -1
+#: ``seat_mode`` of a batch whose learner's seat is drawn per episode.
+RANDOM_SEAT = -2
+#: The most actions an episode records: 80 plays, 5 claims and at most one
+#: pass per seat between two plays or claims (4 x 86) fit.
+HISTORY = 512
+_SYMBOLS = 5
+_SEAT_STREAM = 4  # the bot-seed stream of "seat" 4 (no seat has it) draws the learner's seat
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+class Episodes(NamedTuple):
+    """The bookkeeping of a batch, one row per game (fields at the offsets below)."""
+
+    seeds: npt.NDArray[np.uint64]  # [g, INDEX | DEAL | BOTS + p]
+    book: Array  # [g, SEAT | DONE | LENGTH]
+    history: npt.NDArray[np.int16]  # [g, i]: the action indices played in the episode so far, every seat's
+
+
+#: Episodes.seeds: the episode number e (game g plays e = g, g + games, g + 2 games, ...),
+#: the deal's seed (the e-th output of the batch seed's stream), seat p's kernel bot seed.
+INDEX, DEAL, BOTS = 0, 1, 2
+#: Episodes.book: the learner's seat (or EVERY_SEAT), 1 once the episode has ended
+#: (the next step starts the next one), the actions recorded.
+SEAT, DONE, LENGTH = 0, 1, 2
+
+
+def new_episodes(games: int) -> Episodes:
+    """An :class:`Episodes` for ``games`` games (to be reset)."""
+    return Episodes(
+        np.zeros((games, BOTS + k.SEATS), np.uint64), np.zeros((games, 3), np.int64), np.zeros((games, HISTORY), np.int16)
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def episode_seed(base: np.uint64, e: np.uint64) -> np.uint64:
+    """The e-th output of the SplitMix64 stream from ``base`` (simulation.game_seeds)."""
+    _, seed = k.splitmix64(base + e * _GAMMA)
+    return seed
+
+
+@numba.njit(cache=True, inline="always")
+def _record(ep: Episodes, g: int, a: int) -> None:
+    length = ep.book[g, LENGTH]
+    if length < HISTORY:
+        ep.history[g, length] = a
+    ep.book[g, LENGTH] = length + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _bots_play(cfg: Config, s: State, ep: Episodes, g: int, scratch: Array) -> None:
+    """The kernel bots play game g until it is the learner's turn or the game is over."""
+    seat = ep.book[g, SEAT]
+    if seat == EVERY_SEAT:
+        return
+    b = s.board
+    while not b[g, k.OVER] and b[g, k.CURRENT] != seat:
+        a = k.bot_action(cfg, s, g, scratch)
+        _record(ep, g, a)
+        k.apply_action(cfg, s, g, a, scratch)
+
+
+@numba.njit(cache=True)
+def _start(cfg: Config, s: State, ep: Episodes, g: int, cards: Array, base: np.uint64, seat_mode: int, scratch: Array) -> None:
+    """Game g's episode ``ep.seeds[g, INDEX]``: deal, choose the learner's seat, and let
+    the kernel bots play up to the learner's first turn."""
+    n = cfg.n
+    seed = episode_seed(base, ep.seeds[g, INDEX])
+    ep.seeds[g, DEAL] = seed
+    for p in range(n):
+        ep.seeds[g, BOTS + p] = k.mix_bot_seed(seed, p, np.uint64(0))
+    if seat_mode == RANDOM_SEAT:
+        ep.book[g, SEAT] = k.bounded(k.mix_bot_seed(seed, _SEAT_STREAM, np.uint64(0)), n)
+    else:
+        ep.book[g, SEAT] = seat_mode
+    ep.book[g, DONE] = 0
+    ep.book[g, LENGTH] = 0
+    k.deal(cfg, s, g, cards, seed, ep.seeds[g, BOTS : BOTS + n], scratch)
+    _bots_play(cfg, s, ep, g, scratch)
+
+
+@numba.njit(cache=True)
+def reset(cfg: Config, s: State, ep: Episodes, cards: Array, base: np.uint64, seat_mode: int, scratch: Array) -> None:
+    """Every game starts its first episode (game g: episode g of ``base``'s stream)."""
+    for g in range(s.board.shape[0]):
+        ep.seeds[g, INDEX] = np.uint64(g)
+        _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
+
+
+@numba.njit(cache=True)
+def step(
+    cfg: Config,
+    s: State,
+    ep: Episodes,
+    cards: Array,
+    base: np.uint64,
+    actions: Array,
+    seat_mode: int,
+    illegal_ends: bool,
+    illegal_reward: float,
+    rewards: npt.NDArray[np.float32],
+    terminated: npt.NDArray[np.bool_],
+    illegal: npt.NDArray[np.bool_],
+    actor: Array,
+    winner: Array,
+    scores: Array,
+    scratch: Array,
+) -> None:
+    """One step of every game: ``actions[g]`` for the seat to act, then the kernel
+    bots' turns up to the learner's next turn or the end.
+
+    A game whose episode ended at the previous step starts its next episode
+    instead (its action is not read: gymnasium's next-step autoreset). An
+    illegal action changes nothing; with ``illegal_ends`` it ends the episode,
+    ``illegal_reward`` for the seat that chose it. ``rewards[g, p]`` is +1 for
+    the winner and -1 for every other seat when a game ends (0 everywhere on
+    a draw and on every other step). ``actor[g]`` is the seat that acted
+    (-1 for a game that started a new episode); ``winner[g]`` (-1: nobody)
+    and ``scores[g]`` are written for games that ended.
+    """
+    n = cfg.n
+    b = s.board
+    games = b.shape[0]
+    for g in range(games):
+        for p in range(n):
+            rewards[g, p] = 0.0
+        terminated[g] = False
+        illegal[g] = False
+        winner[g] = -1
+        if ep.book[g, DONE]:
+            actor[g] = -1
+            ep.seeds[g, INDEX] += np.uint64(games)
+            _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
+            continue
+        p = b[g, k.CURRENT]
+        actor[g] = p
+        a = actions[g]
+        if not k.is_legal(cfg, s, g, a, scratch):
+            illegal[g] = True
+            if illegal_ends:
+                rewards[g, p] = illegal_reward
+                terminated[g] = True
+                ep.book[g, DONE] = 1
+            continue
+        _record(ep, g, a)
+        k.apply_action(cfg, s, g, a, scratch)
+        _bots_play(cfg, s, ep, g, scratch)
+        if b[g, k.OVER]:
+            w = k.outcome(cfg, s, g, scores[g], scratch)
+            winner[g] = w
+            if w >= 0:
+                for q in range(n):
+                    rewards[g, q] = 1.0 if q == w else -1.0
+            terminated[g] = True
+            ep.book[g, DONE] = 1
+
+
+@numba.njit(cache=True)
+def legal_masks(cfg: Config, s: State, out: npt.NDArray[np.bool_], scratch: Array) -> None:
+    """``out[g]``: the legal actions of the seat to act in game g (all False once over)."""
+    for g in range(s.board.shape[0]):
+        k.legal_mask(cfg, s, g, out[g], scratch)
+
+
+@numba.njit(cache=True)
+def observers(s: State, ep: Episodes, out: Array) -> None:
+    """``out[g]``: the seat game g is observed from: the learner's, or the seat to act in self-play."""
+    for g in range(s.board.shape[0]):
+        seat = ep.book[g, SEAT]
+        out[g] = s.board[g, k.CURRENT] if seat == EVERY_SEAT else seat
+
+
+@numba.njit(cache=True)
+def observe(cfg: Config, s: State, seats: Array, out: Observations, scratch: Array) -> None:
+    """``out[g]``: game g as ordonnance.rl.encode_view encodes ``game.view(seats[g])``
+    (``out`` may be float32 or uint8)."""
+    for g in range(s.board.shape[0]):
+        encode(cfg, s.board[g], seats[g], out[g], scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) -> None:
+    """The game of board row ``b`` seen from seat ``me``, in ordonnance.rl's observation
+    layout (see observation_layout).
+
+    Seats are relative (``r`` = places after ``me``) except the final one-hot of ``me``.
+    """
+    n = cfg.n
+    armies = 62
+    formations = armies + TERRITORIES * n * ARMY * _SYMBOLS
+    completion = formations + TERRITORIES * n * 3 * _SYMBOLS
+    owners = completion + TERRITORIES * n
+    markers = owners + TERRITORIES * (n + 1)
+    hand_sizes = markers + TERRITORIES
+    scores_at = hand_sizes + n
+    to_act = scores_at + n
+    seat_at = to_act + n
+    deck_at = seat_at + n
+    row[:] = 0
+    h = b[k.HAND + me]
+    for i in range(b[k.HAND_LEN + me]):
+        row[k.lane(h, i) - 1] += 1
+    for m in range(1, 32):
+        row[30 + m] = b[k.HIDDEN + m] - int(row[m - 1])  # unseen: not face up, less the own hand
+    keys = scratch[k.KEYS : k.KEYS + TERRITORIES * k.SEATS]
+    for t in range(TERRITORIES):
+        for p in range(n):
+            r = p - me
+            if r < 0:
+                r += n
+            at = t * k.SEATS + p
+            word = b[k.ARMY_AT + at]
+            base = armies + (t * n + r) * ARMY * _SYMBOLS
+            for slot in range(b[k.ARMY_LEN + at]):
+                card = k.lane(word, slot)
+                for bit in range(_SYMBOLS):
+                    row[base + slot * _SYMBOLS + bit] = (card >> bit) & 1
+            key = k._word_key(word)
+            keys[at] = key
+            if key != 0:
+                base = formations + (t * n + r) * 3 * _SYMBOLS
+                for tier in range(3):
+                    bits = key >> (16 - 8 * tier)
+                    for bit in range(_SYMBOLS):
+                        row[base + tier * _SYMBOLS + bit] = (bits >> bit) & 1
+            done = b[k.COMPLETED + at]
+            if done != NOT_COMPLETE:
+                rank = 1
+                for q in range(n):
+                    other = b[k.COMPLETED + t * k.SEATS + q]
+                    if other != NOT_COMPLETE and other < done:
+                        rank += 1
+                row[completion + t * n + r] = rank
+        o = b[k.OWNER + t]
+        if o == NOBODY:
+            row[owners + t * (n + 1)] = 1
+        else:
+            r = o - me
+            if r < 0:
+                r += n
+            row[owners + t * (n + 1) + 1 + r] = 1
+        row[markers + t] = b[k.MARKER + t]
+    scores = scratch[k.SCORES : k.SCORES + n]
+    k.scores_of(n, keys, b, cfg.scoring, scores)
+    over = b[k.OVER] != 0
+    for p in range(n):
+        r = p - me
+        if r < 0:
+            r += n
+        row[hand_sizes + r] = b[k.HAND_LEN + p]
+        row[scores_at + r] = scores[p]
+    if not over:
+        r = b[k.CURRENT] - me
+        if r < 0:
+            r += n
+        row[to_act + r] = 1
+    row[seat_at + me] = 1
+    row[deck_at] = cfg.deck - b[k.TOP]
+    row[deck_at + 1] = 1 if over else 0
