@@ -431,3 +431,19 @@ def test_a_mutated_save_is_refused_or_is_a_game_the_library_can_play(
             break
         loaded.apply(rng.choice(loaded.legal_actions()))
     assert loaded.is_over
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=EXAMPLES * 3, deadline=None)
+@given(value=_JSON, raw=st.binary(max_size=64), text=st.text(max_size=64))
+def test_any_json_or_bytes_is_refused_with_invalid_game_state(value: Any, raw: bytes, text: str) -> None:
+    valid = json.loads(_played(Rules(), 1, 4).to_json())
+    for candidate in (json.dumps(value), raw, text, json.dumps({**valid, "hands": value}), json.dumps({**valid, "rules": value})):
+        with pytest.raises(od.InvalidGameStateError):
+            od.Game.from_json(candidate)
