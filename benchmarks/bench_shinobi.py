@@ -100,6 +100,36 @@ def test_greedy_beats_random(benchmark: Any) -> None:
     assert rate >= 0.60
 
 
+def clan_guesses(kind: str, games: int = 400, seed: int = 7) -> tuple[float, float]:
+    """How much ``kind`` bots show their clan: the share of seats whose clan an observer
+    names by its largest army at home at the end, and by the clan it played most
+    (deploys and reinforcements, all public); 20% is chance."""
+    bot = shinobi.bots.Greedy if kind == "greedy" else shinobi.bots.Random
+    res = shinobi.simulate(shinobi.Rules(players=4), games=games, seed=seed, players=[bot(seed=s) for s in range(4)])
+    home = played = 0
+    for i in range(games):
+        game = res.replay(i)
+        counts = np.zeros((4, 5))
+        replay = shinobi.Game.new(game.rules, seed=game.seed)
+        for action in game.history:
+            if isinstance(action, (shinobi.Deploy, shinobi.Reinforce)):
+                counts[replay.current_player, action.card_clan] += 1
+            replay.apply(action)
+        for p in range(4):
+            home += int(np.argmax(game.province(p))) == game.clan(p)
+            played += int(np.argmax(counts[p])) == game.clan(p)
+    return home / (4 * games), played / (4 * games)
+
+
+def test_how_much_greedy_shows_its_clan(benchmark: Any) -> None:
+    benchmark.group = "shinobi bots: clan shown"
+    figures: dict[str, tuple[float, float]] = {}
+    benchmark.pedantic(lambda: figures.update({k: clan_guesses(k) for k in ("random", "greedy")}), rounds=1, iterations=1)
+    for kind, (home, played) in figures.items():
+        print(f"\n{kind}: its largest army at home names its clan in {home:.1%} of the seats, "
+              f"its most-played clan in {played:.1%} (chance: 20%)")  # fmt: skip
+
+
 def play_match(games: int, **settings: Any) -> dict[str, Any]:
     """MonteCarlo (``settings``) against three Greedy bots; the figures as a dict."""
     rules = shinobi.Rules(players=4)

@@ -16,6 +16,9 @@ from ordonnance.shinobi._montecarlo import clan_prior, determinize, state_of_vie
 
 from .test_game import random_game
 
+# Without the JIT the rollouts run as Python: keep them few and short.
+FEW = dict(rollouts=2, horizon=2) if numba.config.DISABLE_JIT else dict(rollouts=16)
+
 
 def positions(count: int) -> list[Game]:
     rng = random.Random(0)
@@ -25,7 +28,7 @@ def positions(count: int) -> list[Game]:
 def test_every_bot_gives_legal_orders_to_the_end() -> None:
     for players in (3, 4, 5):
         game = Game.new(Rules(players=players, attack="optional"), seed=players)
-        seats = [bots.Random(seed=1), bots.Greedy(seed=2), bots.MonteCarlo(seed=3, rollouts=16)] + [bots.Greedy(seed=4)] * 2
+        seats = [bots.Random(seed=1), bots.Greedy(seed=2), bots.MonteCarlo(seed=3, **FEW)] + [bots.Greedy(seed=4)] * 2
         while not game.is_over:
             view = game.view(game.current_player)
             action = seats[game.current_player].choose(view)
@@ -36,7 +39,7 @@ def test_every_bot_gives_legal_orders_to_the_end() -> None:
 def test_bots_are_reproducible_and_refuse_views_without_a_turn() -> None:
     game = random_game(4, 9, 33)
     view = game.view(game.current_player)
-    for make in (lambda: bots.Random(seed=5), lambda: bots.Greedy(seed=5), lambda: bots.MonteCarlo(seed=5, rollouts=32)):
+    for make in (lambda: bots.Random(seed=5), lambda: bots.Greedy(seed=5), lambda: bots.MonteCarlo(seed=5, **FEW)):
         assert make().choose(view) == make().choose(view)
         with pytest.raises(IllegalActionError, match="no legal action"):
             make().choose(game.view((game.current_player + 1) % 4))
@@ -113,8 +116,8 @@ def test_montecarlo_deals_every_consistent_clan_and_the_prior_leans_to_home_armi
 
 def test_montecarlo_plays_through_simulate_and_replays() -> None:
     rules = Rules(players=3)
-    players = [bots.MonteCarlo(seed=1, rollouts=8), bots.Greedy(seed=2), bots.Random(seed=3)]
+    players = [bots.MonteCarlo(seed=1, **FEW), bots.Greedy(seed=2), bots.Random(seed=3)]
     res = simulate(rules, games=2, seed=5, players=players)
-    again = simulate(rules, games=2, seed=5, players=[bots.MonteCarlo(seed=1, rollouts=8), bots.Greedy(seed=2), bots.Random(seed=3)])
+    again = simulate(rules, games=2, seed=5, players=[bots.MonteCarlo(seed=1, **FEW), bots.Greedy(seed=2), bots.Random(seed=3)])
     assert np.array_equal(res.totals, again.totals)
     assert res.replay(1).totals == tuple(res.totals[1])

@@ -11,10 +11,12 @@ from ordonnance.errors import IllegalActionError, InvalidGameStateError
 from ordonnance.shinobi import Game, Rules, bots, simulate
 from ordonnance.simulation import game_seeds
 
+from .test_bots import FEW
+
 
 def test_a_chunk_of_a_tournament_replays_through_the_protocol_alone() -> None:
     rules = Rules(players=3)
-    players = [bots.Greedy(seed=7), bots.Random(seed=8), bots.MonteCarlo(seed=9, rollouts=8)]
+    players = [bots.Greedy(seed=7), bots.Random(seed=8), bots.MonteCarlo(seed=9, **FEW)]
     chunk = simulate(rules, games=3, seed=123, players=players)
     assert chunk.winner.dtype.kind == "i" and chunk.scores.shape == (3, rules.players)
     summary = chunk.summary()

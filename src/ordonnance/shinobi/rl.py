@@ -46,7 +46,7 @@ from ordonnance.game import _check_seed
 from ordonnance.shinobi.actions import ACTION_COUNT, from_code
 from ordonnance.shinobi.cards import CLANS, CODES
 from ordonnance.shinobi.game import Game
-from ordonnance.shinobi.rules import Rules
+from ordonnance.shinobi.rules import MAX_DECK, Rules
 from ordonnance.shinobi.view import PlayerView
 
 
@@ -143,7 +143,7 @@ class ShinobiEnv(AECEnv):  # type: ignore[misc]
         size = observation_size(rules.players)
         self.observation_spaces = {
             agent: spaces.Dict({
-                "observation": spaces.Box(0, 255, (size,), dtype=np.float32),
+                "observation": spaces.Box(0, MAX_DECK, (size,), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
             })
             for agent in self.possible_agents
