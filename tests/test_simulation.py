@@ -275,3 +275,34 @@ def test_user_bots_with_any_seed_attribute_play(seed: object) -> None:
 
     res = od.simulate(Rules(), games=2, seed=1, players=[Odd(), od.bots.Random(seed=2)])  # type: ignore[list-item]
     assert len(res) == 2
+
+
+def test_a_failing_bot_in_simulate_is_named_with_its_seat_and_game() -> None:
+    class Fails:
+        """Raises on the first decision of the third game."""
+
+        seed = 3
+
+        def __init__(self) -> None:
+            self.decisions = 0
+            self.games = 0
+
+        def choose(self, view: od.PlayerView) -> od.Action:
+            if view.plays <= 1 and (view.plays == 0) == (view.seat == 0):
+                self.games += 1
+            if self.games == 3:
+                raise RuntimeError("out of ideas")
+            return view.legal_actions[0]
+
+    class Cheats:
+        seed = 0
+
+        def choose(self, view: od.PlayerView) -> od.Action:
+            return od.Claim(od.Territory.CYPRUS)
+
+    with pytest.raises(od.BotError, match=r"\(seat 1\) failed in game 2 \(deal seed \d+\): RuntimeError: out of ideas") as info:
+        od.simulate(Rules(), games=5, seed=1, players=[od.bots.Random(seed=1), Fails()])  # type: ignore[list-item]
+    assert info.value.seat == 1 and info.value.game == 2
+    assert info.value.deal_seed == int(game_seeds(1, 5)[2])
+    with pytest.raises(od.BotError, match=r"\(seat 0\) failed in game 0 .* not legal"):
+        od.simulate(Rules(), games=2, seed=1, players=[Cheats(), od.bots.Random(seed=1)])  # type: ignore[list-item]

@@ -89,6 +89,10 @@ ROLLOUT_OVERHEAD = 4
 #: Default bounds on the number of rollouts per decision.
 DEFAULT_MIN_ROLLOUTS = 64
 DEFAULT_MAX_ROLLOUTS = 1_000
+#: The most rollouts a decision may be given (``rollouts``, ``min_rollouts``, ``max_rollouts``).
+MAX_ROLLOUTS = 1_000_000
+#: The most ``work`` a decision may be given (it is clamped to ``max_rollouts`` rollouts anyway).
+MAX_WORK = 10**12
 
 _MASK64 = (1 << 64) - 1
 _TERRITORIES = kernel.TERRITORIES
@@ -239,10 +243,10 @@ class MonteCarlo:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64):
             raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
         for name, value in (("min_rollouts", min_rollouts), ("max_rollouts", max_rollouts)):
-            _check_positive(name, value)
-        for name, maybe in (("rollouts", rollouts), ("work", work)):
+            _check_positive(name, value, MAX_ROLLOUTS)
+        for name, maybe, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
             if maybe is not None:
-                _check_positive(name, maybe)
+                _check_positive(name, maybe, limit)
         if min_rollouts > max_rollouts:
             raise InvalidRulesError(f"min_rollouts ({min_rollouts}) must not exceed max_rollouts ({max_rollouts})")
         if time_budget is not None and (
@@ -335,9 +339,9 @@ def default_work(rules: Rules) -> int:
     return DEFAULT_WORK
 
 
-def _check_positive(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidRulesError(f"{name} must be a positive int, got {value!r}")
+def _check_positive(name: str, value: object, limit: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        raise InvalidRulesError(f"{name} must be a positive int of at most {limit:,}, got {value!r}")
 
 
 def _cards_left(view: PlayerView) -> int:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -29,9 +30,9 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._rng import splitmix64
 from ordonnance.actions import PASS, Action, Claim, Pass, Play
-from ordonnance.bots import Bot, Greedy, MonteCarlo, Random
+from ordonnance.bots import Bot, Greedy, MonteCarlo, Random, _SeededBot
 from ordonnance.cards import Card
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.game import Game, shuffled_deck
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
@@ -374,6 +375,62 @@ def _run_kernel(
             counts[start:stop] = c
 
 
+def seeded_copies(bots: Sequence[Bot], seeds: Sequence[int]) -> list[Bot]:
+    """The bots of one game: a fresh copy of each built-in bot (of any of the games)
+    seeded with its seat's seed there, every other bot as it is."""
+    playing = list(bots)
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, (_SeededBot, MonteCarlo)):
+            fresh = copy.copy(bot)
+            fresh._state = int(seeds[seat])
+            playing[seat] = fresh
+    return playing
+
+
+def play_to_the_end(
+    game: Any,
+    bots: Sequence[Bot],
+    *,
+    index: int,
+    deal_seed: int,
+    names: Sequence[str] | None = None,
+    time_limit: float | None = None,
+    untimed: Callable[[object], bool] = lambda bot: False,
+    on_action: Callable[[int, Any], None] | None = None,
+) -> int | None:
+    """Play ``game`` (of any of the games) to its end, a bot per seat; returns the
+    seat that took longer than ``time_limit`` over a decision (the game then stops
+    there), else None.
+
+    A bot that raises, or chooses an action the game refuses, raises
+    :class:`~ordonnance.errors.BotError` naming the bot (``names[seat]``, else its
+    repr), its seat, the game (``index``) and the deal's seed. ``untimed(bot)``
+    exempts a bot from the time limit; ``on_action(seat, action)`` sees every
+    action played.
+    """
+
+    def failed(seat: int, reason: str) -> BotError:
+        name = names[seat] if names is not None and seat < len(names) else repr(bots[seat])
+        return BotError(name, seat, index, deal_seed, reason)
+
+    while not game.is_over:
+        seat: int = game.current_player
+        start = time.perf_counter()
+        try:
+            action = bots[seat].choose(game.view(seat))
+        except Exception as error:  # a bot may raise anything: name the bot, seat and game
+            raise failed(seat, f"{type(error).__name__}: {error}") from error
+        if time_limit is not None and time.perf_counter() - start > time_limit and not untimed(bots[seat]):
+            return seat
+        try:
+            game.apply(action)
+        except OrdonnanceError as error:
+            raise failed(seat, f"it chose {action!r}, which is not legal: {error}") from None
+        if on_action is not None:
+            on_action(seat, action)
+    return None
+
+
 def _run_python(
     rules: Rules,
     bots: list[Bot],
@@ -387,18 +444,11 @@ def _run_python(
     counts: npt.NDArray[np.int16] | None,
 ) -> None:
     for g, game_seed in enumerate(seeds.tolist()):
-        playing = list(bots)
-        for seat, bot in enumerate(bots):
-            if isinstance(bot, (Random, Greedy, MonteCarlo)):
-                fresh = copy.copy(bot)
-                fresh._state = int(bot_seeds[g, seat])
-                playing[seat] = fresh
         game = Game.new(rules, seed=game_seed)
         step = 0
-        while not game.is_over:
-            seat = game.current_player
-            action = playing[seat].choose(game.view(seat))
-            game.apply(action)
+
+        def record(seat: int, action: Action) -> None:
+            nonlocal step
             if actions is not None and step < kernel.MAX_ACTIONS:
                 if isinstance(action, Pass):
                     actions[g, step] = (seat, 0, -1)
@@ -406,6 +456,8 @@ def _run_python(
                     mask = action.card.mask if isinstance(action, Play) else 0
                     actions[g, step] = (seat, mask, int(action.territory))
                 step += 1
+
+        play_to_the_end(game, seeded_copies(bots, bot_seeds[g].tolist()), index=g, deal_seed=game_seed, on_action=record)
         if counts is not None:
             counts[g] = step
         winner[g] = -1 if game.winner is None else game.winner

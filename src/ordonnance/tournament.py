@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import copy
 import itertools
 import math
 import multiprocessing
@@ -69,7 +68,6 @@ import pickle
 import signal
 import sys
 import threading
-import time
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
@@ -77,11 +75,11 @@ import attrs
 import numpy as np
 
 from ordonnance import games as _games
-from ordonnance.bots import Bot, MonteCarlo, _SeededBot
-from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.bots import Bot
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.rules import Rules
 from ordonnance.simulation import MAX_GAMES as MAX_SIMULATE_GAMES
-from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds
+from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds, play_to_the_end, seeded_copies
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -372,49 +370,21 @@ def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
     scores = np.zeros((chunk.games, n), np.int64)
     forfeits = np.zeros(n, np.int64)
     for g, deal_seed in enumerate(seeds.tolist()):
-        playing = list(players)
-        for seat, bot in enumerate(players):
-            if isinstance(bot, (_SeededBot, MonteCarlo)):  # the built-in bots of every game, seeded per game as simulate() does
-                fresh = copy.copy(bot)
-                fresh._state = int(per_game[g, seat])
-                playing[seat] = fresh
         game = game_type.new(rules, seed=deal_seed)
-        late = _play_one(game, playing, chunk, g, deal_seed)
+        late = play_to_the_end(
+            game, seeded_copies(players, per_game[g].tolist()), index=chunk.start + g, deal_seed=deal_seed,
+            names=chunk.names or None, time_limit=chunk.time_limit, untimed=_in_kernel,
+        )  # fmt: skip  (the built-in Random and Greedy are never timed, wherever they play)
+        scores[g] = game.scores
         if late is None:
-            scores[g] = game.scores
             winner[g] = -1 if game.winner is None else game.winner
             continue
         forfeits[late] += 1
-        scores[g] = game.scores
         scores[g, late] = -1
         best = max(scores[g])
         leaders = np.flatnonzero(scores[g] == best)
         winner[g] = int(leaders[0]) if len(leaders) == 1 else -1
     return winner, scores, forfeits
-
-
-def _play_one(game: Any, bots: list[Bot], chunk: _Chunk, g: int, deal_seed: int) -> int | None:
-    """Play ``game`` to the end; the seat that went over the time limit, or None."""
-    limit = chunk.time_limit
-    while not game.is_over:
-        seat: int = game.current_player
-        start = time.perf_counter()
-        try:
-            action = bots[seat].choose(game.view(seat))
-        except Exception as error:  # a bot may raise anything: name the bot, seat and game
-            raise _bot_error(chunk, seat, g, deal_seed, f"{type(error).__name__}: {error}") from error
-        if limit is not None and time.perf_counter() - start > limit and not _in_kernel(bots[seat]):
-            return seat  # the built-in Random and Greedy are never timed, wherever they play
-        try:
-            game.apply(action)
-        except OrdonnanceError as error:
-            raise _bot_error(chunk, seat, g, deal_seed, f"it chose {action!r}, which is not legal: {error}") from None
-    return None
-
-
-def _bot_error(chunk: _Chunk, seat: int, g: int, deal_seed: int, reason: str) -> BotError:
-    name = chunk.names[seat] if seat < len(chunk.names) else f"seat {seat}"
-    return BotError(name, seat, chunk.start + g, deal_seed, reason)
 
 
 def _in_kernel(bot: object) -> bool:
