@@ -53,8 +53,10 @@ def test_greedy_beats_random_in_the_kernel() -> None:
 
 
 def test_montecarlo_refuses_bad_settings() -> None:
-    with pytest.raises(InvalidRulesError, match="rollouts must be a positive int, got 0"):
+    with pytest.raises(InvalidRulesError, match="rollouts must be an int in 1..1,000,000, got 0"):
         bots.MonteCarlo(rollouts=0)
+    with pytest.raises(InvalidRulesError, match=r"got 10{30}"):
+        bots.MonteCarlo(rollouts=10**30)
     with pytest.raises(InvalidRulesError, match="'clever'"):
         bots.MonteCarlo(rollout_policy="clever")  # type: ignore[arg-type]
     with pytest.raises(InvalidRulesError, match="horizon"):

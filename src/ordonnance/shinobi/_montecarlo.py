@@ -75,6 +75,8 @@ __all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_HORIZON", "state_of_view",
 
 #: Rollouts per decision by default.
 DEFAULT_ROLLOUTS = 800
+#: The largest budget a bot accepts (a decision then takes minutes, not forever).
+MAX_ROLLOUTS = 1_000_000
 #: Turns a rollout plays by default before the table is scored (2.5 rounds of 4 players).
 DEFAULT_HORIZON = 10
 _MASK64 = (1 << 64) - 1
@@ -244,8 +246,8 @@ class MonteCarlo(_ShinobiBot):
         home_weight: float = 0.0,
     ) -> None:
         super().__init__(seed)
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-            raise InvalidRulesError(f"rollouts must be a positive int, got {rollouts!r}")
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= MAX_ROLLOUTS:
+            raise InvalidRulesError(f"rollouts must be an int in 1..{MAX_ROLLOUTS:,}, got {rollouts!r}")
         if rollout_policy not in ("greedy", "random"):
             raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
         if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
@@ -256,8 +258,8 @@ class MonteCarlo(_ShinobiBot):
         """The policy of every seat in the rollouts."""
         self.margin_weight = float(margin_weight)
         """Weight of the final score margin in a rollout's value."""
-        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 1):
-            raise InvalidRulesError(f"horizon must be a positive int or None, got {horizon!r}")
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= 1 << 30):
+            raise InvalidRulesError(f"horizon must be a positive int (turns) or None, got {horizon!r}")
         self.horizon = horizon
         if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
             raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
