@@ -226,3 +226,24 @@ def test_bad_arguments_are_refused_with_the_value() -> None:
     big = Batch(1, Rules(deck=["L"] * 300), seed=1)
     with pytest.raises(od.InvalidArgumentError, match="255 cards, got 300"):
         big.observe(np.uint8)
+
+
+def test_observations_computed_in_the_step_equal_those_computed_apart() -> None:
+    rules = Rules(players=3, claim_proof="private")
+    batches = {form: Batch(16, rules, opponent="greedy", seat="random", seed=8, observe=form) for form in ("float32", "uint8", None)}  # type: ignore[arg-type]
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        masks = [b.legal_action_mask().copy() for b in batches.values()]
+        assert all(np.array_equal(masks[0], m) for m in masks)
+        expected = batches[None].observe().copy()
+        assert np.array_equal(batches["float32"].observe(), expected)
+        assert np.array_equal(batches["uint8"].observe(np.uint8), expected.astype(np.uint8))
+        assert np.array_equal(batches["float32"].observe(np.uint8), expected.astype(np.uint8))
+        assert np.array_equal(batches["uint8"].observe(), expected)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks[0]])
+        for b in batches.values():
+            b.step(actions)
+    with pytest.raises(od.InvalidArgumentError, match="'float64'"):
+        Batch(2, observe="float64")  # type: ignore[arg-type]
+    with pytest.raises(od.InvalidArgumentError, match="255 cards, got 256"):
+        Batch(2, Rules(deck=["H"] * 256), observe="uint8")

@@ -119,6 +119,61 @@ def reset(cfg: Config, s: State, ep: Episodes, cards: Array, base: np.uint64, se
         _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
 
 
+@numba.njit(cache=True, inline="always")
+def _step_game(
+    cfg: Config,
+    s: State,
+    ep: Episodes,
+    g: int,
+    cards: Array,
+    base: np.uint64,
+    a: int,
+    seat_mode: int,
+    illegal_ends: bool,
+    illegal_reward: float,
+    rewards: npt.NDArray[np.float32],
+    terminated: npt.NDArray[np.bool_],
+    illegal: npt.NDArray[np.bool_],
+    actor: Array,
+    winner: Array,
+    scores: Array,
+    scratch: Array,
+) -> None:
+    """One step of game g (see :func:`step`)."""
+    n = cfg.n
+    b = s.board
+    for p in range(n):
+        rewards[g, p] = 0.0
+    terminated[g] = False
+    illegal[g] = False
+    winner[g] = -1
+    if ep.book[g, DONE]:
+        actor[g] = -1
+        ep.seeds[g, INDEX] += np.uint64(b.shape[0])
+        _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
+        return
+    p = b[g, k.CURRENT]
+    actor[g] = p
+    if not k.is_legal(cfg, s, g, a, scratch):
+        illegal[g] = True
+        if illegal_ends:
+            rewards[g, p] = illegal_reward
+            terminated[g] = True
+            ep.book[g, DONE] = 1
+        return
+    _record(ep, g, a)
+    k.apply_action(cfg, s, g, a, scratch)
+    _bots_play(cfg, s, ep, g, scratch)
+    if b[g, k.OVER]:
+        w = k.outcome(cfg, s, g, scores[g], scratch)
+        winner[g] = w
+        if w >= 0:
+            for q in range(n):
+                rewards[g, q] = 1.0 if q == w else -1.0
+        terminated[g] = True
+        ep.book[g, DONE] = 1
+
+
 @numba.njit(cache=True)
 def step(
     cfg: Config,
@@ -136,10 +191,15 @@ def step(
     actor: Array,
     winner: Array,
     scores: Array,
+    observe_too: bool,
+    observations: Observations,
+    masks: npt.NDArray[np.bool_],
     scratch: Array,
 ) -> None:
     """One step of every game: ``actions[g]`` for the seat to act, then the kernel
-    bots' turns up to the learner's next turn or the end.
+    bots' turns up to the learner's next turn or the end; then each game's
+    legal-action mask into ``masks`` (and with ``observe_too`` its observation
+    into ``observations``) while its board row is still in the cache.
 
     A game whose episode ended at the previous step starts its next episode
     instead (its action is not read: gymnasium's next-step autoreset). An
@@ -150,41 +210,16 @@ def step(
     (-1 for a game that started a new episode); ``winner[g]`` (-1: nobody)
     and ``scores[g]`` are written for games that ended.
     """
-    n = cfg.n
     b = s.board
-    games = b.shape[0]
-    for g in range(games):
-        for p in range(n):
-            rewards[g, p] = 0.0
-        terminated[g] = False
-        illegal[g] = False
-        winner[g] = -1
-        if ep.book[g, DONE]:
-            actor[g] = -1
-            ep.seeds[g, INDEX] += np.uint64(games)
-            _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
-            continue
-        p = b[g, k.CURRENT]
-        actor[g] = p
-        a = actions[g]
-        if not k.is_legal(cfg, s, g, a, scratch):
-            illegal[g] = True
-            if illegal_ends:
-                rewards[g, p] = illegal_reward
-                terminated[g] = True
-                ep.book[g, DONE] = 1
-            continue
-        _record(ep, g, a)
-        k.apply_action(cfg, s, g, a, scratch)
-        _bots_play(cfg, s, ep, g, scratch)
-        if b[g, k.OVER]:
-            w = k.outcome(cfg, s, g, scores[g], scratch)
-            winner[g] = w
-            if w >= 0:
-                for q in range(n):
-                    rewards[g, q] = 1.0 if q == w else -1.0
-            terminated[g] = True
-            ep.book[g, DONE] = 1
+    for g in range(b.shape[0]):
+        _step_game(
+            cfg, s, ep, g, cards, base, actions[g], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
+            illegal, actor, winner, scores, scratch,
+        )  # fmt: skip
+        k.legal_mask(cfg, s, g, masks[g], scratch)
+        if observe_too:
+            seat = ep.book[g, SEAT]
+            encode(cfg, b[g], b[g, k.CURRENT] if seat == EVERY_SEAT else seat, observations[g], scratch)
 
 
 @numba.njit(cache=True)
@@ -242,19 +277,25 @@ def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) ->
                 r += n
             at = t * k.SEATS + p
             word = b[k.ARMY_AT + at]
+            keys[at] = 0
+            if word == 0:
+                continue  # no card there: nothing but zeros
+            # Only the set bits are written (the row starts at zero): a symbol
+            # at a time, the lowest first (_NTH_BIT[bits * 8] is its position).
             base = armies + (t * n + r) * ARMY * _SYMBOLS
             for slot in range(b[k.ARMY_LEN + at]):
                 card = k.lane(word, slot)
-                for bit in range(_SYMBOLS):
-                    row[base + slot * _SYMBOLS + bit] = (card >> bit) & 1
+                while card:
+                    row[base + slot * _SYMBOLS + k._NTH_BIT[card * 8]] = 1
+                    card &= card - 1
             key = k._word_key(word)
             keys[at] = key
-            if key != 0:
-                base = formations + (t * n + r) * 3 * _SYMBOLS
-                for tier in range(3):
-                    bits = key >> (16 - 8 * tier)
-                    for bit in range(_SYMBOLS):
-                        row[base + tier * _SYMBOLS + bit] = (bits >> bit) & 1
+            base = formations + (t * n + r) * 3 * _SYMBOLS
+            for tier in range(3):
+                bits = (key >> (16 - 8 * tier)) & 31
+                while bits:
+                    row[base + tier * _SYMBOLS + k._NTH_BIT[bits * 8]] = 1
+                    bits &= bits - 1
             done = b[k.COMPLETED + at]
             if done != NOT_COMPLETE:
                 rank = 1

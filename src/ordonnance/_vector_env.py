@@ -102,8 +102,9 @@ class VectorEnv(_GymVectorEnv):
         if not isinstance(rules, Rules):
             raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
         self.batch: Batch = Batch(
-            num_envs, rules, opponent=opponent, seat=seat, seed=seed, illegal="end", illegal_reward=illegal_reward
-        )
+            num_envs, rules, opponent=opponent, seat=seat, seed=seed, illegal="end", illegal_reward=illegal_reward,
+            observe="uint8" if observation == "uint8" else "float32",
+        )  # fmt: skip
         """The batched games behind the environment."""
         if observation == "uint8":
             self.batch.observe(np.uint8)  # refuses decks of more than 255 cards now, not at the first step

@@ -120,7 +120,11 @@ class Batch:
     caller. ``seat`` is the learner's seat, an int or ``"random"`` (drawn for
     each episode; ignored in self-play). ``seed`` seeds the deals (random
     when None); ``illegal`` is ``"refuse"`` (the game is unchanged) or
-    ``"end"`` (the episode ends with ``illegal_reward``).
+    ``"end"`` (the episode ends with ``illegal_reward``). Each step also
+    computes every game's legal-action mask and, unless ``observe`` is None,
+    its observation (``"float32"`` or ``"uint8"``) in the same pass, while the
+    game is in the processor's cache: :meth:`legal_action_mask` and
+    :meth:`observe` then return them without another pass.
     """
 
     def __init__(
@@ -133,6 +137,7 @@ class Batch:
         seed: int | None = None,
         illegal: Literal["refuse", "end"] = "refuse",
         illegal_reward: float = -1.0,
+        observe: Literal["float32", "uint8"] | None = "float32",
     ) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -154,6 +159,10 @@ class Batch:
             raise InvalidSeatError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
         else:
             seat_mode = int(seat)
+        if observe not in (None, "float32", "uint8"):
+            raise InvalidArgumentError(f"observe must be 'float32', 'uint8' or None, got {observe!r}")
+        if observe == "uint8" and len(rules.cards) > 255:
+            raise InvalidArgumentError(f"uint8 observations need a deck of at most 255 cards, got {len(rules.cards)}")
         if not isinstance(illegal, str) or illegal not in ("refuse", "end"):
             raise InvalidArgumentError(f"illegal must be 'refuse' or 'end', got {illegal!r}")
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
@@ -184,6 +193,13 @@ class Batch:
         self._rows = np.arange(games)
         self._observation = np.zeros((games, observation_size(n)), np.float32)
         self._compact: npt.NDArray[np.uint8] | None = None
+        if observe == "uint8":
+            self._compact = np.zeros(self._observation.shape, np.uint8)
+        self._observe_too = observe is not None
+        self._fused: npt.NDArray[np.float32] | npt.NDArray[np.uint8] = (
+            self._compact if self._compact is not None else self._observation
+        )
+        self._fresh = False  # the mask and the observation of self._fused are current
         self._mask = np.zeros((games, kernel.NUM_ACTIONS), np.bool_)
         self.reset(seed)
 
@@ -244,6 +260,7 @@ class Batch:
         self._base = np.uint64(seed)
         with np.errstate(over="ignore"):
             bk.reset(self._cfg, self._state, self._episodes, self._cards, self._base, self._seat_mode, self._scratch)
+        self._fresh = False
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
         """Play one action index per game (see the module docs); returns what happened.
@@ -257,8 +274,9 @@ class Batch:
             bk.step(
                 self._cfg, self._state, self._episodes, self._cards, self._base, chosen, self._seat_mode, self._illegal_ends,
                 self._illegal_reward, self._rewards, self._terminated, self._illegal, self._actor, self._winner,
-                self._scores, self._scratch,
+                self._scores, self._observe_too, self._fused, self._mask, self._scratch,
             )  # fmt: skip
+        self._fresh = True
         if self._seat_mode == bk.EVERY_SEAT:
             seats = np.maximum(self._actor, 0)
         else:
@@ -293,8 +311,9 @@ class Batch:
 
         The array belongs to the batch and is overwritten by the next call.
         """
-        with np.errstate(over="ignore"):  # 64-bit words wrap by design (NumPy scalars warn without the JIT)
-            bk.legal_masks(self._cfg, self._state, self._mask, self._scratch)
+        if not self._fresh:
+            with np.errstate(over="ignore"):  # 64-bit words wrap by design (NumPy scalars warn without the JIT)
+                bk.legal_masks(self._cfg, self._state, self._mask, self._scratch)
         return self._mask
 
     def observe(self, dtype: type[np.float32] | type[np.uint8] = np.float32) -> npt.NDArray[np.float32 | np.uint8]:
@@ -313,11 +332,15 @@ class Batch:
                 )
             if self._compact is None:
                 self._compact = np.zeros(self._observation.shape, np.uint8)
+            elif self._fresh and self._observe_too and self._fused is self._compact:
+                return self._compact
             with np.errstate(over="ignore"):
                 bk.observe(self._cfg, self._state, self._observers, self._compact, self._scratch)
             return self._compact
         if dtype is not np.float32:
             raise InvalidArgumentError(f"dtype must be np.float32 or np.uint8, got {dtype!r}")
+        if self._fresh and self._observe_too and self._fused is self._observation:
+            return self._observation
         with np.errstate(over="ignore"):
             bk.observe(self._cfg, self._state, self._observers, self._observation, self._scratch)
         return self._observation
