@@ -514,6 +514,13 @@ def winners(state: npt.NDArray[np.int64]) -> int:
     return mask
 
 
+#: Columns of :func:`simulate`'s results: the winners' bit mask, the turns, the
+#: decisions, then the cards of each clan on the table and the clan cards in dealt order.
+WINNERS, TURNS_PLAYED, DECISIONS, TOTALS = 0, 1, 2, 3
+CLANS_DEALT = TOTALS + CLANS
+RESULTS = CLANS_DEALT + CLANS
+
+
 @numba.njit(cache=True)
 def simulate(
     n: int,
@@ -522,16 +529,12 @@ def simulate(
     seeds: npt.NDArray[np.uint64],
     bot_seeds: npt.NDArray[np.uint64],
     policies: npt.NDArray[np.int64],
-    out_winners: npt.NDArray[np.int64],
-    out_totals: npt.NDArray[np.int64],
-    out_clans: npt.NDArray[np.int64],
-    out_turns: npt.NDArray[np.int64],
-    out_actions: npt.NDArray[np.int64],
-    out_counts: npt.NDArray[np.int64],
+    results: npt.NDArray[np.int64],
+    actions: npt.NDArray[np.int64],
 ) -> None:
-    """Play ``len(seeds)`` games: per game the winners' bit mask, the cards of each clan
-    on the table, the clan cards in dealt order, the turns and the decisions (whose
-    codes go into ``out_actions[g]`` while it has room)."""
+    """Play ``len(seeds)`` games: ``results[g]`` gets game ``g``'s row (columns
+    :data:`WINNERS` .. :data:`RESULTS`), and its action codes go into ``actions[g]``
+    while it has room."""
     state = np.zeros(DECK + troop.shape[0], np.int64)
     work = np.zeros(WORK, np.int64)
     rngs = np.zeros(n, np.uint64)
@@ -539,12 +542,12 @@ def simulate(
         deal(state, n, troop, optional, seeds[g])
         for p in range(n):
             rngs[p] = bot_seeds[g, p]
-        out_counts[g] = play_out(state, policies, rngs, work, out_actions[g], ALL_TURNS)
-        out_winners[g] = winners(state)
+        results[g, DECISIONS] = play_out(state, policies, rngs, work, actions[g], ALL_TURNS)
+        results[g, WINNERS] = winners(state)
+        results[g, TURNS_PLAYED] = state[TURNS]
         for c in range(CLANS):
             total = 0
             for q in range(n):
                 total += state[PROV + CLANS * q + c]
-            out_totals[g, c] = total
-            out_clans[g, c] = state[CLAN + c]
-        out_turns[g] = state[TURNS]
+            results[g, TOTALS + c] = total
+            results[g, CLANS_DEALT + c] = state[CLAN + c]

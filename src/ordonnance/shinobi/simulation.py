@@ -291,19 +291,18 @@ def _run_kernel(
 ) -> None:
     size = len(seeds)
     stop = start + size
-    w = np.zeros(size, np.int64)
-    t = np.zeros((size, CLANS), np.int64)
-    c = np.zeros((size, CLANS), np.int64)
-    turns = np.zeros(size, np.int64)
-    counts = np.zeros(size, np.int64)
-    a = np.zeros((size, max_decisions(rules) if out.actions is not None else 0), np.int64)
+    results = np.zeros((size, kernel.RESULTS), np.int64)
+    actions = np.zeros((size, max_decisions(rules) if out.actions is not None else 0), np.int64)
     with _wrapping():
         kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, seeds,
-                        np.ascontiguousarray(bot_seeds), policies, w, t, c, turns, a, counts)  # fmt: skip
-    out.winners[start:stop], out.totals[start:stop], out.clans[start:stop] = w, t, c
-    out.turns[start:stop], out.decisions[start:stop] = turns, counts
+                        np.ascontiguousarray(bot_seeds), policies, results, actions)  # fmt: skip
+    out.winners[start:stop] = results[:, kernel.WINNERS]
+    out.turns[start:stop] = results[:, kernel.TURNS_PLAYED]
+    out.decisions[start:stop] = results[:, kernel.DECISIONS]
+    out.totals[start:stop] = results[:, kernel.TOTALS : kernel.TOTALS + CLANS]
+    out.clans[start:stop] = results[:, kernel.CLANS_DEALT : kernel.CLANS_DEALT + CLANS]
     if out.actions is not None:
-        out.actions[start:stop] = a
+        out.actions[start:stop] = actions
 
 
 def _run_python(
