@@ -47,8 +47,9 @@ players, whose rollouts check every complete army after every play). That
 is 340 rollouts for the first move of a two-player game. With the defaults a
 decision takes about 3-15 ms of CPU time on one core of the 2-core development
 machine (about 4 ms for the first move of a two-player game, ``bench_bots.py``;
-8.6 ms before the rules kernel was reshaped around its state record). A ``time_budget`` (seconds) also stops
-the search when it runs out, at the price of reproducibility.
+8.6 ms before the rules kernel was reshaped around its state record). A
+``time_budget`` (seconds) also stops the search when it runs out, at the
+price of reproducibility.
 
 The kernel (``cache=True``) compiles on first use together with the
 simulator it calls: about 25 s for the very first decision after installing,
