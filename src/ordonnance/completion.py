@@ -197,9 +197,9 @@ def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) 
     packed_pool = _pool_bytes(pool)
     if packed_pool is not None:
         if threshold is None:
-            packed: int = _best_of_bytes(m[0], m[1], m[2], m[3], packed_pool)
+            packed = int(_best_of_bytes(m[0], m[1], m[2], m[3], packed_pool))
         else:
-            packed = _beats_of_bytes(m[0], m[1], m[2], m[3], packed_pool, threshold)
+            packed = int(_beats_of_bytes(m[0], m[1], m[2], m[3], packed_pool, threshold))
         if packed != _BAD_POOL:
             return packed
     counts = pool_counts(pool)  # validates card by card (and explains a refusal)
