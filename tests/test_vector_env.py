@@ -160,3 +160,16 @@ def test_bad_arguments() -> None:
     env.reset(seed=1)
     with pytest.raises(od.IllegalActionError, match="200"):
         env.step(np.array([0, 200]))
+
+
+def test_importing_rl_offers_and_registers_the_vector_env() -> None:
+    import ordonnance.rl as rl
+
+    assert rl.VectorEnv is VectorEnv and "VectorEnv" in rl.__all__
+    assert ENV_ID in gymnasium.registry
+    vec = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", seed=1)
+    assert isinstance(vec, rl.VectorEnv)
+    obs, _ = vec.reset(seed=2)
+    assert obs.shape[0] == 3 and vec.action_masks().shape == (3, rl.NUM_ACTIONS)
+    single = gymnasium.make(ENV_ID)
+    assert hasattr(single.unwrapped, "action_masks")

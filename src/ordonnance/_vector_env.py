@@ -201,6 +201,6 @@ def register_envs() -> None:
     gymnasium.register(
         id=ENV_ID,
         entry_point="ordonnance.rl:SingleAgentEnv",
-        vector_entry_point="ordonnance._vector_env:VectorEnv",
+        vector_entry_point="ordonnance.rl:VectorEnv",
     )
 

@@ -136,6 +136,8 @@ __all__ = [
     "raw_env",
     "OrdonnanceEnv",
     "SingleAgentEnv",
+    "VectorEnv",
+    "register_envs",
 ]
 
 _PLAY_ACTIONS = MAX_MASK * TERRITORY_COUNT
@@ -738,3 +740,11 @@ class SingleAgentEnv(_GymEnv[dict[str, Any], np.int64]):
 
     def __repr__(self) -> str:
         return f"SingleAgentEnv(seat={self.seat}, rules={self.rules!r})"
+
+
+# The batched vector environment lives in its own module (it builds on ordonnance.batch);
+# importing ordonnance.rl registers "ordonnance/Ordonnance-v0" with Gymnasium when it is installed.
+from ordonnance._vector_env import VectorEnv, register_envs  # noqa: E402
+
+if _IMPORT_ERROR is None:
+    register_envs()
