@@ -170,3 +170,35 @@ def test_ordonnance_is_the_default_game_and_can_be_named(capsys: pytest.CaptureF
     named = capsys.readouterr().out
     assert cli.main(["simulate", "--games", "50"]) == 0
     assert capsys.readouterr().out.splitlines()[:3] == named.splitlines()[:3]
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_simulate_of_any_game_never_changes_the_bots_it_is_given(name: str) -> None:
+    """On the Python path (a user bot at one seat) built-in bots play each game as a seeded copy."""
+    game = games.module(name)
+    rules = game.Rules()
+
+    class Wrapped:
+        seed = None
+
+        def __init__(self) -> None:
+            self.inner = game.bots.Random(seed=5)
+
+        def choose(self, view: object) -> object:
+            return self.inner.choose(view)
+
+    builtins = [game.bots.Greedy(seed=seat) for seat in range(1, rules.players)]
+    before = [bot._state for bot in builtins]
+    first = game.simulate(rules, games=3, seed=2, players=[Wrapped(), *builtins])
+    assert [bot._state for bot in builtins] == before
+    again = game.simulate(rules, games=3, seed=2, players=[Wrapped(), *builtins])
+    assert first.winner.tolist() == again.winner.tolist() and first.scores.tolist() == again.scores.tolist()
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
+def test_a_failing_bot_in_any_games_simulate_is_named(name: str) -> None:
+    game = games.module(name)
+    rules = game.Rules()
+    players = [_Failing(), *[game.bots.Random(seed=seat) for seat in range(1, rules.players)]]
+    with pytest.raises(od.BotError, match=r"\(seat 0\) failed in game 0 .*out of ideas"):
+        game.simulate(rules, games=2, seed=1, players=players)

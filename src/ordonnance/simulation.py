@@ -21,14 +21,13 @@ import copy
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._rng import splitmix64
 from ordonnance.actions import PASS, Action, Claim, Pass, Play
 from ordonnance.bots import Bot, Greedy, MonteCarlo, Random, _SeededBot
 from ordonnance.cards import Card
@@ -375,7 +374,10 @@ def _run_kernel(
             counts[start:stop] = c
 
 
-def seeded_copies(bots: Sequence[Bot], seeds: Sequence[int]) -> list[Bot]:
+_B = TypeVar("_B")  # a bot of any of the games
+
+
+def seeded_copies(bots: Sequence[_B], seeds: Sequence[int]) -> list[_B]:
     """The bots of one game: a fresh copy of each built-in bot (of any of the games)
     seeded with its seat's seed there, every other bot as it is."""
     playing = list(bots)
@@ -389,7 +391,7 @@ def seeded_copies(bots: Sequence[Bot], seeds: Sequence[int]) -> list[Bot]:
 
 def play_to_the_end(
     game: Any,
-    bots: Sequence[Bot],
+    bots: Sequence[Any],
     *,
     index: int,
     deal_seed: int,

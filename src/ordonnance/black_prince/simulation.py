@@ -15,7 +15,6 @@ plays it from ``res.bot_seeds[i, seat]`` (:func:`ordonnance.simulation.bot_seeds
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Sequence
 
@@ -42,9 +41,8 @@ from ordonnance.black_prince.bots import Bot, Greedy, Random
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
-from ordonnance.bots import _SeededBot
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
-from ordonnance.simulation import MAX_GAMES, _game_index, _own_seed, _wilson, _wrapping, bot_seeds, game_seeds
+from ordonnance.simulation import MAX_GAMES, _game_index, _own_seed, _wilson, _wrapping, bot_seeds, game_seeds, play_to_the_end, seeded_copies
 
 __all__ = ["simulate", "SimulationResult", "Summary", "encode", "decode", "tables"]
 
@@ -210,17 +208,9 @@ class SimulationResult:
             for action in self.record(index):
                 replayed.apply(action)
             return replayed
-        bots = [_fresh(bot, int(self.bot_seeds[index, seat])) for seat, bot in enumerate(self._bots)]
-        while not replayed.is_over:
-            seat = replayed.current_player
-            replayed.apply(bots[seat].choose(replayed.view(seat)))  # type: ignore[attr-defined]
+        bots = seeded_copies(self._bots, self.bot_seeds[index].tolist())
+        play_to_the_end(replayed, bots, index=index, deal_seed=int(self.seeds[index]))
         return replayed
-
-
-def _fresh(bot: object, state: int) -> object:
-    fresh = copy.copy(bot)
-    fresh._state = state  # type: ignore[attr-defined]
-    return fresh
 
 
 def _players(players: Sequence[Bot] | None) -> list[Bot]:
@@ -341,19 +331,16 @@ def _run_python(
 ) -> None:
     kinds = tables(rules)
     for g, game_seed in enumerate(seeds.tolist()):
-        playing = [
-            _fresh(bot, int(per_game[g, seat])) if isinstance(bot, _SeededBot) else bot
-            for seat, bot in enumerate(bots)
-        ]
         game = Game.new(rules, seed=game_seed)
         step = 0
-        while not game.is_over:
-            seat = game.current_player
-            action = playing[seat].choose(game.view(seat))  # type: ignore[attr-defined]
-            game.apply(action)
+
+        def record(seat: int, action: Action) -> None:
+            nonlocal step
             if step < actions.shape[1]:
                 actions[g, step] = encode(action, kinds)
             step += 1
+
+        play_to_the_end(game, seeded_copies(bots, per_game[g].tolist()), index=g, deal_seed=game_seed, on_action=record)
         decisions[g] = step
         winner[g] = -1 if game.winner is None else game.winner
         scores[g] = game.routed

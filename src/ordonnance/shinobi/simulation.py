@@ -25,12 +25,12 @@ import numpy.typing as npt
 
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi import _kernel as kernel
-from ordonnance.shinobi.actions import from_code
+from ordonnance.shinobi.actions import Action, from_code
 from ordonnance.shinobi.bots import Bot, Greedy, Random
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.rules import HAND_SIZE, Rules
-from ordonnance.simulation import _own_seed, _wilson, _wrapping, bot_seeds, game_seeds
+from ordonnance.simulation import _own_seed, _wilson, _wrapping, bot_seeds, game_seeds, play_to_the_end, seeded_copies
 from ordonnance.simulation import _players as _checked_players
 
 __all__ = ["simulate", "SimulationResult", "Summary", "max_decisions"]
@@ -312,21 +312,18 @@ def _run_python(
     bot_seeds: npt.NDArray[np.uint64],
     out: _Outputs,
 ) -> None:
-    from ordonnance.bots import _SeededBot
-
-    assert out.actions is not None
+    actions = out.actions
+    assert actions is not None
     for g, game_seed in enumerate(seeds.tolist()):
-        for seat, bot in enumerate(bots):
-            if isinstance(bot, _SeededBot):
-                bot._state = int(bot_seeds[g, seat])
         game = Game.new(rules, seed=game_seed)
         step = 0
-        while not game.is_over:
-            seat = game.current_player
-            action = bots[seat].choose(game.view(seat))
-            game.apply(action)
-            out.actions[g, step] = action.code
+
+        def record(seat: int, action: Action) -> None:
+            nonlocal step
+            actions[g, step] = action.code
             step += 1
+
+        play_to_the_end(game, seeded_copies(bots, bot_seeds[g].tolist()), index=g, deal_seed=game_seed, on_action=record)
         mask = 0
         for seat in game.winners:
             mask |= 1 << seat
