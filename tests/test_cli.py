@@ -48,7 +48,7 @@ def test_bad_arguments_give_one_line_not_a_traceback(capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------------- the commands, as a person runs them
 
 JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
-COMMANDS = ["play", "demo", "simulate", "tournament", "odds", "bench"]
+COMMANDS = ["play", "demo", "simulate", "tournament", "ladder", "odds", "bench"]
 
 
 def run(*args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -99,6 +99,10 @@ def test_every_command_has_a_clear_help(command: str) -> None:
         (["tournament", "--bots", "greedy"], "at least 2 bots"),
         (["tournament", "--players", "3", "--bots", "greedy,random"], "at least 3 bots"),
         (["tournament", "--serial", "--workers", "2"], "--serial cannot be combined"),
+        (["tournament", "--bots", "greedy:4,random"], "the greedy bot takes no budget, got 'greedy:4'"),
+        (["tournament", "--bots", "montecarlo:0,random"], "the budget of 'montecarlo:0' (rollouts) must be at least 1"),
+        (["ladder", "--bots", "random,greedy", "--anchor", "x"], "--anchor 'x' is not one of the bots: random, greedy"),
+        (["ladder", "--bots", "montecarlo:lots,random"], "not a whole number: 'lots'"),
         (["odds"], "required: FILE"),
         (["bench", "--fast"], "unrecognized arguments: --fast"),
         (["fly"], "invalid choice: 'fly'"),
@@ -460,6 +464,21 @@ def test_tournament_with_the_monte_carlo_bot() -> None:
     result = run("tournament", "--bots", "greedy,montecarlo", "--games", "2", "--rollouts", "8", "--serial")
     assert result.returncode == 0, result.stderr
     assert "montecarlo" in result.stdout and "2 seatings x 1 deals = 2 games" in result.stdout
+
+
+def test_ladder_rates_bots_from_random_with_budgets_as_named() -> None:
+    games = "200" if JIT else "12"
+    result = run("ladder", "--bots", "random,greedy,montecarlo:8", "--games", games, "--seed", "3", "--serial")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    out = result.stdout
+    assert "Bradley-Terry Elo, random = 0, 95% intervals" in out and "pairwise score" in out
+    rows = {line.split()[1]: line.split() for line in out.splitlines() if line[:4].strip().isdigit()}
+    assert set(rows) == {"random", "greedy", "montecarlo:8"}
+    assert rows["random"][2:4] == ["0", "anchor"]
+    anchored = run("ladder", "--bots", "random,greedy", "--games", games, "--seed", "3", "--serial", "--anchor", "greedy")
+    assert anchored.returncode == 0 and "greedy = 0" in anchored.stdout
+    same = run("ladder", "--bots", "random,greedy,montecarlo:8", "--games", games, "--seed", "3", "--workers", "2")
+    assert _table(same.stdout) == _table(out)
 
 
 def test_tournament_on_an_unreachable_dask_scheduler_is_one_line() -> None:

@@ -39,6 +39,7 @@ from ordonnance.errors import (
     OrdonnanceTypeError,
 )
 from ordonnance.game import Counterexample, Game
+from ordonnance.ladder import Ladder, ladder
 from ordonnance.odds import Odds, territory_odds
 from ordonnance.rules import Rules
 from ordonnance.simulation import SimulationResult, Summary, simulate
@@ -71,6 +72,7 @@ __all__ = [
     "InvalidSeatError",
     "InvalidSeedError",
     "InvalidTerritoryError",
+    "Ladder",
     "Odds",
     "OrdonnanceError",
     "OrdonnanceTypeError",
@@ -93,6 +95,7 @@ __all__ = [
     "compare_armies",
     "deck_counts",
     "describe",
+    "ladder",
     "render",
     "simulate",
     "standard_deck",

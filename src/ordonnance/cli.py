@@ -137,11 +137,29 @@ def _choice(*allowed: str) -> Callable[[str], str]:
     return convert
 
 
+#: The bots that take a budget on the command line (``montecarlo:200``), and what it counts.
+_BUDGETS = {"montecarlo": "rollouts"}
+
+
+def _bot_spec(part: str) -> str:
+    """``kind`` or ``kind:budget``, checked and normalised."""
+    kind, colon, budget = part.strip().lower().partition(":")
+    kind = kind.strip()
+    if kind not in BOT_KINDS:
+        raise argparse.ArgumentTypeError(f"unknown bot {kind!r} (choose from {', '.join(BOT_KINDS)})")
+    if not colon:
+        return kind
+    if kind not in _BUDGETS:
+        raise argparse.ArgumentTypeError(f"the {kind} bot takes no budget, got {part.strip()!r}")
+    try:
+        value = _positive_int(budget.strip(), MAX_ROLLOUTS)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"the budget of {part.strip()!r} ({_BUDGETS[kind]}) {error}") from None
+    return f"{kind}:{value}"
+
+
 def _bot_list(text: str) -> list[str]:
-    kinds = [part.strip().lower() for part in text.split(",") if part.strip()]
-    for kind in kinds:
-        if kind not in BOT_KINDS:
-            raise argparse.ArgumentTypeError(f"unknown bot {kind!r} (choose from {', '.join(BOT_KINDS)})")
+    kinds = [_bot_spec(part) for part in text.split(",") if part.strip()]
     if not kinds:
         raise argparse.ArgumentTypeError("give at least one bot, e.g. greedy,random")
     return kinds
@@ -194,7 +212,10 @@ def _montecarlo_class() -> type[Any] | None:
     return MonteCarlo
 
 
-def _make_bot(kind: str, seed: int, parser: argparse.ArgumentParser, rollouts: int | None = None) -> Bot:
+def _make_bot(spec: str, seed: int, parser: argparse.ArgumentParser, rollouts: int | None = None) -> Bot:
+    """The bot of a ``--bots`` entry (``kind`` or ``kind:budget``); ``rollouts`` is the
+    ``--rollouts`` default budget of Monte-Carlo bots given without one."""
+    kind, _, budget = spec.partition(":")
     if kind == "random":
         return Random(seed=seed)
     if kind == "greedy":
@@ -202,12 +223,16 @@ def _make_bot(kind: str, seed: int, parser: argparse.ArgumentParser, rollouts: i
     monte_carlo = _montecarlo_class()
     if monte_carlo is None:
         parser.error("the montecarlo bot is not available in this version of ordonnance; use random or greedy")
+    if budget:
+        rollouts = int(budget)
     bot: Bot = monte_carlo(seed=seed) if rollouts is None else monte_carlo(seed=seed, rollouts=rollouts)
     return bot
 
 
-def _bot_title(kind: str) -> str:
-    return {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}[kind]
+def _bot_title(spec: str) -> str:
+    kind, _, budget = spec.partition(":")
+    title = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}[kind]
+    return f"{title} ({budget} {_BUDGETS[kind]})" if budget else title
 
 
 def _fail(command: str, message: str) -> int:
@@ -549,7 +574,12 @@ def _rules_text(rules: Rules) -> str:
 # --------------------------------------------------------------------- tournament
 
 
-def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def _run_ladder(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    return _run_tournament(args, parser, ladder=True)
+
+
+def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, ladder: bool = False) -> int:
+    from ordonnance.ladder import rate
     from ordonnance.tournament import tournament
 
     rules = _rules(args, parser)
@@ -563,6 +593,8 @@ def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -
     for i, kind in enumerate(kinds):
         name = kind if counts[kind] == 1 else f"{kind}-{i}"
         players[name] = _make_bot(kind, i, parser, args.rollouts)
+    if ladder and args.anchor is not None and args.anchor not in players:
+        parser.error(f"--anchor {args.anchor!r} is not one of the bots: {', '.join(players)}")
     progress = args.progress
     print(f"rules: {rules.players} players, {_rules_text(rules)}", flush=True)
     start = time.perf_counter()
@@ -577,7 +609,7 @@ def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -
             workers=args.workers, chunk_size=args.chunk_size, progress=progress, time_limit=args.time_limit,
         )  # fmt: skip
     seconds = time.perf_counter() - start
-    print(result)
+    print(rate(result, args.anchor) if ladder else result)
     print(f"{seconds:.2f} s, {result.games / max(seconds, 1e-9):,.0f} games/s, {result.chunks:,} chunks")
     return 0
 
@@ -766,6 +798,40 @@ def _wrap(text: str) -> str:
     return textwrap.fill(text, width=min(shutil.get_terminal_size().columns - 2, 78))
 
 
+def _add_tournament_arguments(tour: argparse.ArgumentParser) -> None:
+    tour.add_argument(
+        "--bots", type=_bot_list, default=["greedy", "random"], metavar="BOT[,BOT...]",
+        help="the bots: random, greedy or montecarlo, repeats allowed (default greedy,random)",
+    )  # fmt: skip
+    tour.add_argument(
+        "--games", type=_at_most(TOURNAMENT_MAX_GAMES), default=10_000,
+        help="games in all, shared by the seatings (default 10,000)",
+    )  # fmt: skip
+    tour.add_argument("--seed", type=_seed, default=1, help="the tournament's seed (default 1)")
+    tour.add_argument(
+        "--workers", type=_at_most(MAX_WORKERS), default=None, help="local worker processes (default: one per CPU)"
+    )
+    tour.add_argument("--serial", action="store_true", help="run in this process only")
+    tour.add_argument(
+        "--dask", metavar="ADDRESS", default=None,
+        help="run on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local' for a "
+        "local cluster of --workers processes (needs the distributed extra)",
+    )  # fmt: skip
+    tour.add_argument(
+        "--chunk-size", type=_at_most(MAX_CHUNK_SIZE), default=None, help="games per task (default: automatic)"
+    )
+    tour.add_argument(
+        "--time-limit", type=_seconds, default=None, metavar="SECONDS",
+        help="seconds a bot may think per decision; a bot over it loses that game (default: no limit)",
+    )  # fmt: skip
+    tour.add_argument("--rollouts", type=_at_most(MAX_ROLLOUTS), default=None, help="rollouts per decision of montecarlo bots")
+    tour.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="show a progress bar on standard error (default: on long runs, in a terminal)",
+    )  # fmt: skip
+    _add_rules(tour)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m ordonnance``."""
     parser = _Parser(
@@ -871,38 +937,28 @@ def build_parser() -> argparse.ArgumentParser:
             "  ordonnance tournament --dask tcp://scheduler:8786 --games 10000000"
         ),
     )
-    tour.add_argument(
-        "--bots", type=_bot_list, default=["greedy", "random"], metavar="BOT[,BOT...]",
-        help="the bots: random, greedy or montecarlo, repeats allowed (default greedy,random)",
-    )  # fmt: skip
-    tour.add_argument(
-        "--games", type=_at_most(TOURNAMENT_MAX_GAMES), default=10_000,
-        help="games in all, shared by the seatings (default 10,000)",
-    )  # fmt: skip
-    tour.add_argument("--seed", type=_seed, default=1, help="the tournament's seed (default 1)")
-    tour.add_argument(
-        "--workers", type=_at_most(MAX_WORKERS), default=None, help="local worker processes (default: one per CPU)"
-    )
-    tour.add_argument("--serial", action="store_true", help="run in this process only")
-    tour.add_argument(
-        "--dask", metavar="ADDRESS", default=None,
-        help="run on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local' for a "
-        "local cluster of --workers processes (needs the distributed extra)",
-    )  # fmt: skip
-    tour.add_argument(
-        "--chunk-size", type=_at_most(MAX_CHUNK_SIZE), default=None, help="games per task (default: automatic)"
-    )
-    tour.add_argument(
-        "--time-limit", type=_seconds, default=None, metavar="SECONDS",
-        help="seconds a bot may think per decision; a bot over it loses that game (default: no limit)",
-    )  # fmt: skip
-    tour.add_argument("--rollouts", type=_at_most(MAX_ROLLOUTS), default=None, help="rollouts per decision of montecarlo bots")
-    tour.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None,
-        help="show a progress bar on standard error (default: on long runs, in a terminal)",
-    )  # fmt: skip
-    _add_rules(tour)
+    _add_tournament_arguments(tour)
     tour.set_defaults(run=_run_tournament, parser=tour)
+
+    lad = commands.add_parser(
+        "ladder",
+        help="rate bots: Bradley-Terry Elo with 95%% intervals, Random = 0",
+        formatter_class=_Formatter,
+        description=_wrap(
+            "Run ordonnance.ladder(): a tournament (every pair of bots meets on the same deals in "
+            "every seating), then Bradley-Terry Elo ratings counted from the anchor bot (random when "
+            "it plays, else the first bot) with 95% intervals, and the pairwise table. A bot given "
+            "as montecarlo:200 thinks with that budget (rollouts); the names are as given."
+        ),
+        epilog=(
+            "Examples:\n"
+            "  ordonnance ladder --bots random,greedy,montecarlo:100,montecarlo:400 --games 2000\n"
+            "  ordonnance ladder --bots greedy,random --games 100000 --anchor greedy"
+        ),
+    )
+    _add_tournament_arguments(lad)
+    lad.add_argument("--anchor", default=None, metavar="BOT", help="the bot rated 0 (default random, else the first)")
+    lad.set_defaults(run=_run_ladder, parser=lad)
 
     odds = commands.add_parser(
         "odds",

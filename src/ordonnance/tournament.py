@@ -209,6 +209,24 @@ class TournamentResult:
         ties = together - self.pairwise_wins[i][j] - self.pairwise_wins[j][i]
         return (self.pairwise_wins[i][j] + 0.5 * ties) / together
 
+    def pairwise_table(self, order: Sequence[str] | None = None) -> list[str]:
+        """The lines of the table of :meth:`pairwise_score`, rows and columns in ``order``
+        (default: :attr:`standings`)."""
+        order = self.standings if order is None else tuple(order)
+        width = max(8, *(len(name) for name in self.names))
+        column = max(7, width)
+        lines = [
+            "pairwise score (row against column: games finished above, ties count half)",
+            " " * (width + 2) + "".join(f"{name:>{column + 2}}" for name in order),
+        ]
+        for row in order:
+            cells = []
+            for col in order:
+                score = self.pairwise_score(row, col)
+                cells.append(f"{'-' if score is None else f'{score:.1%}':>{column + 2}}")
+            lines.append(f"{row:<{width + 2}}" + "".join(cells))
+        return lines
+
     @property
     def elo(self) -> tuple[float, ...]:
         """Elo ratings (mean 1500) of a Bradley-Terry model fitted to the pairwise results.
@@ -253,15 +271,7 @@ class TournamentResult:
                 f"{low:>6.2%} .. {high:<6.2%}  {elo[b]:>6.0f}"
             )
         lines.append("")
-        lines.append("pairwise score (row against column: games finished above, ties count half)")
-        column = max(7, width)
-        lines.append(" " * (width + 2) + "".join(f"{name:>{column + 2}}" for name in self.standings))
-        for row in self.standings:
-            cells = []
-            for col in self.standings:
-                score = self.pairwise_score(row, col)
-                cells.append(f"{'-' if score is None else f'{score:.1%}':>{column + 2}}")
-            lines.append(f"{row:<{width + 2}}" + "".join(cells))
+        lines.extend(self.pairwise_table(self.standings))
         lines.append("")
         seats = ", ".join(f"seat {s} {rate:.2%}" for s, rate in enumerate(self.seat_win_rate))
         lines.append(f"wins by seat: {seats}" + (f"; nobody wins {self.draw_rate:.2%}" if self.draws else ""))
