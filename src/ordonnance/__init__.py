@@ -8,6 +8,12 @@ True
 
 from __future__ import annotations
 
+import os as _os
+
+from ordonnance import _numba_cache
+
+_numba_cache.install(_os.path.dirname(__file__))  # before any kernel is decorated
+
 from ordonnance.army import (
     ARMY_SIZE,
     KEY_BITS,
