@@ -25,7 +25,9 @@ anchor held at 0 (the usual large-sample interval of a maximum-likelihood
 estimate). It treats games as independent. Duplicate deals make them
 anti-correlated within a pair (a deal good for seat 0 is played once with
 each bot there), which only lowers the true spread, so the intervals are if
-anything a little wide. They are intervals of the difference to the anchor;
+anything a little wide; with three or four players a game gives several
+comparisons that are not independent, and the intervals are too narrow.
+They are intervals of the difference to the anchor;
 a bot that wins every game against every other has a rating held up only by
 the virtual ties, and its interval says so by being wide.
 """
