@@ -207,6 +207,14 @@ class Game:
         other._hidden = self._hidden.copy()
         return other
 
+    def __copy__(self) -> Game:
+        """``copy.copy(game)``: an independent copy, as :meth:`clone` (a game shares no mutable state)."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """``copy.deepcopy(game)``: :meth:`clone` (rules and cards are immutable, so nothing deeper to copy)."""
+        return self.clone()
+
     # ------------------------------------------------------------------ reading
 
     @property

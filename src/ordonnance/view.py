@@ -1,8 +1,14 @@
-"""What one player may see of a game: the public table and their own hand."""
+"""What one player may see of a game: the public table and their own hand.
+
+A view also deals the hidden cards again (:meth:`PlayerView.sample_game`): a
+:class:`~ordonnance.Game` that looks exactly the same from the view's seat,
+for search bots that sample what they cannot see (determinization, IS-MCTS).
+"""
 
 from __future__ import annotations
 
 import enum
+import secrets
 from typing import TYPE_CHECKING
 
 import attrs
@@ -16,6 +22,7 @@ from ordonnance.rules import Rules
 from ordonnance.territory import Territory
 
 if TYPE_CHECKING:
+    from ordonnance._sampling import Deal
     from ordonnance.game import Game
 
 __all__ = ["PlayerView"]
@@ -61,6 +68,13 @@ class PlayerView:
     """``unseen[mask]``: copies of that card this seat cannot see (deck and other hands)."""
     legal_actions: tuple[Action, ...]
     """This seat's legal actions now (empty when it is not this seat's turn)."""
+    passed: tuple[int, ...] = ()
+    """Seats that passed since the last play or claim, in increasing order.
+
+    Passes are public. Such a seat is not asked again until someone plays or
+    claims (see :meth:`Game.apply`)."""
+    _deal: Deal | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    # Built by the first sample_game() and kept: the view is immutable.
 
     @classmethod
     def of(cls, game: Game, seat: int) -> PlayerView:
@@ -92,7 +106,48 @@ class PlayerView:
             markers=tuple(game.marker(t) for t in territories),
             unseen=tuple(unseen),
             legal_actions=tuple(game.legal_actions()) if game.current_player == seat and not game.is_over else (),
+            passed=tuple(p for p in players if game._passed >> p & 1),
         )
+
+    def sample_game(self, seed: int | None = None) -> Game:
+        """A game this view could be of, the hidden cards dealt uniformly at random.
+
+        Everything the view shows is kept (the table, this seat's hand in its
+        order, the size of every other hand and of the draw pile, whose turn,
+        claims, markers, passes, the rules), so ``sample.view(self.seat) ==
+        self``; the cards this seat cannot see (:attr:`unseen`) are dealt into
+        the other hands and the pile uniformly at random among every deal that
+        is a position the engine could have reached (under
+        ``claim_proof="private"`` some deals are not: see
+        :doc:`/tutorial`). The sample is a full :class:`~ordonnance.Game`
+        (play it on, save it: it loads with :meth:`Game.from_json`) whose
+        :attr:`~ordonnance.Game.seed` is None, since no shuffle seed gives
+        that deal.
+
+        ``seed`` (an int in 0..2**64-1) makes the deal reproducible; without
+        one a random seed is drawn. Different seats of one seed deal
+        independently. A view that no game can give (built or evolved by
+        hand so that its cards do not add up) raises
+        :class:`~ordonnance.errors.InvalidGameStateError`.
+
+        >>> import ordonnance as od
+        >>> game = od.Game.new(od.Rules(), seed=7)
+        >>> view = game.view(0)
+        >>> sample = view.sample_game(seed=1)
+        >>> sample.view(0) == view, sample.hand(0) == game.hand(0)
+        (True, True)
+        >>> sample.hand(1) == game.hand(1)  # dealt again
+        False
+        """
+        from ordonnance._sampling import Deal
+        from ordonnance.game import _check_seed
+
+        seed = secrets.randbits(64) if seed is None else _check_seed(seed)
+        deal = self._deal
+        if deal is None:
+            deal = Deal(self)
+            object.__setattr__(self, "_deal", deal)
+        return deal.sample(seed)
 
     def _repr_svg_(self) -> str:
         """The table as this seat sees it, as SVG for Jupyter."""

@@ -1,0 +1,204 @@
+"""Private: deals of the hidden cards consistent with a view (:meth:`PlayerView.sample_game`).
+
+A :class:`Deal` is built once per view: the public position in the engine's
+own lists, checked against the rules' cards. Each sample then shuffles the
+cards the seat cannot see in one kernel call and builds the
+:class:`~ordonnance.Game` state directly, as :meth:`Game.clone` does (no
+replay, no JSON).
+
+**Uniformity.** The unseen cards, one entry per copy, are shuffled uniformly
+(Fisher-Yates on SplitMix64, the shuffle of :meth:`Game.new`); the first
+``hand_sizes[q]`` go to each other seat ``q`` in seat order and the rest,
+in order, is the draw pile. Every arrangement of a multiset is then equally
+likely, so every deal (each hand in its order, the pile in its order) is.
+
+**Reachability.** With ``claim_proof="private"`` what a seat can prove
+depends on its own hand, so some of those deals are positions the engine
+cannot reach, and :meth:`Game.from_json` refuses them: a territory claimed
+early that the claimant's hand no longer lets it prove, a provable territory
+that ``auto_claim`` would have awarded, a seat listed as having passed with
+no claim to make, a seat to act with nothing to do, or a game over while a
+seat could still claim. :func:`hands_fit` finds them (the rules "claims",
+"automatic claims", "end" and "passes" of docs/saves.rst, the only ones that
+look at hidden cards once the deal has no seed) and the shuffle is drawn
+again: rejection sampling, which keeps the distribution uniform over the
+deals left. Public proof, and points scoring, never refuse a deal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _simulator_kernel as kernel
+from ordonnance.cards import MAX_MASK
+from ordonnance.errors import InvalidGameStateError
+from ordonnance.game import _NOBODY, _NOT_COMPLETE, Game
+from ordonnance.territory import TERRITORY_COUNT
+
+if TYPE_CHECKING:
+    from ordonnance.view import PlayerView
+
+__all__ = ["Deal", "MAX_ATTEMPTS", "hands_fit"]
+
+#: Deals a sample draws before giving up on a view no reachable deal fits.
+MAX_ATTEMPTS = 100_000
+_JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+_TWO63, _TWO64 = 1 << 63, 1 << 64
+# Odd constants of the seed mix: sampling streams never start where Game.new's shuffle does.
+_ATTEMPT_GAMMA = np.uint64(0xA0761D6478BD642F)
+_SAMPLE_TAG = np.uint64(0xE7037ED1A0B428DB)
+
+
+@numba.njit(cache=True)
+def _shuffle_unseen(
+    cards: npt.NDArray[np.int64], seed: int | np.uint64, seat: int, attempt: int
+) -> npt.NDArray[np.int64]:
+    """``cards`` shuffled from a stream of (seed, seat, attempt); ``seed`` is the
+    64-bit seed read as a signed int (numba's int64; the cast back is exact),
+    or the NumPy uint64 itself when run as Python.
+
+    Each input goes through the SplitMix64 finaliser (a bijection) before the
+    next joins, so different seats, or attempts, of one seed never share a
+    stream, and a seed's stream is not the one ``Game.new(seed=...)`` shuffles with.
+    """
+    out = np.empty_like(cards)
+    _, state = kernel.splitmix64(np.uint64(seed))
+    _, state = kernel.splitmix64(state + np.uint64(seat + 1) * kernel._SEAT_GAMMA)
+    _, state = kernel.splitmix64(state + np.uint64(attempt) * _ATTEMPT_GAMMA + _SAMPLE_TAG)
+    kernel._shuffle(cards, state, out)
+    return out
+
+
+def _inconsistent(message: str) -> InvalidGameStateError:
+    return InvalidGameStateError(f"inconsistent view: {message}")
+
+
+class Deal:
+    """The public position of one view, ready to receive random deals."""
+
+    __slots__ = (
+        "_seat", "_rules", "_cards", "_sizes", "_hand", "_deck_size", "_armies", "_completed",
+        "_owner", "_marker", "_plays", "_current", "_over", "_passed", "_hidden", "_constrained",
+    )  # fmt: skip
+
+    def __init__(self, view: PlayerView) -> None:
+        rules, seat, n = view.rules, view.seat, view.rules.players
+        self._seat = seat
+        self._rules = rules
+        self._hand = [card.mask for card in view.hand]
+        self._armies = [[[card.mask for card in army] for army in row] for row in view.armies]
+        self._completed = [[_NOT_COMPLETE if d is None else d for d in row] for row in view.completed_at]
+        self._owner = [_NOBODY if o is None else o for o in view.owners]
+        self._marker = [m or 0 for m in view.markers]
+        self._plays = view.plays
+        self._current = view.current_player
+        self._over = view.is_over
+        self._passed = sum(1 << p for p in view.passed)
+        self._deck_size = view.deck_size
+        self._sizes = view.hand_sizes
+        self._check(view)
+        unseen = np.array(view.unseen, dtype=np.int64)
+        self._cards = np.repeat(np.arange(MAX_MASK + 1, dtype=np.int64), unseen)
+        self._hidden = unseen.copy()
+        for m in self._hand:
+            self._hidden[m] += 1
+        self._constrained = rules.claims_allowed and rules.claim_proof == "private"
+
+    def _check(self, view: PlayerView) -> None:
+        """Refuse a view no game can give (built or evolved by hand): the cards must add up."""
+        n, seat = view.rules.players, view.seat
+        if len(view.hand_sizes) != n or view.hand_sizes[seat] != len(view.hand):
+            raise _inconsistent(f"hand sizes {view.hand_sizes!r} for {n} players, seat {seat} holding {len(view.hand)}")
+        if len(view.unseen) != MAX_MASK + 1 or min(view.unseen) < 0:
+            raise _inconsistent(f"unseen must count the copies of masks 0..{MAX_MASK}, got {view.unseen!r}")
+        others = sum(view.hand_sizes) - len(view.hand)
+        if sum(view.unseen) != others + view.deck_size:
+            raise _inconsistent(
+                f"{sum(view.unseen)} unseen cards, but the other hands and the deck hold {others + view.deck_size}"
+            )
+        places = Counter({m: c for m, c in enumerate(view.unseen) if c})
+        places.update(self._hand)
+        for row in self._armies:
+            for army in row:
+                places.update(army)
+        if places != Counter(card.mask for card in view.rules.cards):
+            raise _inconsistent("the unseen cards, the hand and the table are not the rules' cards")
+        if any(not 0 <= p < n for p in view.passed) or list(view.passed) != sorted(set(view.passed)):
+            raise _inconsistent(f"passed must list seats 0..{n - 1} in increasing order, got {view.passed!r}")
+
+    def sample(self, seed: int) -> Game:
+        """A game of this position with the unseen cards dealt from ``seed`` (validated)."""
+        signed = seed - _TWO64 if seed >= _TWO63 else seed
+        for attempt in range(MAX_ATTEMPTS):
+            if _JIT:
+                masks = _shuffle_unseen(self._cards, signed, self._seat, attempt).tolist()
+            else:
+                with np.errstate(over="ignore"):  # NumPy scalars warn on the wrap-around SplitMix64 relies on
+                    masks = _shuffle_unseen(self._cards, np.uint64(seed), self._seat, attempt).tolist()
+            game = self.game(masks)
+            if not self._constrained or hands_fit(game, self._seat):
+                return game
+        raise _inconsistent(f"no deal of the unseen cards in {MAX_ATTEMPTS:,} tries is a position the engine can reach")
+
+    def game(self, masks: list[int]) -> Game:
+        """The position with ``masks`` dealt: the other hands in seat order, then the pile (top last)."""
+        game = Game.__new__(Game)
+        game._rules = self._rules
+        game._seed = None
+        game._rng_state = None
+        hands = []
+        at = 0
+        for q, size in enumerate(self._sizes):
+            if q == self._seat:
+                hands.append(self._hand[:])
+            else:
+                hands.append(masks[at : at + size])
+                at += size
+        game._hands = hands
+        game._deck = masks[at:]
+        game._armies = [[*map(list.copy, row)] for row in self._armies]
+        game._completed = [*map(list.copy, self._completed)]
+        game._owner = self._owner[:]
+        game._marker = self._marker[:]
+        game._plays = self._plays
+        game._current = self._current
+        game._over = self._over
+        game._passed = self._passed
+        game._hidden = self._hidden.copy()
+        return game
+
+
+def hands_fit(game: Game, seat: int) -> bool:
+    """Whether the hands of the seats other than ``seat`` fit what the public
+    position says they allowed (under private proof; see the module's docstring).
+
+    The same rules as ``serialization._check_claims`` and ``_check_end``, for the
+    hidden hands only: ``seat``'s own hand is the real one, so its part holds.
+    """
+    n, current, rules = game.players, game._current, game._rules
+    for t in range(TERRITORY_COUNT):
+        owner = game._owner[t]
+        if owner == _NOBODY:
+            if rules.auto_claim:
+                for p in range(n):
+                    complete = game._completed[t][p] != _NOT_COMPLETE
+                    if p != seat and p != current and complete and game._beater(p, t) is None:
+                        return False  # auto_claim would have awarded it after the last play
+        elif owner != seat and _NOT_COMPLETE in game._completed[t] and game._beater(owner, t) is not None:
+            return False  # claimed early: provable then, so provable now
+    for p in range(n):
+        if p != seat and game._passed >> p & 1 and not game._provable_claims(p):
+            return False  # a seat passes only with a claim it could make instead
+    if game._over:
+        if _NOBODY in game._owner:
+            return not any(p != seat and game._can_act(p) for p in range(n))
+        return True
+    if current == seat or (game._hands[current] and game._open_territories(current)):
+        return True  # a play is legal
+    return bool(game._provable_claims(current))  # the seat to act has something to do
