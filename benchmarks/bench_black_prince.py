@@ -24,6 +24,7 @@ import pytest
 
 from conftest import items
 from ordonnance import black_prince as bp
+from ordonnance.simulation import _wilson as wilson
 
 PAIRINGS = list(itertools.permutations(bp.ARMIES, 2))
 GAMES = 100_000
@@ -133,15 +134,23 @@ def kernel_match(tested: bp.Bot, other: bp.Bot, games: int, seed: int) -> float:
     return points / (per * 2 * len(PAIRINGS))
 
 
-def strength(games: int, rollouts: int) -> None:
+def _interval(rate: float, games: int) -> str:
+    low, high = wilson(rate * games, games)
+    return f"95% interval {low:.1%}-{high:.1%}"
+
+
+def strength(games: int, rollouts: int, work: int) -> None:
     rate = kernel_match(bp.Greedy(seed=1), bp.Random(seed=2), games, seed=1)
-    print(f"Greedy vs Random, {games:,} games, seats and armies balanced: Greedy scores {rate:.1%}")
-    rate, times, cpu = match(bp.MonteCarlo(seed=3, rollouts=rollouts), bp.Greedy(seed=4), games, seed=10_000)
-    print(f"MonteCarlo ({rollouts} rollouts) vs Greedy, {games:,} games, seats and armies balanced: MonteCarlo scores {rate:.1%}")
+    print(f"Greedy vs Random, {games:,} games, seats and armies balanced: Greedy scores {rate:.1%} "
+          f"({_interval(rate, games)})")  # fmt: skip
+    rate, times, cpu = match(bp.MonteCarlo(seed=3, rollouts=rollouts, work=work), bp.Greedy(seed=4), games, seed=10_000)
+    print(f"MonteCarlo ({rollouts} rollouts, work {work:,}) vs Greedy, {games:,} games, seats and armies balanced: "
+          f"MonteCarlo scores {rate:.1%} ({_interval(rate, games)})")  # fmt: skip
     for name, values in (("wall-clock", times), ("CPU", cpu)):
         ms = sorted(t * 1000 for t in values)
         print(f"  MonteCarlo decision ({name}): median {statistics.median(ms):.1f} ms, 95th percentile "
-              f"{ms[int(0.95 * len(ms))]:.1f} ms, max {ms[-1]:.1f} ms over {len(ms):,} decisions")  # fmt: skip
+              f"{ms[int(0.95 * len(ms))]:.1f} ms, 99th {ms[int(0.99 * len(ms))]:.1f} ms, max {ms[-1]:.1f} ms "
+              f"over {len(ms):,} decisions")  # fmt: skip
 
 
 def balance(games: int, bot: str) -> None:
@@ -169,5 +178,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--bot", choices=["random", "greedy"], default="greedy")
     parser.add_argument("--rollouts", type=int, default=bp.MonteCarlo(seed=0).rollouts)
+    parser.add_argument("--work", type=int, default=bp.MonteCarlo(seed=0).work)
     args = parser.parse_args()
-    strength(args.games, args.rollouts) if args.what == "strength" else balance(args.games, args.bot)
+    strength(args.games, args.rollouts, args.work) if args.what == "strength" else balance(args.games, args.bot)

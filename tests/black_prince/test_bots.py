@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numba
+import numpy as np
 import pytest
 
 from ordonnance import black_prince as bp
@@ -13,6 +14,8 @@ from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceT
 from .positions import position
 
 GAMES = 4 if numba.config.DISABLE_JIT else 12
+#: Views searched, and the searches' rollouts, in the tests of the search's budgets.
+VIEWS, ROLLOUTS = (2, 32) if numba.config.DISABLE_JIT else (6, bp.MonteCarlo().rollouts)
 
 
 def play(bots: list[bp.Bot], seed: int, armies: tuple[str, str] = ("English", "French")) -> bp.Game:
@@ -107,3 +110,83 @@ def test_bot_reprs_name_the_game() -> None:
     assert repr(bp.Random(seed=1)) == "black_prince.Random(seed=1)"
     assert repr(bp.Greedy(seed=2)) == "black_prince.Greedy(seed=2)"
     assert repr(bp.MonteCarlo(seed=3, rollouts=9)).startswith("black_prince.MonteCarlo(seed=3, rollouts=9")
+
+
+def _views(seed: int, count: int) -> list[bp.PlayerView]:
+    """The first ``count`` views with a choice in a Greedy game."""
+    game = bp.Game.new(bp.Rules(armies=("Scottish", "Burgundian")), seed=seed)
+    bots = [bp.Greedy(seed=seed), bp.Greedy(seed=seed + 1)]
+    views = []
+    while not game.is_over and len(views) < count:
+        view = game.view(game.current_player)
+        if len(view.legal_actions) > 1:
+            views.append(view)
+        game.apply(bots[game.current_player].choose(view))
+    return views
+
+
+def test_montecarlo_refuses_bad_work_and_time_budgets_showing_them() -> None:
+    for work in (0, -1, True, 1.5, "9", 10**9 + 1):
+        with pytest.raises(InvalidRulesError, match=f"work must be an int in 1..1000000000, got {work!r}"):
+            bp.MonteCarlo(work=work)  # type: ignore[arg-type]
+    for budget in (0, -0.5, True, "1", float("nan"), float("inf"), 3601):
+        with pytest.raises(InvalidRulesError, match="time_budget must be"):
+            bp.MonteCarlo(time_budget=budget)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match=r"got 'soon'"):
+        bp.MonteCarlo(time_budget="soon")  # type: ignore[arg-type]
+    assert bp.MonteCarlo(time_budget=1).time_budget == 1.0
+    assert "time_budget=0.05" in repr(bp.MonteCarlo(seed=3, time_budget=0.05))
+
+
+def test_a_time_budget_that_is_not_reached_changes_no_choice() -> None:
+    """The clock is looked at between chunks of rollouts; a search that finishes in time
+    plays the same rollouts, so it chooses as the reproducible bot does."""
+    for view in _views(seed=5, count=VIEWS):
+        timed = bp.MonteCarlo(seed=9, rollouts=ROLLOUTS, time_budget=3600)
+        assert timed.choose(view) == bp.MonteCarlo(seed=9, rollouts=ROLLOUTS).choose(view)
+
+
+def test_a_spent_time_budget_still_gives_a_legal_action() -> None:
+    for view in _views(seed=6, count=VIEWS):
+        assert bp.MonteCarlo(seed=1, time_budget=1e-9).choose(view) in view.legal_actions
+
+
+def test_work_one_plays_one_rollout_per_action_and_round() -> None:
+    """With ``work=1`` every round stops after its first rollout index: the same search
+    as ``rollouts=1``, and (on some view) a different one from the default budget."""
+    views = _views(seed=7, count=VIEWS + 2)
+    tiny = [bp.MonteCarlo(seed=4, rollouts=ROLLOUTS, work=1).choose(v) for v in views]
+    assert tiny == [bp.MonteCarlo(seed=4, rollouts=1).choose(v) for v in views]
+    assert tiny != [bp.MonteCarlo(seed=4, rollouts=ROLLOUTS).choose(v) for v in views]
+
+
+def test_the_kernel_search_stops_after_the_first_rollout_index_that_reaches_max_steps() -> None:
+    from ordonnance.black_prince import _kernel as kernel
+    from ordonnance.black_prince._montecarlo import _base_state
+    from ordonnance.black_prince.simulation import encode, tables
+
+    rollouts = 4 if numba.config.DISABLE_JIT else 12
+    for view in _views(seed=8, count=VIEWS // 2 + 1):
+        kinds = tables(view.rules)
+        base, own, other = _base_state(view)
+        codes = np.array([encode(a, kinds) for a in view.legal_actions], np.int64)
+        active = np.arange(len(codes), dtype=np.int64)
+        policies = np.array([kernel.GREEDY, kernel.GREEDY], np.int64)
+
+        def search(first: int, stop: int, max_steps: int) -> tuple[int, int, np.ndarray]:
+            sums, counts = np.zeros(len(codes)), np.zeros(len(codes), np.int64)
+            with np.errstate(over="ignore"):
+                j, steps = kernel.rollouts(kinds.tables, base, view.seat, own, other, view.hand_sizes[1 - view.seat],
+                                           codes, active, first, stop, max_steps, np.uint64(11), policies, 0.05,
+                                           sums, counts)  # fmt: skip
+            assert (counts == j - first).all()
+            return j, steps, sums
+
+        whole, steps, sums = search(0, rollouts, 10**9)
+        assert whole == rollouts and steps > rollouts * len(codes)
+        for max_steps in (1, steps // 3, steps - 1):
+            j, spent, _ = search(0, rollouts, max_steps)
+            assert spent >= max_steps and search(0, j - 1, 10**9)[1] < max_steps
+        # the first half of the rollouts, then the second, are all of them: a timed search's chunks change nothing
+        a, b = search(0, rollouts // 2, 10**9), search(rollouts // 2, rollouts, 10**9)
+        assert a[1] + b[1] == steps and np.allclose(a[2] + b[2], sums)

@@ -666,16 +666,20 @@ def shuffled(pool: npt.NDArray[np.int64], state: np.uint64) -> tuple[npt.NDArray
 
 @numba.njit(cache=True)
 def rollouts(tb: Tables, base: State, me: int, own_pool: npt.NDArray[np.int64],
-              other_pool: npt.NDArray[np.int64], other_hand: int, actions: npt.NDArray[np.int64],
-              active: npt.NDArray[np.int64], per_action: int, seed: np.uint64, policies: npt.NDArray[np.int64],
-              margin_weight: float, sums: npt.NDArray[np.float64], counts: npt.NDArray[np.int64]) -> None:  # fmt: skip
-    """The Monte-Carlo bot's search: ``per_action`` determinized rollouts of each action in
-    ``active`` from ``base`` (seat ``me``'s view), played out by ``policies``; adds each
-    rollout's value to ``sums[action]`` and counts it in ``counts``.
+             other_pool: npt.NDArray[np.int64], other_hand: int, actions: npt.NDArray[np.int64],
+             active: npt.NDArray[np.int64], first: int, stop: int, max_steps: int, seed: np.uint64,
+             policies: npt.NDArray[np.int64], margin_weight: float, sums: npt.NDArray[np.float64],
+             counts: npt.NDArray[np.int64]) -> tuple[int, int]:  # fmt: skip
+    """The Monte-Carlo bot's search: determinized rollouts ``first .. stop - 1`` of each
+    action in ``active`` from ``base`` (seat ``me``'s view), played out by ``policies``;
+    adds each rollout's value to ``sums[action]`` and counts it in ``counts``.
 
     Rollout ``j`` deals the same hidden cards and bot streams for every action: the
     own deck ``own_pool`` shuffled, the other seat's ``other_pool`` shuffled into a hand
-    of ``other_hand`` cards and a deck, and a fresh chance stream."""
+    of ``other_hand`` cards and a deck, and a fresh chance stream. After each ``j``
+    played for every action, the search stops once the decisions played in the
+    rollouts reach ``max_steps`` (so every action keeps the same rollouts and at least
+    one). Returns the next ``j`` and the decisions played."""
     size = base.decks.shape[1]
     dealt = new_state(size)
     st = new_state(size)
@@ -686,7 +690,8 @@ def rollouts(tb: Tables, base: State, me: int, own_pool: npt.NDArray[np.int64],
     bots = np.zeros(2, np.uint64)
     bots0 = np.zeros(2, np.uint64)
     other = 1 - me
-    for j in range(per_action):
+    steps = 0
+    for j in range(first, stop):
         state, _ = splitmix64(seed + np.uint64(j) * _GAMMA)
         copy_into(base, dealt)
         mine, state = shuffled(own_pool, state)
@@ -709,9 +714,12 @@ def rollouts(tb: Tables, base: State, me: int, own_pool: npt.NDArray[np.int64],
             copy_into(dealt, st)
             bots[:] = bots0
             apply(tb, st, actions[a], scratch)
-            play_out(tb, st, policies, bots, record, scratch, work, best)
+            steps += 1 + play_out(tb, st, policies, bots, record, scratch, work, best)
             w = winner(st)
             value_ = 1.0 if w == me else (0.5 if w < 0 else 0.0)
             value_ += margin_weight * (st.ints[ROUTED + me] - st.ints[ROUTED + other]) / 6.0
             sums[a] += value_
             counts[a] += 1
+        if steps >= max_steps:
+            return j + 1, steps
+    return stop, steps

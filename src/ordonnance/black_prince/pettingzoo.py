@@ -70,7 +70,7 @@ from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 from ordonnance import rl
-from ordonnance.rl import _check_max_steps, _check_render_mode, _game_seed, _outcome, _require_extra
+from ordonnance.rl import _check_max_steps, _check_render_mode, _game_seed, _require_extra
 
 __all__ = [
     "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
@@ -184,6 +184,11 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     return out
 
 
+def _outcome(game: Game, seat: int) -> float:
+    """The final reward of ``seat``: 1 for a win, -1 for a loss, 0 for a draw."""
+    return 0.0 if game.winner is None else 1.0 if game.winner == seat else -1.0
+
+
 def _render(game: Game, mode: str | None) -> str | None:
     if mode == "svg":
         from ordonnance.black_prince.render import svg
@@ -286,7 +291,7 @@ class BlackPrinceEnv(rl.AECEnv):  # type: ignore[misc,name-defined]
         self._steps += 1
         if game.is_over:
             for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = _outcome(game, seat)  # type: ignore[arg-type]
+                self.rewards[name] = _outcome(game, seat)
                 self.terminations[name] = True
         elif self.max_steps is not None and self._steps >= self.max_steps:
             for name in self.agents:
