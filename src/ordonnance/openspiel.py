@@ -1,0 +1,621 @@
+"""OpenSpiel adapter: Ordonnance as a ``pyspiel`` game, and bots across the two libraries.
+
+Install the optional extra first: ``pip install "ordonnance[openspiel]"``
+(OpenSpiel's ``open_spiel`` wheel). Importing this module registers the game
+with ``pyspiel.register_game`` under the short name ``"python_ordonnance"``::
+
+    import pyspiel
+    import ordonnance.openspiel
+
+    game = pyspiel.load_game("python_ordonnance", {"players": 3, "auto_claim": True})
+    state = game.new_initial_state()
+
+Without OpenSpiel the module still imports (so its documentation builds and
+the rest of the library works); using it then raises :class:`ImportError`
+with the install command.
+
+**Parameters** (all optional): ``players`` (2..4), ``scoring``,
+``tie_break``, ``claim_proof``, ``auto_claim`` as in :class:`~ordonnance.Rules`;
+``deck``, a custom deck as card texts separated by spaces (``""``: the
+standard deck(s)); ``seed``, ``-1`` (the default) to deal by chance nodes, or
+a seed in 0..2**31-1 for the fixed deal of ``Game.new(rules, seed=seed)``
+with no chance nodes.
+
+**Chance.** The deal is the shuffle: one chance node per card of the deck,
+top card first, whose outcome is the card's mask (1..31) with probability
+copies left / cards left. Every order of the deck is then as likely as under
+``Game.new``; the first ``5 * players`` cards are dealt round-robin and the
+rest is the draw pile, as in the engine.
+
+**Actions** are :mod:`ordonnance.rl`'s 161 indices (plays, claims, the pass;
+:func:`ordonnance.rl.action_index`). **Returns**: +1 to the winner, -1 to
+every other seat, 0 to all in a draw (general-sum with 3-4 players).
+
+**Observations.** The observation tensor of a seat is exactly
+:func:`ordonnance.rl.encode_view` of its view (encoded in the kernel); the
+observation string is the table as that seat sees it. The information state
+of a seat is its view plus every decision so far, in order (every action is
+public): the string lists the seat, its hand (in the order drawn) and the
+action indices; the tensor is the observation tensor. Neither records when
+a card already played had been drawn, so two histories that differ only in
+that share an information state.
+
+**Speed.** A state is one game of the simulator's numba kernel (the same
+rules functions as ``simulate``, the batched games and the bots), and each
+step computes the next legal actions once; ``legal_actions``,
+``is_chance_node`` and ``chance_outcomes`` answer from Python without
+crossing into C++.
+
+**Search.** :meth:`OrdonnanceState.resample_from_infostate` deals the cards a
+seat cannot see again with :meth:`PlayerView.sample_game
+<ordonnance.PlayerView.sample_game>` (what OpenSpiel's IS-MCTS asks for).
+:class:`LibraryBot` lets an ordonnance bot play inside OpenSpiel;
+:class:`OpenSpielBot` lets any ``pyspiel.Bot`` play through ``choose(view)``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _openspiel_kernel as ok
+from ordonnance import _simulator_kernel as k
+from ordonnance.actions import Action
+from ordonnance.bots import Bot
+from ordonnance.cards import Card, build_deck
+from ordonnance.errors import IllegalActionError, InvalidSeedError, OrdonnanceTypeError
+from ordonnance.game import _NOBODY, Game, shuffled_deck
+from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observation_layout
+from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ordonnance.territory import TERRITORY_COUNT, Territory
+from ordonnance.view import PlayerView
+
+_IMPORT_ERROR: ImportError | None
+try:
+    import pyspiel
+except ImportError as error:  # pragma: no cover - exercised without the extra
+    _IMPORT_ERROR = error
+
+    class _Unavailable:
+        """Stands in for pyspiel's base classes when OpenSpiel is not installed."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            _require_extra()
+
+    _CHANCE, _TERMINAL = -1, -4  # pyspiel.PlayerId's values
+    _GameBase: Any = _Unavailable
+    _StateBase: Any = _Unavailable
+    _BotBase: Any = _Unavailable
+else:
+    _IMPORT_ERROR = None
+    _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+    _GameBase = pyspiel.Game
+    _StateBase = pyspiel.State
+    _BotBase = pyspiel.Bot
+
+__all__ = ["SHORT_NAME", "OrdonnanceGame", "OrdonnanceState", "LibraryBot", "OpenSpielBot", "load", "rules_of", "state_of"]
+
+#: The name the game is registered under.
+SHORT_NAME = "python_ordonnance"
+_CHANCE_OUTCOMES = 32  # card masks 0..31 (0 never occurs)
+_DEFAULTS: dict[str, Any] = {
+    "players": 2, "scoring": "territories", "tie_break": "latest_capture", "claim_proof": "public",
+    "auto_claim": False, "deck": "", "seed": -1,
+}  # fmt: skip
+_JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+_SEED_LIMIT = 1 << 31  # OpenSpiel's integer parameters are C++ ints
+
+
+def _run(kernel: Callable[..., Any], *args: Any) -> Any:
+    """Call a kernel; without the JIT (NUMBA_DISABLE_JIT=1) its 64-bit generator runs on
+    NumPy scalars, which warn on the wrap-around it relies on."""
+    if _JIT:
+        return kernel(*args)
+    with np.errstate(over="ignore"):
+        return kernel(*args)
+
+
+def _require_extra() -> None:
+    if _IMPORT_ERROR is not None:
+        raise ImportError(
+            'ordonnance.openspiel needs OpenSpiel: pip install "ordonnance[openspiel]" '
+            f"(or pip install open_spiel); the import failed with: {_IMPORT_ERROR}"
+        )
+
+
+def _max_decisions(players: int) -> int:
+    """A bound on decisions in a game: plays and claims, and at most one pass
+    per seat between two of them (a seat that passed is not asked again)."""
+    events = 4 * TERRITORY_COUNT * players + TERRITORY_COUNT
+    return events + players * (events + 1)
+
+
+def rules_of(params: dict[str, Any]) -> tuple[Rules, int | None]:
+    """The :class:`~ordonnance.Rules` and the fixed deal seed (None: chance nodes)
+    of a parameter dict (missing keys take their defaults)."""
+    unknown = sorted(set(params) - set(_DEFAULTS))
+    if unknown:
+        raise OrdonnanceTypeError(f"unknown parameter(s) {unknown!r} (the parameters are {', '.join(_DEFAULTS)})")
+    values = {**_DEFAULTS, **params}
+    deck_text = values["deck"]
+    if not isinstance(deck_text, str):
+        raise OrdonnanceTypeError(f"deck must be card texts separated by spaces, got {deck_text!r}")
+    deck = build_deck(deck_text.split(), min_size=0) if deck_text.strip() else None
+    rules = Rules(
+        players=values["players"], deck=deck, scoring=values["scoring"], tie_break=values["tie_break"],
+        claim_proof=values["claim_proof"], auto_claim=values["auto_claim"],
+    )  # fmt: skip
+    seed = values["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OrdonnanceTypeError(f"seed must be an int, got {seed!r}")
+    if not -1 <= seed < _SEED_LIMIT:
+        raise InvalidSeedError(f"seed must be -1 (deal by chance nodes) or in 0..2**31-1, got {seed!r}")
+    return rules, None if seed == -1 else seed
+
+
+def _params_of(rules: Rules, seed: int | None) -> dict[str, Any]:
+    deck = "" if rules.deck is None else " ".join(map(str, rules.deck))
+    return {
+        "players": rules.players, "scoring": rules.scoring, "tie_break": rules.tie_break,
+        "claim_proof": rules.claim_proof, "auto_claim": rules.auto_claim, "deck": deck,
+        "seed": -1 if seed is None else seed,
+    }  # fmt: skip
+
+
+class _Setup:
+    """What every state of one set of parameters shares (kept outside the states and
+    the game, which OpenSpiel copies by pickling their attributes)."""
+
+    def __init__(self, key: tuple[tuple[str, Any], ...]) -> None:
+        rules, seed = rules_of(dict(key))
+        self.rules = rules
+        self.seed = seed
+        self.players = rules.players
+        self.config = ok.pack_config(k.config(rules, [k.RANDOM] * rules.players, unseen=True))
+        self.cards = k.deck_of(rules)
+        self.deck = len(rules.cards)
+        self.counts = [0] * _CHANCE_OUTCOMES
+        for m in self.cards.tolist():
+            self.counts[m] += 1
+        self.unshuffle = _unshuffling(self.deck)
+        # Working memory of the kernel steps (nothing stays in it between calls).
+        self.scratch = np.zeros(k.SCRATCH, np.int64)
+        self.mask = np.zeros(NUM_ACTIONS, np.bool_)
+        self.legal = np.zeros(NUM_ACTIONS, np.int64)
+
+
+_SETUPS: dict[tuple[tuple[str, Any], ...], _Setup] = {}
+
+
+def _setup(key: tuple[tuple[str, Any], ...]) -> _Setup:
+    found = _SETUPS.get(key)
+    if found is None:
+        found = _SETUPS[key] = _Setup(key)
+    return found
+
+
+def _key_of(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    rules, seed = rules_of(params)
+    return tuple(sorted(_params_of(rules, seed).items()))
+
+
+class OrdonnanceGame(_GameBase):  # type: ignore[misc]
+    """The ``pyspiel.Game`` of Ordonnance under one set of rules (see the module's docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        _require_extra()
+        key = _key_of(dict(params or {}))
+        setup = _setup(key)
+        n = setup.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=_CHANCE_OUTCOMES,
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=setup.deck + _max_decisions(n),
+        )
+        super().__init__(_GAME_TYPE, info, dict(key))
+
+    @property
+    def _setup(self) -> _Setup:
+        return _setup(_key_of(self.get_parameters()))
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of every game."""
+        return self._setup.rules
+
+    @property
+    def deal_seed(self) -> int | None:
+        """The seed of the fixed deal, or None when the deal is by chance nodes."""
+        return self._setup.seed
+
+    def new_initial_state(self) -> OrdonnanceState:
+        """A game before the deal (chance nodes), or dealt from the fixed seed."""
+        return OrdonnanceState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> _Observer:
+        """The observer of a seat: its view (or its information state, with perfect recall)."""
+        if params:
+            raise OrdonnanceTypeError(f"the observer takes no parameters, got {params!r}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self._setup, perfect_recall=perfect_recall)
+
+
+def _unshuffling(size: int) -> npt.NDArray[np.int64]:
+    """``where[i]``: the position the kernel's shuffle from seed 0 moves to place i.
+
+    The kernel deals by shuffling (``kernel.deal``); handing it
+    ``order[where]`` instead of the cards makes that shuffle put back
+    exactly ``order``, so a deal chosen card by card goes through the same code.
+    """
+    out = np.empty(size, np.int64)
+    with np.errstate(over="ignore"):
+        k._shuffle(np.arange(size, dtype=np.int64), np.uint64(0), out)
+    where = np.empty(size, np.int64)
+    where[out] = np.arange(size)
+    return where
+
+
+class OrdonnanceState(_StateBase):  # type: ignore[misc]
+    """A ``pyspiel.State``: one game on the simulator kernel (see the module's docstring)."""
+
+    def __init__(self, game: OrdonnanceGame) -> None:
+        super().__init__(game)
+        key = _key_of(game.get_parameters())
+        setup = _setup(key)
+        self._key = key
+        self._board = np.zeros((1, k.ORDER + setup.deck), np.int64)
+        self._rng = np.zeros((1, k.SEATS), np.uint64)
+        self._legal: list[int] = []
+        self._decisions: list[int] = []
+        self._dealt: list[int] = []  # the chance outcomes so far: the deck, top card first
+        self._left = setup.counts[:]
+        self._current: int = _CHANCE
+        self._returns: list[float] | None = None
+        self._views: dict[int, PlayerView] = {}  # by seat, for resampling; cleared by every action
+        if setup.seed is not None:
+            self._started(setup, _run(ok.start, setup.config, self._board, self._rng, setup.cards, np.uint64(setup.seed),
+                                          setup.scratch, setup.mask, setup.legal))  # fmt: skip
+
+    @property
+    def _setup(self) -> _Setup:
+        return _setup(self._key)
+
+    # --------------------------------------------------------------- the kernel
+
+    def _started(self, setup: _Setup, count: int) -> None:
+        """Read the kernel's answer after a step: the legal actions, or the result."""
+        b = self._board[0]
+        if b[k.OVER]:
+            scores = np.zeros(k.SEATS, np.int64)
+            winner = _run(ok.result, setup.config, self._board, self._rng, scores, setup.scratch)
+            n = setup.players
+            self._returns = [0.0] * n if winner < 0 else [1.0 if p == winner else -1.0 for p in range(n)]
+            self._legal = []
+            self._current = _TERMINAL
+        else:
+            self._legal = setup.legal[:count].tolist()
+            self._current = int(b[k.CURRENT])
+
+    # --------------------------------------------------------------- pyspiel's State
+
+    def current_player(self) -> int:
+        """The seat to act, ``pyspiel.PlayerId.CHANCE`` while dealing, or ``TERMINAL``."""
+        return self._current
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self._returns is not None
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action deals a card."""
+        return self._current == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action indices of ``player`` (default: the one to act), increasing;
+        the chance outcomes' cards at a chance node."""
+        if player is not None and player != self._current:
+            return []
+        if self._current == _CHANCE:
+            return [m for m, c in enumerate(self._left) if c]
+        return self._legal[:]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card of the deck: each mask left, with probability copies left / cards left."""
+        left = _setup(self._key).deck - len(self._dealt)
+        return [(m, c / left) for m, c in enumerate(self._left) if c]
+
+    def _apply_action(self, action: int) -> None:
+        setup = _setup(self._key)
+        if self._views:
+            self._views = {}
+        if self._current == _CHANCE:
+            self._left[action] -= 1
+            self._dealt.append(action)
+            if len(self._dealt) == setup.deck:
+                order = np.array(self._dealt, np.int64)[setup.unshuffle]
+                self._started(setup, _run(ok.start, setup.config, self._board, self._rng, order, np.uint64(0),
+                                              setup.scratch, setup.mask, setup.legal))  # fmt: skip
+            return
+        self._decisions.append(action)
+        self._started(setup, _run(ok.step, setup.config, self._board, self._rng, action, setup.scratch, setup.mask, setup.legal))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == _CHANCE:
+            return f"Deal {Card.from_mask(action)}"
+        return repr(action_from_index(action))
+
+    def returns(self) -> list[float]:
+        """+1 to the winner and -1 to every other seat once over (0 to all in a draw); zeros before."""
+        return self._returns[:] if self._returns is not None else [0.0] * _setup(self._key).players
+
+    def resample_from_infostate(self, player: int, probability_sampler: Callable[[], float] | None = None) -> OrdonnanceState:
+        """A state with ``player``'s information state whose hidden cards (the other hands
+        and the pile) are dealt again uniformly (:meth:`PlayerView.sample_game
+        <ordonnance.PlayerView.sample_game>`), seeded from ``probability_sampler``
+        (uniform in [0, 1), as OpenSpiel passes it) or at random without one."""
+        if self._current == _CHANCE:
+            raise IllegalActionError(None, "the deal is not done: there is nothing to resample yet")
+        if probability_sampler is None:
+            seed = secrets.randbits(64)
+        else:
+            seed = int(probability_sampler() * 2**32) << 32 | int(probability_sampler() * 2**32)
+        view = self._views.get(player)
+        if view is None:
+            view = self._views[player] = self.game().view(player)
+        return state_of(view.sample_game(seed), self.get_game(), decisions=self._decisions)
+
+    def game(self) -> Game:
+        """This position as a :class:`~ordonnance.Game` (read from the kernel's board)."""
+        if self._current == _CHANCE:
+            raise IllegalActionError(None, "the deal is not done: there is no game yet")
+        return _game_of(self)
+
+    def __str__(self) -> str:
+        if self._current == _CHANCE:
+            return f"dealing: {len(self._dealt)} of {_setup(self._key).deck} cards"
+        return str(self.game())
+
+
+# --------------------------------------------------------------- board <-> Game
+
+
+def _lanes(word: int, length: int) -> list[int]:
+    return [(word >> (8 * i)) & 255 for i in range(length)]
+
+
+def _game_of(state: OrdonnanceState) -> Game:
+    """The kernel's board of ``state`` as the engine's Game (every field mapped)."""
+    b = state._board[0].tolist()
+    setup = _setup(state._key)
+    rules, n, deck = setup.rules, setup.players, setup.deck
+    game = Game.__new__(Game)
+    game._rules = rules
+    seed = setup.seed
+    game._seed = seed
+    game._rng_state = None if seed is None else shuffled_deck(rules, seed)[1]
+    game._deck = b[k.ORDER + b[k.TOP] : k.ORDER + deck][::-1]
+    game._hands = [_lanes(b[k.HAND + p], b[k.HAND_LEN + p]) for p in range(n)]
+    at = k.SEATS
+    game._armies = [[_lanes(b[k.ARMY_AT + t * at + p], b[k.ARMY_LEN + t * at + p]) for p in range(n)]
+                    for t in range(TERRITORY_COUNT)]  # fmt: skip
+    game._completed = [[b[k.COMPLETED + t * at + p] for p in range(n)] for t in range(TERRITORY_COUNT)]
+    game._owner = b[k.OWNER : k.OWNER + TERRITORY_COUNT]
+    game._marker = b[k.MARKER : k.MARKER + TERRITORY_COUNT]
+    game._plays = b[k.PLAYS]
+    game._current = b[k.CURRENT]
+    game._over = bool(b[k.OVER])
+    game._passed = b[k.PASSED]
+    game._hidden = np.zeros(32, np.int64)
+    for m in game._deck + [m for hand in game._hands for m in hand]:
+        game._hidden[m] += 1
+    return game
+
+
+def state_of(game: Game, spiel_game: OrdonnanceGame | None = None, *, decisions: list[int] | None = None) -> OrdonnanceState:
+    """An OpenSpiel state of ``game``'s position (past the deal), for ``spiel_game``
+    (default: the registered game of ``game.rules``).
+
+    ``decisions`` (action indices) is the history its information-state strings
+    list; by default none, so it is best for a bot deciding from this position.
+    """
+    _require_extra()
+    if not isinstance(game, Game):
+        raise OrdonnanceTypeError(f"state_of() takes a Game, not {type(game).__name__}: {game!r}")
+    if spiel_game is None:
+        spiel_game = load(game.rules)
+    if spiel_game.rules != game.rules:
+        raise OrdonnanceTypeError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
+    state = OrdonnanceState(spiel_game)
+    b = state._board[0]
+    b[:] = 0
+    n, deck, at = game.players, len(game.rules.cards), k.SEATS
+    for p in range(n):
+        hand = game._hands[p]
+        b[k.HAND + p] = sum(m << (8 * i) for i, m in enumerate(hand))
+        b[k.HAND_LEN + p] = len(hand)
+        for t in range(TERRITORY_COUNT):
+            army = game._armies[t][p]
+            b[k.ARMY_AT + t * at + p] = sum(m << (8 * i) for i, m in enumerate(army))
+            b[k.ARMY_LEN + t * at + p] = len(army)
+            b[k.COMPLETED + t * at + p] = game._completed[t][p]
+    for t in range(TERRITORY_COUNT):
+        b[k.OWNER + t] = game._owner[t]
+        b[k.MARKER + t] = game._marker[t]
+    b[k.HIDDEN : k.HIDDEN + 32] = game._hidden
+    b[k.TOP] = deck - len(game._deck)
+    b[k.ORDER + b[k.TOP] : k.ORDER + deck] = game._deck[::-1]
+    b[k.PLAYS] = game._plays
+    b[k.DECIDED] = sum(1 for o in game._owner if o != _NOBODY)
+    b[k.CURRENT] = game._current
+    b[k.OVER] = int(game._over)
+    b[k.PASSED] = game._passed
+    state._dealt = [0] * deck  # past the deal (the order of the cards already drawn is not known)
+    state._left = [0] * _CHANCE_OUTCOMES
+    state._decisions = list(decisions or [])
+    setup = _setup(state._key)
+    state._started(setup, _run(ok.prepared, setup.config, state._board, state._rng, setup.scratch, setup.mask, setup.legal))
+    return state
+
+
+def load(rules: Rules | None = None, *, seed: int | None = None) -> OrdonnanceGame:
+    """The registered OpenSpiel game of ``rules`` (default ``Rules()``), dealt by
+    chance nodes, or from ``seed`` (0..2**31-1) with no chance nodes."""
+    _require_extra()
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, seed))
+    assert isinstance(game, OrdonnanceGame)
+    return game
+
+
+# --------------------------------------------------------------- observations
+
+
+class _Observer:
+    """OpenSpiel's PyObserver: a seat's view (``rl.encode_view``), or its information state."""
+
+    def __init__(self, setup: _Setup, *, perfect_recall: bool) -> None:
+        self._setup = setup
+        self._perfect_recall = perfect_recall
+        layout = observation_layout(setup.players)
+        self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        at = 0
+        for name, size in layout:
+            self.dict[name] = self.tensor[at : at + size]
+            at += size
+
+    def set_from(self, state: OrdonnanceState, player: int) -> None:
+        """Write ``player``'s observation of ``state`` into :attr:`tensor` (zeros while dealing)."""
+        if state._current == _CHANCE:
+            self.tensor.fill(0)
+            return
+        _run(ok.observe, self._setup.config, state._board, player, self.tensor, self._setup.scratch)
+
+    def string_from(self, state: OrdonnanceState, player: int) -> str:
+        """``player``'s information state (perfect recall) or observation, as text."""
+        if state._current == _CHANCE:
+            return f"seat {player}: dealing, {len(state._dealt)} cards dealt"
+        b = state._board[0]
+        hand = " ".join(str(Card.from_mask(m)) for m in _lanes(int(b[k.HAND + player]), int(b[k.HAND_LEN + player])))
+        if self._perfect_recall:
+            return f"seat {player} | hand {hand} | decisions {' '.join(map(str, state._decisions))}"
+        return _table_text(state.game(), player, hand)
+
+
+def _table_text(game: Game, player: int, hand: str) -> str:
+    lines = [f"seat {player} | hand {hand} | hands {[len(game.hand(p)) for p in range(game.players)]} "
+             f"| pile {game.deck_size} | " + ("over" if game.is_over else f"player {game.current_player} to act")]  # fmt: skip
+    for t in Territory:
+        armies = " / ".join(" ".join(map(str, game.army(t, p))) or "-" for p in range(game.players))
+        owner = game.territory_owner(t)
+        won = "" if owner is None else f" won by {owner} (marker {game.marker(t)})"
+        lines.append(f"{t.label}: {armies}{won}")
+    passed = [p for p in range(game.players) if game._passed >> p & 1]
+    if passed:
+        lines.append(f"passed: {passed}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------- bots across the libraries
+
+
+class LibraryBot(_BotBase):  # type: ignore[misc]
+    """An ordonnance bot (anything with ``choose(view)``) as a ``pyspiel.Bot``.
+
+    It sees only its seat's :class:`~ordonnance.PlayerView` of the state.
+
+    >>> import ordonnance.openspiel as ops  # doctest: +SKIP
+    >>> bot = ops.LibraryBot(od.bots.Greedy(seed=0))  # doctest: +SKIP
+    """
+
+    def __init__(self, bot: Bot) -> None:
+        _require_extra()
+        if not callable(getattr(bot, "choose", None)):
+            raise OrdonnanceTypeError(f"a bot has a choose(view) method, got {bot!r}")
+        super().__init__()
+        self.bot = bot
+        """The ordonnance bot."""
+
+    def step(self, state: OrdonnanceState) -> int:
+        """The bot's action index in ``state`` (for the player to act)."""
+        if not isinstance(state, OrdonnanceState):
+            raise OrdonnanceTypeError(f"LibraryBot plays OrdonnanceState, not {type(state).__name__}")
+        action = self.bot.choose(state.game().view(state.current_player()))
+        index = action_index(action)
+        if index not in state._legal:
+            raise IllegalActionError(action, f"the bot {self.bot!r} chose an action that is not legal")
+        return index
+
+    def restart_at(self, state: Any) -> None:
+        """Nothing to do: the bot decides from the view alone."""
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Nothing to do: the bot decides from the view alone."""
+
+
+class OpenSpielBot:
+    """A ``pyspiel.Bot`` as an ordonnance bot: ``choose(view)`` asks it in a state of
+    a game the view could be of (:meth:`PlayerView.sample_game
+    <ordonnance.PlayerView.sample_game>`), so it can see only what the seat sees
+    (plus a random deal of the rest, which a sound imperfect-information bot
+    resamples anyway)."""
+
+    def __init__(self, bot: Any, *, seed: int | None = None) -> None:
+        _require_extra()
+        if not callable(getattr(bot, "step", None)):
+            raise OrdonnanceTypeError(f"an OpenSpiel bot has a step(state) method, got {bot!r}")
+        self.bot = bot
+        """The OpenSpiel bot."""
+        from ordonnance.game import _check_seed
+
+        self._rng = np.random.default_rng(secrets.randbits(64) if seed is None else _check_seed(seed))
+        self._games: dict[Rules, OrdonnanceGame] = {}
+
+    def choose(self, view: PlayerView) -> Action:
+        """The OpenSpiel bot's action for ``view``'s seat."""
+        if not isinstance(view, PlayerView):
+            raise OrdonnanceTypeError(f"choose() takes a PlayerView, not {type(view).__name__}: {view!r}")
+        if view.is_over or view.current_player != view.seat:
+            raise IllegalActionError(None, f"it is not seat {view.seat}'s turn")
+        spiel_game = self._games.get(view.rules)
+        if spiel_game is None:
+            spiel_game = self._games[view.rules] = load(view.rules)
+        state = state_of(view.sample_game(int(self._rng.integers(0, 2**63))), spiel_game)
+        return action_from_index(int(self.bot.step(state)))
+
+    def __repr__(self) -> str:
+        return f"OpenSpielBot({self.bot!r})"
+
+
+if _IMPORT_ERROR is None:
+    _GAME_TYPE = pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Ordonnance (the ordonnance library)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=MIN_PLAYERS,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+    pyspiel.register_game(_GAME_TYPE, OrdonnanceGame)

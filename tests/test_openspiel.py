@@ -1,0 +1,224 @@
+"""The OpenSpiel adapter against the engine: every step of random games, chance,
+observations, resampling, IS-MCTS and bots across the two libraries."""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ordonnance as od
+from ordonnance import Rules, rl
+
+pyspiel = pytest.importorskip("pyspiel")
+ops = pytest.importorskip("ordonnance.openspiel")
+from open_spiel.python.algorithms import ismcts  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+GAMES = 6 if JIT else 1
+PARAMS: list[dict[str, Any]] = [
+    {},
+    {"players": 3, "tie_break": "lowest_marker_sum"},
+    {"players": 4, "scoring": "points"},
+    {"claim_proof": "private", "auto_claim": True},
+    {"players": 3, "claim_proof": "private"},
+    {"players": 4, "auto_claim": True},
+    {"deck": " ".join((["L", "B", "S", "H", "F", "LB", "SH"] * 7)[:43])},
+    {"seed": 11},
+    {"players": 3, "seed": 2**31 - 1, "auto_claim": True},
+]
+IDS = ["2p", "3p-lowest", "4p-points", "2p-private-auto", "3p-private", "4p-auto", "custom-deck", "seed", "3p-seed"]
+
+
+def _random_step(state: Any, rng: random.Random) -> int:
+    if state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes())
+        return int(rng.choices(outcomes, probabilities)[0])
+    return int(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=IDS)
+def test_random_sim_test(params: dict[str, Any]) -> None:
+    game = pyspiel.load_game("python_ordonnance", params)
+    pyspiel.random_sim_test(game, num_sims=2 if JIT else 1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=IDS)
+def test_every_step_agrees_with_the_engine(params: dict[str, Any]) -> None:
+    """Chance outcomes, legal actions, observations and returns, step for step, against
+    the Game dealt from the chance outcomes (or the seed) and played with the same actions."""
+    game = pyspiel.load_game("python_ordonnance", params)
+    rules, seed = ops.rules_of(params)
+    n = rules.players
+    for g in range(GAMES):
+        rng = random.Random(g)
+        state = game.new_initial_state()
+        dealt: list[int] = []
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            left = od.Game.new(rules, seed=0)._hidden.copy()  # every card of the rules
+            for m in dealt:
+                left[m] -= 1
+            assert outcomes == [(m, c / left.sum()) for m, c in enumerate(left.tolist()) if c]
+            assert state.legal_actions() == [m for m, _ in outcomes]
+            dealt.append(_random_step(state, rng))
+            state.apply_action(dealt[-1])
+        engine = od.Game.new(rules, seed=seed) if seed is not None else od.Game.new(rules, deck=[od.Card.from_mask(m) for m in dealt])
+        while True:
+            assert state.game() == engine
+            assert state.is_terminal() == engine.is_over
+            if engine.is_over:
+                break
+            assert state.current_player() == engine.current_player
+            assert state.legal_actions() == sorted(rl.action_index(a) for a in engine.legal_actions())
+            for p in range(n):
+                expected = rl.encode_view(engine.view(p))
+                assert np.array_equal(np.asarray(state.observation_tensor(p)), expected)
+                assert np.array_equal(np.asarray(state.information_state_tensor(p)), expected)
+            a = _random_step(state, rng)
+            state.apply_action(a)
+            engine.apply(rl.action_from_index(a))
+        winner = engine.winner
+        assert state.returns() == [0.0] * n if winner is None else [1.0 if p == winner else -1.0 for p in range(n)]
+        assert od.Game.from_json(state.game().to_json()) == engine
+
+
+def test_a_fixed_deal_is_game_new_of_its_seed_and_has_no_chance_node() -> None:
+    state = ops.load(Rules(players=3), seed=42).new_initial_state()
+    assert not state.is_chance_node() and state.game() == od.Game.new(Rules(players=3), seed=42)
+
+
+def test_the_game_describes_itself() -> None:
+    game = ops.load(Rules(players=4, auto_claim=True))
+    assert game.num_players() == 4 and game.num_distinct_actions() == rl.NUM_ACTIONS
+    assert game.max_chance_outcomes() == 32 and game.rules == Rules(players=4, auto_claim=True)
+    assert game.observation_tensor_size() == 74 + 189 * 4 == game.information_state_tensor_size()
+    assert game.get_type().short_name == "python_ordonnance" and game.deal_seed is None
+    assert game.min_utility() == -1 and game.max_utility() == 1
+
+
+def test_strings() -> None:
+    state = ops.load(Rules(), seed=7).new_initial_state()
+    hand = " ".join(map(str, od.Game.new(Rules(), seed=7).hand(0)))
+    assert f"hand {hand}" in state.observation_string(0)
+    assert state.information_state_string(0) == f"seat 0 | hand {hand} | decisions "
+    a = state.legal_actions()[0]
+    state.apply_action(a)
+    assert state.information_state_string(1).endswith(f"decisions {a}")
+    assert state.action_to_string(1, state.legal_actions()[0]).startswith(("Play(", "Claim(", "Pass("))
+    assert ops.load().new_initial_state().action_to_string(pyspiel.PlayerId.CHANCE, 12) == "Deal SH"
+
+
+@pytest.mark.parametrize("params", PARAMS[:6], ids=IDS[:6])
+def test_resampling_keeps_the_information_state(params: dict[str, Any]) -> None:
+    game = pyspiel.load_game("python_ordonnance", params)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    while not state.is_terminal():
+        if not state.is_chance_node() and rng.random() < 0.3:
+            for p in range(game.num_players()):
+                sample = state.resample_from_infostate(p, sampler)
+                assert sample.information_state_string(p) == state.information_state_string(p)
+                assert sample.observation_tensor(p) == state.observation_tensor(p)
+                assert sample.current_player() == state.current_player()
+                assert sample.legal_actions(p) == state.legal_actions(p)
+                assert sample.game().view(p) == state.game().view(p)
+                od.Game.from_json(sample.game().to_json())
+                clone = sample.clone()
+                assert clone.game() == sample.game()
+        state.apply_action(_random_step(state, rng))
+
+
+def test_state_of_a_game_is_that_game() -> None:
+    for seed in range(GAMES):
+        engine = od.Game.new(Rules(players=3, claim_proof="private"), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(60)):
+            if engine.is_over:
+                break
+            engine.apply(rng.choice(engine.legal_actions()))
+        state = ops.state_of(engine)  # for the game dealt by chance nodes: no seed
+        expected = engine.clone()
+        expected._seed = expected._rng_state = None
+        assert state.game() == expected
+        assert state.legal_actions() == sorted(rl.action_index(a) for a in engine.legal_actions())
+
+
+def test_ismcts_plays_a_game_through_the_adapter_with_resampling() -> None:
+    game = ops.load(Rules())
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20 if JIT else 3,
+                           random_state=np.random.RandomState(1))  # fmt: skip
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_random_step(state, rng))
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert od.Game.from_json(state.game().to_json()).is_over
+
+
+def test_a_library_bot_plays_inside_openspiel_as_it_plays_the_engine() -> None:
+    rules = Rules(players=3)
+    state = ops.load(rules, seed=5).new_initial_state()
+    spiel_bots = [ops.LibraryBot(od.bots.Greedy(seed=p)) for p in range(3)]
+    engine = od.Game.new(rules, seed=5)
+    bots = [od.bots.Greedy(seed=p) for p in range(3)]
+    while not engine.is_over:
+        p = engine.current_player
+        action = spiel_bots[p].step(state)
+        assert rl.action_from_index(action) == bots[p].choose(engine.view(p))
+        state.apply_action(action)
+        engine.apply(rl.action_from_index(action))
+    assert state.is_terminal() and state.game() == engine
+
+
+def test_an_openspiel_bot_plays_through_choose() -> None:
+    rules = Rules()
+    game = ops.load(rules)
+    bots: list[Any] = [
+        ops.OpenSpielBot(pyspiel.make_uniform_random_bot(0, 3), seed=1),
+        ops.OpenSpielBot(
+            ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0,
+                             8 if JIT else 2, random_state=np.random.RandomState(0)),
+            seed=2,
+        ),
+    ]  # fmt: skip
+    engine = od.Game.new(rules, seed=9)
+    while not engine.is_over:
+        p = engine.current_player
+        action = bots[p].choose(engine.view(p))
+        assert action in engine.legal_actions()
+        engine.apply(action)
+    assert "OpenSpielBot(" in repr(bots[0])
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(Exception, match="players must be 2..4, got 5"):
+        pyspiel.load_game("python_ordonnance", {"players": 5})
+    with pytest.raises(od.InvalidSeedError, match="got -2"):
+        ops.rules_of({"seed": -2})
+    with pytest.raises(od.OrdonnanceTypeError, match="unknown parameter"):
+        ops.rules_of({"player": 2})
+    with pytest.raises(od.OrdonnanceTypeError, match="choose"):
+        ops.LibraryBot(object())  # type: ignore[arg-type]
+    with pytest.raises(od.OrdonnanceTypeError, match="step"):
+        ops.OpenSpielBot(object())
+    with pytest.raises(od.OrdonnanceTypeError, match="PlayerView"):
+        ops.OpenSpielBot(pyspiel.make_uniform_random_bot(0, 3)).choose("view")
+    with pytest.raises(od.IllegalActionError, match="not seat 1's turn"):
+        ops.OpenSpielBot(pyspiel.make_uniform_random_bot(0, 3)).choose(od.Game.new(Rules(), seed=1).view(1))
+    with pytest.raises(od.IllegalActionError, match="deal is not done"):
+        ops.load().new_initial_state().game()
+    with pytest.raises(od.OrdonnanceTypeError, match="takes a Game"):
+        ops.state_of("game")  # type: ignore[arg-type]
