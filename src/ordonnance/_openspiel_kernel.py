@@ -9,7 +9,9 @@ and build the records inside, since numba's dispatcher types a NamedTuple
 argument in about a microsecond, an array in a twentieth of that.
 
 Each step answers with the legal actions of the seat to act, in increasing
-order (as OpenSpiel lists them), so a state never asks the kernel twice.
+order (as OpenSpiel lists them), so a state never asks the kernel twice: the
+indices go into ``legal`` and the return value is :data:`OVER` once the game
+has ended, else ``count + (seat to act << 8)``.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
 """
@@ -24,6 +26,8 @@ from ordonnance import _batch_kernel as bk
 from ordonnance import _simulator_kernel as k
 
 Array = npt.NDArray[np.int64]
+#: The answer of a step once the game is over.
+OVER = -1
 
 
 def pack_config(cfg: k.Config) -> Array:
@@ -38,14 +42,16 @@ def _config(c: Array) -> k.Config:
 
 @numba.njit(cache=True, inline="always")
 def _legal(cfg: k.Config, s: k.State, mask: npt.NDArray[np.bool_], legal: Array, scratch: Array) -> int:
-    """The legal action indices into ``legal`` (increasing); returns how many (0 once over)."""
+    """The legal action indices into ``legal`` (increasing); returns the step's answer."""
+    if s.board[0, k.OVER]:
+        return OVER
     k.legal_mask(cfg, s, 0, mask, scratch)
     count = 0
     for a in range(k.NUM_ACTIONS):
         if mask[a]:
             legal[count] = a
             count += 1
-    return count
+    return count + (int(s.board[0, k.CURRENT]) << 8)
 
 
 @numba.njit(cache=True)
@@ -53,7 +59,7 @@ def start(
     c: Array, board: Array, rng: npt.NDArray[np.uint64], cards: Array, seed: np.uint64,
     scratch: Array, mask: npt.NDArray[np.bool_], legal: Array,
 ) -> int:  # fmt: skip
-    """Deal ``cards`` shuffled from ``seed`` (as ``Game.new``); returns the legal action count."""
+    """Deal ``cards`` shuffled from ``seed`` (as ``Game.new``); returns the answer."""
     cfg = _config(c)
     s = k.State(board, rng)
     k.deal(cfg, s, 0, cards, seed, rng[0].copy(), scratch)
@@ -65,7 +71,7 @@ def step(
     c: Array, board: Array, rng: npt.NDArray[np.uint64], a: int,
     scratch: Array, mask: npt.NDArray[np.bool_], legal: Array,
 ) -> int:  # fmt: skip
-    """Apply the legal action index ``a``; returns the next legal action count."""
+    """Apply the legal action index ``a``; returns the answer."""
     cfg = _config(c)
     s = k.State(board, rng)
     k.apply_action(cfg, s, 0, a, scratch)
@@ -77,7 +83,7 @@ def prepared(
     c: Array, board: Array, rng: npt.NDArray[np.uint64], scratch: Array, mask: npt.NDArray[np.bool_], legal: Array
 ) -> int:
     """For a board written from a Game: derive its open territories and contested
-    set; returns the legal action count."""
+    set; returns the answer."""
     cfg = _config(c)
     s = k.State(board, rng)
     k.prepare(cfg, s, 0)

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,7 @@ _DEFAULTS: dict[str, Any] = {
     "auto_claim": False, "deck": "", "seed": -1,
 }  # fmt: skip
 _JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+_NO_ACTIONS = np.zeros(0, np.int64)
 _SEED_LIMIT = 1 << 31  # OpenSpiel's integer parameters are C++ ints
 
 
@@ -168,10 +170,12 @@ def _params_of(rules: Rules, seed: int | None) -> dict[str, Any]:
 
 
 class _Setup:
-    """What every state of one set of parameters shares (kept outside the states and
-    the game, which OpenSpiel copies by pickling their attributes)."""
+    """What every state of one set of parameters shares. OpenSpiel copies states
+    (and games) by pickling their attributes; a setup pickles as its key, so a
+    copy finds the same one again rather than copying it."""
 
     def __init__(self, key: tuple[tuple[str, Any], ...]) -> None:
+        self.key = key
         rules, seed = rules_of(dict(key))
         self.rules = rules
         self.seed = seed
@@ -187,6 +191,22 @@ class _Setup:
         self.scratch = np.zeros(k.SCRATCH, np.int64)
         self.mask = np.zeros(NUM_ACTIONS, np.bool_)
         self.legal = np.zeros(NUM_ACTIONS, np.int64)
+
+    def __reduce__(self) -> tuple[Callable[..., _Setup], tuple[tuple[tuple[str, Any], ...]]]:
+        return _setup, (self.key,)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Setup:
+        return self
+
+
+class _Views(dict[int, PlayerView]):
+    """The views of a position, by seat, for resampling; a copy of a state starts empty."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Views:
+        return _Views()
+
+    def __reduce__(self) -> tuple[type[_Views], tuple[()]]:
+        return _Views, ()
 
 
 _SETUPS: dict[tuple[tuple[str, Any], ...], _Setup] = {}
@@ -222,10 +242,14 @@ class OrdonnanceGame(_GameBase):  # type: ignore[misc]
             max_game_length=setup.deck + _max_decisions(n),
         )
         super().__init__(_GAME_TYPE, info, dict(key))
+        self._shared = setup
 
     @property
     def _setup(self) -> _Setup:
-        return _setup(_key_of(self.get_parameters()))
+        found = self.__dict__.get("_shared")
+        if found is None:  # a copy made by OpenSpiel (pickled without its attributes)
+            found = self._shared = _setup(_key_of(self.get_parameters()))
+        return found
 
     @property
     def rules(self) -> Rules:
@@ -269,41 +293,37 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def __init__(self, game: OrdonnanceGame) -> None:
         super().__init__(game)
-        key = _key_of(game.get_parameters())
-        setup = _setup(key)
-        self._key = key
+        setup = game._setup
+        self._s = setup
         self._board = np.zeros((1, k.ORDER + setup.deck), np.int64)
         self._rng = np.zeros((1, k.SEATS), np.uint64)
-        self._legal: list[int] = []
-        self._decisions: list[int] = []
-        self._dealt: list[int] = []  # the chance outcomes so far: the deck, top card first
-        self._left = setup.counts[:]
+        # OpenSpiel clones a state by deep-copying these attributes: arrays copy in one
+        # step, where a list would be copied element by element.
+        self._legal = _NO_ACTIONS
+        self._decisions = array("q")
+        self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
+        self._left = np.array(setup.counts, np.int64)
         self._current: int = _CHANCE
-        self._returns: list[float] | None = None
-        self._views: dict[int, PlayerView] = {}  # by seat, for resampling; cleared by every action
+        self._returns: tuple[float, ...] | None = None
+        self._views = _Views()  # cleared by every action
         if setup.seed is not None:
             self._started(setup, _run(ok.start, setup.config, self._board, self._rng, setup.cards, np.uint64(setup.seed),
                                           setup.scratch, setup.mask, setup.legal))  # fmt: skip
 
-    @property
-    def _setup(self) -> _Setup:
-        return _setup(self._key)
-
     # --------------------------------------------------------------- the kernel
 
-    def _started(self, setup: _Setup, count: int) -> None:
+    def _started(self, setup: _Setup, answer: int) -> None:
         """Read the kernel's answer after a step: the legal actions, or the result."""
-        b = self._board[0]
-        if b[k.OVER]:
+        if answer == ok.OVER:
             scores = np.zeros(k.SEATS, np.int64)
             winner = _run(ok.result, setup.config, self._board, self._rng, scores, setup.scratch)
             n = setup.players
-            self._returns = [0.0] * n if winner < 0 else [1.0 if p == winner else -1.0 for p in range(n)]
-            self._legal = []
+            self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
+            self._legal = _NO_ACTIONS
             self._current = _TERMINAL
         else:
-            self._legal = setup.legal[:count].tolist()
-            self._current = int(b[k.CURRENT])
+            self._legal = setup.legal[: answer & 255].copy()
+            self._current = answer >> 8
 
     # --------------------------------------------------------------- pyspiel's State
 
@@ -325,26 +345,26 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         if player is not None and player != self._current:
             return []
         if self._current == _CHANCE:
-            return [m for m, c in enumerate(self._left) if c]
-        return self._legal[:]
+            return [m for m, c in enumerate(self._left.tolist()) if c]
+        return self._legal.tolist()
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the deck: each mask left, with probability copies left / cards left."""
-        left = _setup(self._key).deck - len(self._dealt)
-        return [(m, c / left) for m, c in enumerate(self._left) if c]
+        left = self._s.deck - len(self._dealt)
+        return [(m, c / left) for m, c in enumerate(self._left.tolist()) if c]
 
     def _apply_action(self, action: int) -> None:
-        setup = _setup(self._key)
+        setup = self._s
         if self._views:
-            self._views = {}
+            self._views = _Views()
         if self._current == _CHANCE:
             self._left[action] -= 1
             self._dealt.append(action)
             if len(self._dealt) == setup.deck:
-                order = np.array(self._dealt, np.int64)[setup.unshuffle]
+                order = np.frombuffer(self._dealt, np.int64)[setup.unshuffle]
                 self._started(setup, _run(ok.start, setup.config, self._board, self._rng, order, np.uint64(0),
                                               setup.scratch, setup.mask, setup.legal))  # fmt: skip
             return
@@ -358,7 +378,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """+1 to the winner and -1 to every other seat once over (0 to all in a draw); zeros before."""
-        return self._returns[:] if self._returns is not None else [0.0] * _setup(self._key).players
+        return list(self._returns) if self._returns is not None else [0.0] * self._s.players
 
     def resample_from_infostate(self, player: int, probability_sampler: Callable[[], float] | None = None) -> OrdonnanceState:
         """A state with ``player``'s information state whose hidden cards (the other hands
@@ -374,7 +394,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         view = self._views.get(player)
         if view is None:
             view = self._views[player] = self.game().view(player)
-        return state_of(view.sample_game(seed), self.get_game(), decisions=self._decisions)
+        return state_of(view.sample_game(seed), self.get_game(), decisions=self._decisions.tolist())
 
     def game(self) -> Game:
         """This position as a :class:`~ordonnance.Game` (read from the kernel's board)."""
@@ -384,7 +404,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self._current == _CHANCE:
-            return f"dealing: {len(self._dealt)} of {_setup(self._key).deck} cards"
+            return f"dealing: {len(self._dealt)} of {self._s.deck} cards"
         return str(self.game())
 
 
@@ -398,7 +418,7 @@ def _lanes(word: int, length: int) -> list[int]:
 def _game_of(state: OrdonnanceState) -> Game:
     """The kernel's board of ``state`` as the engine's Game (every field mapped)."""
     b = state._board[0].tolist()
-    setup = _setup(state._key)
+    setup = state._s
     rules, n, deck = setup.rules, setup.players, setup.deck
     game = Game.__new__(Game)
     game._rules = rules
@@ -461,10 +481,10 @@ def state_of(game: Game, spiel_game: OrdonnanceGame | None = None, *, decisions:
     b[k.CURRENT] = game._current
     b[k.OVER] = int(game._over)
     b[k.PASSED] = game._passed
-    state._dealt = [0] * deck  # past the deal (the order of the cards already drawn is not known)
-    state._left = [0] * _CHANCE_OUTCOMES
-    state._decisions = list(decisions or [])
-    setup = _setup(state._key)
+    state._dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
+    state._left = np.zeros(_CHANCE_OUTCOMES, np.int64)
+    state._decisions = array("q", decisions or [])
+    setup = state._s
     state._started(setup, _run(ok.prepared, setup.config, state._board, state._rng, setup.scratch, setup.mask, setup.legal))
     return state
 
@@ -556,7 +576,7 @@ class LibraryBot(_BotBase):  # type: ignore[misc]
             raise OrdonnanceTypeError(f"LibraryBot plays OrdonnanceState, not {type(state).__name__}")
         action = self.bot.choose(state.game().view(state.current_player()))
         index = action_index(action)
-        if index not in state._legal:
+        if index not in state._legal.tolist():
             raise IllegalActionError(action, f"the bot {self.bot!r} chose an action that is not legal")
         return index
 
