@@ -556,10 +556,8 @@ def _table_text(game: Game, player: int, hand: str) -> str:
 class LibraryBot(_BotBase):  # type: ignore[misc]
     """An ordonnance bot (anything with ``choose(view)``) as a ``pyspiel.Bot``.
 
-    It sees only its seat's :class:`~ordonnance.PlayerView` of the state.
-
-    >>> import ordonnance.openspiel as ops  # doctest: +SKIP
-    >>> bot = ops.LibraryBot(od.bots.Greedy(seed=0))  # doctest: +SKIP
+    It sees only its seat's :class:`~ordonnance.PlayerView` of the state:
+    ``LibraryBot(ordonnance.bots.Greedy(seed=0)).step(state)``.
     """
 
     def __init__(self, bot: Bot) -> None:
