@@ -114,6 +114,61 @@ def _word(masks: Iterable[int]) -> int:
 
 
 @numba.njit(cache=True)
+def determinize(
+    n: int,
+    start: kernel.State,
+    dealt: kernel.State,
+    me: int,
+    pool: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    state: np.uint64,
+    deal: npt.NDArray[np.int64],
+) -> np.uint64:
+    """Game 0 of ``dealt`` set to ``start`` with the unseen cards dealt at random; returns the generator.
+
+    ``start`` is a view's public position (:class:`_Setup`: the other hands
+    empty, no pile); ``pool`` holds the cards seat ``me`` cannot see, one
+    entry per copy. They are shuffled (Fisher-Yates from the end on
+    SplitMix64 from ``state``) into ``deal`` (working space, as long as the
+    pool), dealt into the other hands (``sizes[q]`` cards each, in seat order)
+    and the rest, in that order, becomes the draw pile. The next ``n`` outputs
+    seed the kernel bots of the seats.
+    """
+    n_pool = pool.shape[0]
+    deal[:] = pool
+    for i in range(n_pool - 1, 0, -1):
+        state, value = _splitmix64_jit(state)
+        k = kernel.bounded(value, i + 1)
+        deal[i], deal[k] = deal[k], deal[i]
+    kernel.copy_game(start, 0, dealt, 0)
+    pos = 0
+    for q in range(n):
+        if q != me:
+            dealt.board[0, kernel.HAND + q] = kernel.pack(deal[pos : pos + sizes[q]])
+            pos += sizes[q]
+    for i in range(n_pool - pos):
+        dealt.board[0, kernel.ORDER + i] = deal[pos + i]
+    for q in range(n):
+        state, value = _splitmix64_jit(state)
+        dealt.rng[0, q] = value
+    return state
+
+
+@numba.njit(cache=True, inline="always")
+def reward(winner: int, scores: npt.NDArray[np.int64], p: int, n: int, margin_weight: float, max_score: int) -> float:
+    """A finished game's value for seat p: 1 for a win, else 0, plus ``margin_weight`` times
+    p's score margin over the best other seat as a share of ``max_score``."""
+    value = 1.0 if winner == p else 0.0
+    if margin_weight != 0.0:
+        best_other = 0
+        for q in range(n):
+            if q != p and scores[q] > best_other:
+                best_other = scores[q]
+        value += margin_weight * (scores[p] - best_other) / max_score
+    return value
+
+
+@numba.njit(cache=True)
 def _rollouts(
     cfg: kernel.Config,
     start: kernel.State,
@@ -135,48 +190,24 @@ def _rollouts(
     """``per_action`` rollouts of each action index in ``acts[active]``; adds values to ``sums``.
 
     ``start`` holds the position (game 0) with the other hands empty and no
-    deck. Rollout ``j`` deals the shuffled ``pool`` (other hands in seat
-    order, then the draw pile) into ``dealt`` and seeds the bots the same way
-    for every action, each of which is then played out from a copy in ``work``.
+    deck. Rollout ``j`` deals the unseen cards into ``dealt`` (:func:`determinize`)
+    and seeds the bots the same way for every action, each of which is then
+    played out from a copy in ``work``.
     """
     n = cfg.n
-    n_pool = pool.shape[0]
-    deal = np.empty(n_pool, np.int64)
+    deal = np.empty(pool.shape[0], np.int64)
     out_actions = np.zeros((1, 3), np.int64)
     scores = np.zeros(n, np.int64)
     for j in range(per_action):
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
-        # --- determinize: shuffle the unseen cards, deal the other hands, the rest is the pile
-        deal[:] = pool
-        for i in range(n_pool - 1, 0, -1):
-            state, value = _splitmix64_jit(state)
-            k = kernel.bounded(value, i + 1)
-            deal[i], deal[k] = deal[k], deal[i]
-        kernel.copy_game(start, 0, dealt, 0)
-        pos = 0
-        for q in range(n):
-            if q != me:
-                dealt.board[0, kernel.HAND + q] = kernel.pack(deal[pos : pos + sizes[q]])
-                pos += sizes[q]
-        for i in range(n_pool - pos):
-            dealt.board[0, kernel.ORDER + i] = deal[pos + i]
-        for q in range(n):
-            state, value = _splitmix64_jit(state)
-            dealt.rng[0, q] = value
+        determinize(n, start, dealt, me, pool, sizes, state, deal)
         for ai in range(active.shape[0]):
             a = active[ai]
             kernel.copy_game(dealt, 0, work, 0)
             kernel.play_out(cfg, work, 0, acts[a], out_actions, False, scratch)
             winner = kernel.outcome(cfg, work, 0, scores, scratch)
-            value_f = 1.0 if winner == me else 0.0
-            if margin_weight != 0.0:
-                best_other = 0
-                for q in range(n):
-                    if q != me and scores[q] > best_other:
-                        best_other = scores[q]
-                value_f += margin_weight * (scores[me] - best_other) / max_score
-            sums[a] += value_f
+            sums[a] += reward(winner, scores, me, n, margin_weight, max_score)
             counts[a] += 1
 
 
@@ -255,10 +286,7 @@ class MonteCarlo:
             isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
         ):
             raise InvalidRulesError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
-        if rollout_policy not in ("greedy", "random"):
-            raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
-        if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
-            raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
+        check_rollout_options(rollout_policy, margin_weight)
         self.seed: int = secrets.randbits(64) if seed is None else seed
         """The seed the bot was created with (drawn at random when None was given)."""
         self._state = self.seed
@@ -339,6 +367,14 @@ def default_work(rules: Rules) -> int:
     if rules.auto_claim and rules.players > 2:
         return DEFAULT_WORK_AUTO_CLAIM_MULTIPLAYER
     return DEFAULT_WORK
+
+
+def check_rollout_options(rollout_policy: object, margin_weight: object) -> None:
+    """Raise :class:`~ordonnance.errors.InvalidRulesError` unless the rollout policy and margin weight are valid."""
+    if rollout_policy not in ("greedy", "random"):
+        raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
+    if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
+        raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
 
 
 def _check_positive(name: str, value: object, limit: int) -> None:

@@ -24,7 +24,7 @@ from ordonnance.army import ARMY_SIZE, army_key
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 from ordonnance.view import PlayerView
 
-__all__ = ["Bot", "Random", "Greedy", "MonteCarlo", "Search"]
+__all__ = ["Bot", "Random", "Greedy", "MonteCarlo", "ISMCTS", "Search"]
 
 _MASK64 = (1 << 64) - 1
 
@@ -120,3 +120,4 @@ class Greedy(_SeededBot):
 
 
 from ordonnance._montecarlo import MonteCarlo, Search  # noqa: E402  (it builds on the classes above)
+from ordonnance._ismcts import ISMCTS  # noqa: E402  (it builds on the classes above)

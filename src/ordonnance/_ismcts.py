@@ -1,0 +1,650 @@
+"""The information-set MCTS bot: a search tree over what a seat can see, on the simulator kernel.
+
+:class:`ISMCTS` is re-exported as :class:`ordonnance.bots.ISMCTS`. It is
+single-observer information-set Monte-Carlo tree search (SO-ISMCTS, Cowling,
+Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search", IEEE
+TCIAIG 4(2)). Like every bot it sees only a :class:`~ordonnance.PlayerView`.
+
+>>> import ordonnance as od
+>>> game = od.Game.new(od.Rules(), seed=3)
+>>> bot = od.bots.ISMCTS(seed=0, iterations=300)
+>>> bot.choose(game.view(0)) in game.legal_actions()
+True
+
+One iteration, step by step:
+
+* **Determinization.** The cards the seat cannot see are dealt at random
+  into the other hands and the draw pile, exactly as :class:`MonteCarlo`
+  deals them (the shared kernel :func:`ordonnance._montecarlo.determinize`).
+* **Selection.** From the root (the seat's information set) the iteration
+  walks down the tree. A node is a sequence of actions from the root; every
+  action of the game is public (a card played into a territory, a claim, a
+  pass), so that sequence is what every seat knows of the play since the
+  root, and the cards drawn are left to the determinization. At each node the
+  actions legal in this deal are listed; when all of them have children, the
+  child maximizing UCB1 with availability counts is taken,
+  ``mean + exploration * sqrt(ln(available) / visits)``, where ``available``
+  counts the iterations in which that child's action was legal at its parent
+  (the paper's fix for actions that exist in some deals only) and ``mean`` is
+  the reward of the seat that made the move.
+* **Expansion.** Otherwise one of the legal actions without a child is
+  picked at random, and its child added.
+* **Rollout.** From there every seat is played by the kernel twin of
+  :class:`~ordonnance.bots.Greedy` (or of :class:`~ordonnance.bots.Random`
+  with ``rollout_policy="random"``) to the end of the game
+  (:func:`ordonnance._simulator_kernel.play_out`).
+* **Backup.** Every node on the path counts one more visit and adds the reward
+  of the seat that moved into it: 1 for a win, 0 otherwise, plus
+  ``margin_weight`` times the score margin over the best other seat, divided
+  by the highest score possible, so that games are also told apart by how
+  they are won or lost.
+
+The action played is the root's most visited child (ties: the higher mean,
+then the earlier legal action). The tree lives in preallocated NumPy arrays
+(one row of int64 fields per node, :class:`Tree`) and every iteration runs
+in one numba kernel: a few thousand iterations take about 50 ms early in a
+two-player game (see the bots page for the measured figures).
+
+The budget counts iterations, so a seeded bot given ``iterations`` is
+reproducible: the same seed and the same sequence of views give the same
+actions on every machine. ``time_limit`` (seconds) stops the search when the
+time is spent instead (checked every :data:`BATCH` iterations), which makes
+the choices depend on the machine's speed and load: not reproducible.
+
+The kernel (``cache=True``) compiles on first use together with the
+simulator it calls (tens of seconds the very first time after installing),
+then loads from the disk cache in each new process.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Literal, NamedTuple
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _simulator_kernel as kernel
+from ordonnance._montecarlo import Search, _index, _Setup, check_rollout_options, determinize, reward
+from ordonnance._rng import splitmix64
+from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.actions import Action
+from ordonnance.bots import _legal, _SeededBot
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.view import PlayerView
+
+__all__ = ["ISMCTS", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "BATCH"]
+
+#: Iterations per decision when neither ``iterations`` nor ``time_limit`` is given.
+DEFAULT_ITERATIONS = 2_000
+#: The most iterations a decision may be given (also the cap under a ``time_limit``).
+MAX_ITERATIONS = 10_000_000
+#: Iterations between two looks at the clock under a ``time_limit``.
+BATCH = 32
+#: The default exploration constant of UCB1 (rewards lie in about 0..1).
+DEFAULT_EXPLORATION = 0.7
+#: The default progressive widening (see ISMCTS).
+DEFAULT_WIDENING = 1.0
+#: The longest path through the tree (a game has fewer decisions: see kernel.MAX_ACTIONS).
+MAX_DEPTH = 256
+
+# Fields of a node row (Tree.nodes).
+PARENT = 0
+FIRST_CHILD = 1
+NEXT_SIBLING = 2
+ACTION = 3  # the action index (ordonnance.rl's numbering) that leads from the parent here
+PLAYER = 4  # the seat that took it, whose reward the node keeps
+VISITS = 5
+AVAILABLE = 6  # iterations in which the action was legal at the parent
+FIELDS = 7
+NONE = -1
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_ROOT_GAMMA = np.uint64(0xD1B54A32D192ED03)
+_INITIAL_NODES = 4_096
+
+
+class Tree(NamedTuple):
+    """A search tree in preallocated arrays; node 0 is the root.
+
+    ``nodes[i]`` holds node i's fields (PARENT, FIRST_CHILD, NEXT_SIBLING,
+    ACTION, PLAYER, VISITS, AVAILABLE); ``reward[i]`` the summed reward of
+    node i's PLAYER over its visits; ``size[0]`` how many rows are in use.
+    Children are a linked list, newest first.
+    """
+
+    nodes: npt.NDArray[np.int64]
+    reward: npt.NDArray[np.float64]
+    size: npt.NDArray[np.int64]
+
+
+def new_tree(capacity: int) -> Tree:
+    """An empty tree (the root alone) with room for ``capacity`` nodes."""
+    tree = Tree(np.empty((capacity, FIELDS), np.int64), np.empty(capacity, np.float64), np.ones(1, np.int64))
+    tree.nodes[0] = (NONE, NONE, NONE, NONE, NONE, 0, 0)
+    tree.reward[0] = 0.0
+    return tree
+
+
+def grown(tree: Tree, capacity: int) -> Tree:
+    """``tree`` copied into arrays with room for ``capacity`` nodes."""
+    used = int(tree.size[0])
+    bigger = Tree(np.empty((capacity, FIELDS), np.int64), np.empty(capacity, np.float64), tree.size.copy())
+    bigger.nodes[:used] = tree.nodes[:used]
+    bigger.reward[:used] = tree.reward[:used]
+    return bigger
+
+
+# --------------------------------------------------------------------- kernels
+
+
+@numba.njit(cache=True)
+def select(tree: Tree, node: int, legal: npt.NDArray[np.bool_], exploration: float) -> int:
+    """The child of ``node`` to descend into when every legal action has one (UCB1 with availability).
+
+    Every child whose action is ``legal`` gains one availability first; the
+    child with the highest ``reward / visits + exploration * sqrt(ln(available)
+    / visits)`` is returned (the first in the children's list on ties), or
+    NONE when no child is legal.
+    """
+    nodes = tree.nodes
+    best = NONE
+    best_score = -np.inf
+    c = nodes[node, FIRST_CHILD]
+    while c != NONE:
+        if legal[nodes[c, ACTION]]:
+            nodes[c, AVAILABLE] += 1
+            visits = nodes[c, VISITS]
+            score = tree.reward[c] / visits + exploration * math.sqrt(math.log(nodes[c, AVAILABLE]) / visits)
+            if score > best_score:
+                best_score = score
+                best = c
+        c = nodes[c, NEXT_SIBLING]
+    return best
+
+
+@numba.njit(cache=True)
+def untried(tree: Tree, node: int, legal: npt.NDArray[np.bool_], out: npt.NDArray[np.int64]) -> int:
+    """The legal actions of ``node`` without a child, in action order, into ``out``; returns how many."""
+    nodes = tree.nodes
+    k = 0
+    for a in range(kernel.NUM_ACTIONS):
+        if legal[a]:
+            out[k] = a
+            k += 1
+    c = nodes[node, FIRST_CHILD]
+    while c != NONE:
+        a = nodes[c, ACTION]
+        if legal[a]:
+            for i in range(k):
+                if out[i] == a:
+                    out[i] = out[k - 1]
+                    k -= 1
+                    break
+        c = nodes[c, NEXT_SIBLING]
+    # back into action order (the swaps above moved a few)
+    for i in range(1, k):
+        x = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > x:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = x
+    return k
+
+
+@numba.njit(cache=True)
+def priority(s: kernel.State, a: int) -> int:
+    """How promising action ``a`` of the seat to act in game 0 looks before any search (higher first).
+
+    Greedy's order: a claim first, then a play by the key of the army it makes
+    (an army it completes first on equal keys), a pass last.
+    """
+    if a >= kernel.PASS_ACTION:
+        return -1
+    if a >= kernel.CLAIM_ACTIONS:
+        return 1 << 62
+    p = s.board[0, kernel.CURRENT]
+    t = a % kernel.TERRITORIES
+    at = t * kernel.SEATS + p
+    length = s.board[0, kernel.ARMY_LEN + at]
+    key = kernel._word_key(s.board[0, kernel.ARMY_AT + at] | ((a // kernel.TERRITORIES + 1) << (8 * length)))
+    return 2 * key + (1 if length == kernel.ARMY - 1 else 0)
+
+
+@numba.njit(cache=True)
+def add_child(tree: Tree, node: int, action: int, player: int) -> int:
+    """A new child of ``node`` reached by ``action`` of ``player`` (available once, not yet visited)."""
+    nodes = tree.nodes
+    i = tree.size[0]
+    tree.size[0] = i + 1
+    nodes[i, PARENT] = node
+    nodes[i, FIRST_CHILD] = NONE
+    nodes[i, NEXT_SIBLING] = nodes[node, FIRST_CHILD]
+    nodes[i, ACTION] = action
+    nodes[i, PLAYER] = player
+    nodes[i, VISITS] = 0
+    nodes[i, AVAILABLE] = 1
+    tree.reward[i] = 0.0
+    nodes[node, FIRST_CHILD] = i
+    return int(i)
+
+
+@numba.njit(cache=True)
+def workspace(n: int, pool: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64],
+                                          npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64],
+                                          npt.NDArray[np.int64]]:  # fmt: skip
+    """Working space of an iteration: the deal, the legal mask, the choices, the path, the rewards,
+    the scores and play_out's (unused) record."""
+    return (np.empty(pool, np.int64), np.zeros(kernel.NUM_ACTIONS, np.bool_), np.empty(kernel.NUM_ACTIONS, np.int64),
+            np.empty(MAX_DEPTH, np.int64), np.zeros(n, np.float64), np.zeros(n, np.int64),
+            np.zeros((1, 3), np.int64))  # fmt: skip
+
+
+class Knobs(NamedTuple):
+    """The search's constants, as the kernels read them (see :class:`ISMCTS`)."""
+
+    exploration: float
+    widening: float  # finite: math.inf is passed as a large number
+    margin_weight: float
+    max_score: int
+
+
+@numba.njit(cache=True)
+def descend(
+    cfg: kernel.Config,
+    s: kernel.State,
+    tree: Tree,
+    node: int,
+    path: npt.NDArray[np.int64],
+    depth: int,
+    state: np.uint64,
+    knobs: Knobs,
+    legal: npt.NDArray[np.bool_],
+    choices: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> int:
+    """Selection and expansion from ``node`` in game 0 of ``s``, the nodes passed appended to ``path``
+    from ``depth`` on; returns the new depth. ``state`` draws the ties; ``legal`` and
+    ``choices`` are working space.
+
+    While the game goes on: a node of N visits whose legal actions have fewer
+    than ``1 + widening * sqrt(N)`` children gains one, for its most promising
+    untried legal action (:func:`priority`; ties at random), and the descent
+    ends there; otherwise the descent goes on into the child :func:`select` picks.
+    """
+    nodes = tree.nodes
+    while s.board[0, kernel.OVER] == 0 and depth < MAX_DEPTH:
+        kernel.legal_mask(cfg, s, 0, legal, scratch)
+        k = untried(tree, node, legal, choices)
+        total = 0
+        for a in range(kernel.NUM_ACTIONS):
+            total += legal[a]
+        if k > 0 and total - k < 1 + knobs.widening * math.sqrt(nodes[node, VISITS]):
+            best = priority(s, choices[0])
+            for i in range(1, k):
+                best = max(best, priority(s, choices[i]))
+            a = NONE
+            ties = 0
+            for i in range(k):
+                if priority(s, choices[i]) == best:  # the best at random: keep the t-th with chance 1/t
+                    ties += 1
+                    if ties == 1:
+                        a = choices[i]
+                    else:
+                        state, r = _splitmix64_jit(state)
+                        if kernel.bounded(r, ties) == 0:
+                            a = choices[i]
+            select(tree, node, legal, knobs.exploration)  # the legal siblings were available too
+            node = add_child(tree, node, a, s.board[0, kernel.CURRENT])
+            kernel.apply_action(cfg, s, 0, a, scratch)
+            path[depth] = node
+            return depth + 1
+        child = select(tree, node, legal, knobs.exploration)
+        if child == NONE:
+            break  # no legal action (only where the engine would not ask): defensive
+        node = child
+        kernel.apply_action(cfg, s, 0, nodes[node, ACTION], scratch)
+        path[depth] = node
+        depth += 1
+    return depth
+
+
+@numba.njit(cache=True)
+def finish(
+    cfg: kernel.Config,
+    s: kernel.State,
+    tree: Tree,
+    path: npt.NDArray[np.int64],
+    depth: int,
+    knobs: Knobs,
+    value: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> None:
+    """Roll game 0 of ``s`` out with the kernel bots and back the rewards up the root and ``path[:depth]``."""
+    n = cfg.n
+    kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
+    winner = kernel.outcome(cfg, s, 0, scores, scratch)
+    for p in range(n):
+        value[p] = reward(winner, scores, p, n, knobs.margin_weight, knobs.max_score)
+    nodes = tree.nodes
+    nodes[0, VISITS] += 1
+    for i in range(depth):
+        v = path[i]
+        nodes[v, VISITS] += 1
+        tree.reward[v] += value[nodes[v, PLAYER]]
+
+
+@numba.njit(cache=True)
+def iterate(
+    cfg: kernel.Config,
+    start: kernel.State,
+    dealt: kernel.State,
+    me: int,
+    pool: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    tree: Tree,
+    first: int,
+    count: int,
+    seed: np.uint64,
+    knobs: Knobs,
+    scratch: npt.NDArray[np.int64],
+) -> int:
+    """Iterations ``first .. first + count - 1`` of plain SO-ISMCTS from ``start``; returns how many ran.
+
+    Iteration ``j`` draws its deal and its choices from SplitMix64 seeded
+    with ``seed ^ j * gamma``, so a search split into several calls gives
+    the same tree as one call. It stops early (before an iteration) when the
+    tree may not have room for the node an iteration adds.
+    """
+    n = cfg.n
+    deal, legal, choices, path, value, scores, out_actions = workspace(n, pool.shape[0])
+    for j in range(first, first + count):
+        if tree.size[0] >= tree.nodes.shape[0]:
+            return j - first
+        state = seed ^ (np.uint64(j) * _GAMMA)
+        state, _ = _splitmix64_jit(state)
+        state = determinize(n, start, dealt, me, pool, sizes, state, deal)
+        depth = descend(cfg, dealt, tree, 0, path, 0, state, knobs, legal, choices, scratch)
+        finish(cfg, dealt, tree, path, depth, knobs, value, scores, out_actions, scratch)
+    return count
+
+
+@numba.njit(cache=True)
+def iterate_halving(
+    cfg: kernel.Config,
+    start: kernel.State,
+    dealt: kernel.State,
+    work: kernel.State,
+    me: int,
+    pool: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    tree: Tree,
+    roots: npt.NDArray[np.int64],
+    first: int,
+    count: int,
+    seed: np.uint64,
+    knobs: Knobs,
+    scratch: npt.NDArray[np.int64],
+) -> int:
+    """Deals ``first .. first + count - 1`` of a round of sequential halving; returns how many ran.
+
+    ``roots`` holds the root's children still in the race. Deal ``j`` (drawn as
+    in :func:`iterate`) is played once through each of them (common random
+    numbers: every root action meets the same hidden cards and the same
+    rollout seeds), descending below it as plain SO-ISMCTS does with the ties
+    drawn from ``seed ^ j * gamma`` mixed with the child's place in ``roots``.
+    Stops early (before a deal) when the tree may not have room for the nodes a
+    deal adds (one per root child).
+    """
+    n = cfg.n
+    deal, legal, choices, path, value, scores, out_actions = workspace(n, pool.shape[0])
+    nodes = tree.nodes
+    for j in range(first, first + count):
+        if tree.size[0] + roots.shape[0] > nodes.shape[0]:
+            return j - first
+        state = seed ^ (np.uint64(j) * _GAMMA)
+        state, _ = _splitmix64_jit(state)
+        state = determinize(n, start, dealt, me, pool, sizes, state, deal)
+        for i in range(roots.shape[0]):
+            child = roots[i]
+            kernel.copy_game(dealt, 0, work, 0)
+            kernel.apply_action(cfg, work, 0, nodes[child, ACTION], scratch)
+            nodes[child, AVAILABLE] += 1
+            path[0] = child
+            ties, _ = _splitmix64_jit(state ^ (np.uint64(i + 1) * _ROOT_GAMMA))
+            depth = descend(cfg, work, tree, child, path, 1, ties, knobs, legal, choices, scratch)
+            finish(cfg, work, tree, path, depth, knobs, value, scores, out_actions, scratch)
+    return count
+
+
+# --------------------------------------------------------------------- the bot
+
+
+class ISMCTS(_SeededBot):
+    """Information-set Monte-Carlo tree search (SO-ISMCTS) over the simulator kernel.
+
+    ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
+    random when None). Each decision runs ``iterations`` iterations
+    (:data:`DEFAULT_ITERATIONS` when neither budget is given); with
+    ``time_limit`` (seconds) it stops once that much time is spent (checked
+    every :data:`BATCH` iterations, so a decision overruns it by about one
+    batch), at most ``iterations`` (or :data:`MAX_ITERATIONS`) in any case.
+    Only an iteration budget is reproducible: under a time limit the choices
+    depend on the machine's speed.
+
+    ``exploration`` is UCB1's constant, ``rollout_policy`` the kernel bot that
+    plays every seat after the tree (``"greedy"``, the default and the
+    stronger, or ``"random"``), ``margin_weight`` the weight of the score
+    margin in a rollout's reward (see the module docs).
+
+    It uses only the :class:`~ordonnance.PlayerView` it is given, never the
+    game, so it cannot peek at hidden cards.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        widening: float = DEFAULT_WIDENING,
+        rollout_policy: Literal["greedy", "random"] = "greedy",
+        margin_weight: float = 0.1,
+        root: Literal["halving", "ucb"] = "halving",
+    ) -> None:
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
+        ):
+            raise InvalidRulesError(f"iterations must be a positive int of at most {MAX_ITERATIONS:,} or None, got {iterations!r}")
+        if time_limit is not None and (
+            isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf
+        ):
+            raise InvalidRulesError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not 0 <= exploration <= 100:
+            raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
+        if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:
+            raise InvalidRulesError(f"widening must be a positive number (math.inf: none), got {widening!r}")
+        check_rollout_options(rollout_policy, margin_weight)
+        if root not in ("halving", "ucb"):
+            raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {root!r}")
+        super().__init__(seed)
+        self.iterations = iterations
+        """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
+        self.time_limit = None if time_limit is None else float(time_limit)
+        """Seconds per decision, or None for no time limit."""
+        self.exploration = float(exploration)
+        """UCB1's exploration constant."""
+        self.widening = float(widening)
+        """Progressive widening: a node of N visits has at most ``1 + widening * sqrt(N)`` children."""
+        self.rollout_policy: Literal["greedy", "random"] = rollout_policy
+        """The kernel bot of the rollouts."""
+        self.margin_weight = float(margin_weight)
+        """The weight of the score margin in a reward."""
+        self.root: Literal["halving", "ucb"] = root
+        """How the root's action is chosen: sequential halving, or UCB1 as below it."""
+
+    def __repr__(self) -> str:
+        parts = [f"seed={self.seed}"]
+        if self.iterations is not None:
+            parts.append(f"iterations={self.iterations}")
+        if self.time_limit is not None:
+            parts.append(f"time_limit={self.time_limit!r}")
+        if self.exploration != DEFAULT_EXPLORATION:
+            parts.append(f"exploration={self.exploration!r}")
+        if self.widening != DEFAULT_WIDENING:
+            parts.append(f"widening={self.widening!r}")
+        if self.rollout_policy != "greedy":
+            parts.append(f"rollout_policy={self.rollout_policy!r}")
+        if self.margin_weight != 0.1:
+            parts.append(f"margin_weight={self.margin_weight!r}")
+        if self.root != "halving":
+            parts.append(f"root={self.root!r}")
+        return f"bots.ISMCTS({', '.join(parts)})"
+
+    def budget(self) -> int:
+        """The most iterations a decision may run."""
+        if self.iterations is not None:
+            return self.iterations
+        return DEFAULT_ITERATIONS if self.time_limit is None else MAX_ITERATIONS
+
+    def choose(self, view: PlayerView) -> Action:
+        """The most visited action of the search for this view."""
+        return self.search(view).action
+
+    def search(self, view: PlayerView) -> Search:
+        """Run the search for ``view``; reports each root action's mean reward and visits.
+
+        ``Search.rollouts`` counts the iterations through each action (one
+        rollout each). Raises :class:`~ordonnance.errors.IllegalActionError`
+        when the view's seat has no legal action.
+        """
+        actions = _legal(view)
+        if not isinstance(view, PlayerView):
+            raise OrdonnanceTypeError(f"ISMCTS plays Ordonnance: it chooses from an ordonnance.PlayerView, not {view!r}")
+        clock = _Clock(self.time_limit)
+        self._state, decision_seed = splitmix64(self._state)
+        if len(actions) == 1:
+            return Search(actions[0], actions, (math.nan,), (0,), clock.seconds())
+        setup = _Setup.of(view, self.rollout_policy)
+        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score)
+        run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
+        # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
+        # scalars, which warn on the wrap-around that the algorithm relies on.
+        with np.errstate(over="ignore"):
+            if self.root == "ucb":
+                best = run.ucb(self.budget(), clock, actions)
+            else:
+                best = run.halving(self.iterations, clock, actions)
+        return _report(run.tree, actions, best, clock.seconds())
+
+
+class _Clock:
+    """A decision's time: spent, and whether the time limit (if any) is reached."""
+
+    def __init__(self, limit: float | None) -> None:
+        self.start = time.perf_counter()
+        self.limit = limit
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.start
+
+    def out(self) -> bool:
+        return self.limit is not None and self.seconds() >= self.limit
+
+
+class _Run:
+    """One search: the position, the constants, the generator and the tree (which may grow)."""
+
+    def __init__(self, setup: _Setup, knobs: Knobs, seed: np.uint64, tree: Tree) -> None:
+        self.setup, self.knobs, self.seed, self.tree = setup, knobs, seed, tree
+
+    def _room(self, nodes: int) -> None:
+        if self.tree.nodes.shape[0] - int(self.tree.size[0]) < nodes:
+            self.tree = grown(self.tree, max(2 * self.tree.nodes.shape[0], int(self.tree.size[0]) + nodes))
+
+    def ucb(self, budget: int, clock: _Clock, actions: tuple[Action, ...]) -> int | None:
+        """Plain SO-ISMCTS: ``budget`` iterations from the root (fewer when the clock runs out)."""
+        s = self.setup
+        done = 0
+        while done < budget:
+            step = budget - done if clock.limit is None else min(BATCH, budget - done)
+            self._room(step)
+            done += iterate(s.cfg, s.start, s.dealt, s.me, s.pool, s.sizes, self.tree, done, step, self.seed, self.knobs, s.scratch)
+            if clock.out():
+                break
+        return None
+
+    def halving(self, iterations: int | None, clock: _Clock, actions: tuple[Action, ...]) -> int:
+        """Sequential halving over the root's actions with SO-ISMCTS below each; returns the best one's index.
+
+        ``ceil(log2(k))`` rounds for ``k`` actions; each shares its part of the
+        budget among the actions still in the race (one deal through each of
+        them at a time) and keeps the better half by mean reward. Without an
+        iteration budget, each round's share is what is left of 95% of the time
+        limit, at the speed measured so far (the first deal tells it).
+        """
+        s = self.setup
+        k = len(actions)
+        self._room(k)
+        for action in actions:
+            add_child(self.tree, 0, _index(action), s.me)
+        node_of = list(range(1, k + 1))  # the children, in legal order
+        survivors = list(range(k))
+        rounds = math.ceil(math.log2(k))
+        timed = iterations is None and clock.limit is not None
+        budget = DEFAULT_ITERATIONS if iterations is None else iterations
+        deals = 0
+        kernel_seconds = 0.0
+        for r in range(rounds):
+            roots = np.array([node_of[a] for a in survivors], np.int64)
+            per_action = max(1, budget // (len(survivors) * rounds))
+            spent = 0
+            while spent < per_action:
+                if timed and clock.limit is not None and deals:
+                    done = int(self.tree.nodes[0, VISITS])
+                    left = (0.95 * clock.limit - clock.seconds()) * done / max(kernel_seconds, 1e-9)
+                    per_action = max(spent + 1, int(left) // (len(survivors) * (rounds - r)))
+                step = per_action - spent if clock.limit is None else min(per_action - spent, max(1, BATCH // len(survivors)))
+                self._room(step * len(survivors))
+                before = time.perf_counter()
+                ran = iterate_halving(s.cfg, s.start, s.dealt, s.work, s.me, s.pool, s.sizes, self.tree, roots, deals, step,
+                                      self.seed, self.knobs, s.scratch)  # fmt: skip
+                kernel_seconds += time.perf_counter() - before
+                deals += ran
+                spent += ran
+                if clock.out():
+                    return self._best(survivors, node_of)
+            means = {a: self._mean(node_of[a]) for a in survivors}
+            survivors.sort(key=lambda a: (-means[a], a))
+            survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
+        return self._best(survivors, node_of)
+
+    def _mean(self, node: int) -> float:
+        visits = int(self.tree.nodes[node, VISITS])
+        return float(self.tree.reward[node]) / visits if visits else -math.inf
+
+    def _best(self, survivors: list[int], node_of: list[int]) -> int:
+        return min(survivors, key=lambda a: (-self._mean(node_of[a]), a))
+
+
+def _report(tree: Tree, actions: tuple[Action, ...], best: int | None, seconds: float) -> Search:
+    """The root's statistics per legal action, and the one chosen (``best``, else the most visited)."""
+    index = {_index(action): i for i, action in enumerate(actions)}
+    visits = [0] * len(actions)
+    values = [math.nan] * len(actions)
+    c = int(tree.nodes[0, FIRST_CHILD])
+    while c != NONE:
+        i = index[int(tree.nodes[c, ACTION])]
+        visits[i] = int(tree.nodes[c, VISITS])
+        if visits[i]:
+            values[i] = float(tree.reward[c]) / visits[i]
+        c = int(tree.nodes[c, NEXT_SIBLING])
+    if best is None:
+        best = min(range(len(actions)), key=lambda i: (-visits[i], -(values[i] if visits[i] else -math.inf), i))
+    return Search(actions[best], actions, tuple(values), tuple(visits), seconds)
