@@ -67,7 +67,8 @@ def test_every_step_agrees_with_the_engine(params: dict[str, Any]) -> None:
             assert state.legal_actions() == [m for m, _ in outcomes]
             dealt.append(_random_step(state, rng))
             state.apply_action(dealt[-1])
-        engine = od.Game.new(rules, seed=seed) if seed is not None else od.Game.new(rules, deck=[od.Card.from_mask(m) for m in dealt])
+        deck = [od.Card.from_mask(m) for m in dealt]
+        engine = od.Game.new(rules, seed=seed) if seed is not None else od.Game.new(rules, deck=deck)
         while True:
             assert state.game() == engine
             assert state.is_terminal() == engine.is_over

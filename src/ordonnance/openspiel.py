@@ -99,7 +99,9 @@ else:
     _StateBase = pyspiel.State
     _BotBase = pyspiel.Bot
 
-__all__ = ["SHORT_NAME", "OrdonnanceGame", "OrdonnanceState", "LibraryBot", "OpenSpielBot", "load", "rules_of", "state_of"]
+__all__ = [
+    "SHORT_NAME", "OrdonnanceGame", "OrdonnanceState", "LibraryBot", "OpenSpielBot", "load", "rules_of", "state_of",
+]  # fmt: skip
 
 #: The name the game is registered under.
 SHORT_NAME = "python_ordonnance"
@@ -180,17 +182,15 @@ class _Setup:
         self.rules = rules
         self.seed = seed
         self.players = rules.players
-        self.config = ok.pack_config(k.config(rules, [k.RANDOM] * rules.players, unseen=True))
+        self.work = ok.new_work(k.config(rules, [k.RANDOM] * rules.players, unseen=True))
         self.cards = k.deck_of(rules)
         self.deck = len(rules.cards)
         self.counts = [0] * _CHANCE_OUTCOMES
         for m in self.cards.tolist():
             self.counts[m] += 1
         self.unshuffle = _unshuffling(self.deck)
-        # Working memory of the kernel steps (nothing stays in it between calls).
-        self.scratch = np.zeros(k.SCRATCH, np.int64)
+        # The kernel's working memory (nothing stays in it between calls).
         self.mask = np.zeros(NUM_ACTIONS, np.bool_)
-        self.legal = np.zeros(NUM_ACTIONS, np.int64)
 
     def __reduce__(self) -> tuple[Callable[..., _Setup], tuple[tuple[tuple[str, Any], ...]]]:
         return _setup, (self.key,)
@@ -296,7 +296,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         setup = game._setup
         self._s = setup
         self._board = np.zeros((1, k.ORDER + setup.deck), np.int64)
-        self._rng = np.zeros((1, k.SEATS), np.uint64)
+        self._out = np.zeros(NUM_ACTIONS, np.int64)  # the kernel writes the legal actions here
         # OpenSpiel clones a state by deep-copying these attributes: arrays copy in one
         # step, where a list would be copied element by element.
         self._legal = _NO_ACTIONS
@@ -307,8 +307,8 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         self._returns: tuple[float, ...] | None = None
         self._views = _Views()  # cleared by every action
         if setup.seed is not None:
-            self._started(setup, _run(ok.start, setup.config, self._board, self._rng, setup.cards, np.uint64(setup.seed),
-                                          setup.scratch, setup.mask, setup.legal))  # fmt: skip
+            answer = _run(ok.start, setup.work, self._board, setup.mask, self._out, setup.cards, np.uint64(setup.seed))
+            self._started(setup, answer)
 
     # --------------------------------------------------------------- the kernel
 
@@ -316,13 +316,13 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         """Read the kernel's answer after a step: the legal actions, or the result."""
         if answer == ok.OVER:
             scores = np.zeros(k.SEATS, np.int64)
-            winner = _run(ok.result, setup.config, self._board, self._rng, scores, setup.scratch)
+            winner = _run(ok.result, setup.work, self._board, scores)
             n = setup.players
             self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
             self._legal = _NO_ACTIONS
             self._current = _TERMINAL
         else:
-            self._legal = setup.legal[: answer & 255].copy()
+            self._legal = self._out[: answer & 255].copy()
             self._current = answer >> 8
 
     # --------------------------------------------------------------- pyspiel's State
@@ -365,11 +365,14 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
             self._dealt.append(action)
             if len(self._dealt) == setup.deck:
                 order = np.frombuffer(self._dealt, np.int64)[setup.unshuffle]
-                self._started(setup, _run(ok.start, setup.config, self._board, self._rng, order, np.uint64(0),
-                                              setup.scratch, setup.mask, setup.legal))  # fmt: skip
+                answer = _run(ok.start, setup.work, self._board, setup.mask, self._out, order, np.uint64(0))
+                self._started(setup, answer)
             return
         self._decisions.append(action)
-        self._started(setup, _run(ok.step, setup.config, self._board, self._rng, action, setup.scratch, setup.mask, setup.legal))
+        if _JIT:
+            self._started(setup, ok.step(setup.work, self._board, setup.mask, self._out, action))
+        else:
+            self._started(setup, _run(ok.step, setup.work, self._board, setup.mask, self._out, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -380,7 +383,9 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         """+1 to the winner and -1 to every other seat once over (0 to all in a draw); zeros before."""
         return list(self._returns) if self._returns is not None else [0.0] * self._s.players
 
-    def resample_from_infostate(self, player: int, probability_sampler: Callable[[], float] | None = None) -> OrdonnanceState:
+    def resample_from_infostate(
+        self, player: int, probability_sampler: Callable[[], float] | None = None
+    ) -> OrdonnanceState:
         """A state with ``player``'s information state whose hidden cards (the other hands
         and the pile) are dealt again uniformly (:meth:`PlayerView.sample_game
         <ordonnance.PlayerView.sample_game>`), seeded from ``probability_sampler``
@@ -443,7 +448,9 @@ def _game_of(state: OrdonnanceState) -> Game:
     return game
 
 
-def state_of(game: Game, spiel_game: OrdonnanceGame | None = None, *, decisions: list[int] | None = None) -> OrdonnanceState:
+def state_of(
+    game: Game, spiel_game: OrdonnanceGame | None = None, *, decisions: list[int] | None = None
+) -> OrdonnanceState:
     """An OpenSpiel state of ``game``'s position (past the deal), for ``spiel_game``
     (default: the registered game of ``game.rules``).
 
@@ -485,7 +492,7 @@ def state_of(game: Game, spiel_game: OrdonnanceGame | None = None, *, decisions:
     state._left = np.zeros(_CHANCE_OUTCOMES, np.int64)
     state._decisions = array("q", decisions or [])
     setup = state._s
-    state._started(setup, _run(ok.prepared, setup.config, state._board, state._rng, setup.scratch, setup.mask, setup.legal))
+    state._started(setup, _run(ok.prepared, setup.work, state._board, setup.mask, state._out))
     return state
 
 
@@ -523,7 +530,7 @@ class _Observer:
         if state._current == _CHANCE:
             self.tensor.fill(0)
             return
-        _run(ok.observe, self._setup.config, state._board, player, self.tensor, self._setup.scratch)
+        _run(ok.observe, self._setup.work, state._board, player, self.tensor)
 
     def string_from(self, state: OrdonnanceState, player: int) -> str:
         """``player``'s information state (perfect recall) or observation, as text."""
@@ -537,8 +544,9 @@ class _Observer:
 
 
 def _table_text(game: Game, player: int, hand: str) -> str:
-    lines = [f"seat {player} | hand {hand} | hands {[len(game.hand(p)) for p in range(game.players)]} "
-             f"| pile {game.deck_size} | " + ("over" if game.is_over else f"player {game.current_player} to act")]  # fmt: skip
+    turn = "over" if game.is_over else f"player {game.current_player} to act"
+    sizes = [len(game.hand(p)) for p in range(game.players)]
+    lines = [f"seat {player} | hand {hand} | hands {sizes} | pile {game.deck_size} | {turn}"]
     for t in Territory:
         armies = " / ".join(" ".join(map(str, game.army(t, p))) or "-" for p in range(game.players))
         owner = game.territory_owner(t)
