@@ -14,15 +14,16 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 
+from ordonnance._sampling import Deal
 from ordonnance.actions import Action, to_territory
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
+from ordonnance.game import _check_seed
 from ordonnance.rules import Rules
 from ordonnance.territory import Territory
 
 if TYPE_CHECKING:
-    from ordonnance._sampling import Deal
     from ordonnance.game import Game
 
 __all__ = ["PlayerView"]
@@ -139,9 +140,6 @@ class PlayerView:
         >>> sample.hand(1) == game.hand(1)  # dealt again
         False
         """
-        from ordonnance._sampling import Deal
-        from ordonnance.game import _check_seed
-
         seed = secrets.randbits(64) if seed is None else _check_seed(seed)
         deal = self._deal
         if deal is None:
