@@ -302,3 +302,12 @@ def test_copy_and_deepcopy_are_clones() -> None:
         copied.apply(copied.legal_actions()[0])
         assert copied != game
     assert copy.deepcopy([game, game])[0] is not game
+
+
+def test_a_view_no_deal_fits_is_refused_after_a_bounded_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Private proof, and seat 1 listed as having passed with no complete army: no
+    hand lets it have a claim to make, so every deal is refused; the search stops."""
+    view = od.Game.new(Rules(claim_proof="private"), seed=1).view(0)
+    monkeypatch.setattr(sampling, "MAX_ATTEMPTS", 50)
+    with pytest.raises(od.InvalidGameStateError, match="no deal of the unseen cards in 50 tries"):
+        attrs.evolve(view, passed=(1,)).sample_game(0)
