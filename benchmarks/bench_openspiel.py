@@ -140,3 +140,22 @@ def test_random_rollouts_on_the_python_engine(benchmark: Any, params: dict[str, 
     game = pyspiel.load_game(_BASELINE, params)
     items(benchmark, baseline_games)
     benchmark.pedantic(rollouts, args=(game, baseline_games), rounds=3, iterations=1)
+
+
+@pytest.mark.benchmark(group="openspiel: resample_from_infostate (IS-MCTS's re-deal)")
+def test_resample_from_infostate(benchmark: Any) -> None:
+    game = pyspiel.load_game("python_ordonnance", {"seed": 3})
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    for _ in range(20):
+        state.apply_action(rng.choice(state.legal_actions()))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    player = state.current_player()
+    state.resample_from_infostate(player, sampler)  # compile, and keep the view
+
+    def run() -> None:
+        for _ in range(200):
+            state.resample_from_infostate(player, sampler)
+
+    items(benchmark, 200, subject=True)
+    benchmark.pedantic(run, rounds=5, iterations=1)

@@ -291,7 +291,7 @@ def _unshuffling(size: int) -> npt.NDArray[np.int64]:
 class OrdonnanceState(_StateBase):  # type: ignore[misc]
     """A ``pyspiel.State``: one game on the simulator kernel (see the module's docstring)."""
 
-    def __init__(self, game: OrdonnanceGame) -> None:
+    def __init__(self, game: OrdonnanceGame, *, deal: bool = True) -> None:
         super().__init__(game)
         setup = game._setup
         self._s = setup
@@ -306,7 +306,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         self._current: int = _CHANCE
         self._returns: tuple[float, ...] | None = None
         self._views = _Views()  # cleared by every action
-        if setup.seed is not None:
+        if deal and setup.seed is not None:
             answer = _run(ok.start, setup.work, self._board, setup.mask, self._out, setup.cards, np.uint64(setup.seed))
             self._started(setup, answer)
 
@@ -417,7 +417,16 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
 
 def _lanes(word: int, length: int) -> list[int]:
+    """The masks in the first ``length`` lanes of a kernel word."""
     return [(word >> (8 * i)) & 255 for i in range(length)]
+
+
+def _word(masks: list[int]) -> int:
+    """The kernel word of ``masks`` (one 8-bit lane each, the first lowest)."""
+    word = 0
+    for i, m in enumerate(masks):
+        word |= m << (8 * i)
+    return word
 
 
 def _game_of(state: OrdonnanceState) -> Game:
@@ -464,30 +473,30 @@ def state_of(
         spiel_game = load(game.rules)
     if spiel_game.rules != game.rules:
         raise OrdonnanceTypeError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
-    state = OrdonnanceState(spiel_game)
-    b = state._board[0]
-    b[:] = 0
+    state = OrdonnanceState(spiel_game, deal=False)
     n, deck, at = game.players, len(game.rules.cards), k.SEATS
+    b = [0] * state._board.shape[1]  # the row in a list first: a NumPy array is slow to fill field by field
     for p in range(n):
         hand = game._hands[p]
-        b[k.HAND + p] = sum(m << (8 * i) for i, m in enumerate(hand))
+        b[k.HAND + p] = _word(hand)
         b[k.HAND_LEN + p] = len(hand)
         for t in range(TERRITORY_COUNT):
             army = game._armies[t][p]
-            b[k.ARMY_AT + t * at + p] = sum(m << (8 * i) for i, m in enumerate(army))
+            b[k.ARMY_AT + t * at + p] = _word(army)
             b[k.ARMY_LEN + t * at + p] = len(army)
             b[k.COMPLETED + t * at + p] = game._completed[t][p]
-    for t in range(TERRITORY_COUNT):
-        b[k.OWNER + t] = game._owner[t]
-        b[k.MARKER + t] = game._marker[t]
-    b[k.HIDDEN : k.HIDDEN + 32] = game._hidden
-    b[k.TOP] = deck - len(game._deck)
-    b[k.ORDER + b[k.TOP] : k.ORDER + deck] = game._deck[::-1]
+    b[k.OWNER : k.OWNER + TERRITORY_COUNT] = game._owner
+    b[k.MARKER : k.MARKER + TERRITORY_COUNT] = game._marker
+    b[k.HIDDEN : k.HIDDEN + 32] = game._hidden.tolist()
+    top = deck - len(game._deck)
+    b[k.TOP] = top
+    b[k.ORDER + top : k.ORDER + deck] = game._deck[::-1]
     b[k.PLAYS] = game._plays
     b[k.DECIDED] = sum(1 for o in game._owner if o != _NOBODY)
     b[k.CURRENT] = game._current
     b[k.OVER] = int(game._over)
     b[k.PASSED] = game._passed
+    state._board[0] = b
     state._dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
     state._left = np.zeros(_CHANCE_OUTCOMES, np.int64)
     state._decisions = array("q", decisions or [])
