@@ -103,6 +103,7 @@ def test_every_command_has_a_clear_help(command: str) -> None:
         (["tournament", "--bots", "montecarlo:0,random"], "the budget of 'montecarlo:0' (rollouts) must be at least 1"),
         (["ladder", "--bots", "random,greedy", "--anchor", "x"], "--anchor 'x' is not one of the bots: random, greedy"),
         (["ladder", "--bots", "montecarlo:lots,random"], "not a whole number: 'lots'"),
+        (["ladder", "--bots", "ismcts:0,random"], "the budget of 'ismcts:0' (iterations) must be at least 1"),
         (["odds"], "required: FILE"),
         (["bench", "--fast"], "unrecognized arguments: --fast"),
         (["fly"], "invalid choice: 'fly'"),
@@ -279,6 +280,12 @@ def test_play_with_more_players_from_another_seat(players: int) -> None:
     assert result.returncode == 0 and result.stderr == ""
     assert f"you are player 1, against Random (player 0), Random (player 2)" in result.stdout
     assert "game over:" in result.stdout
+
+
+def test_play_against_the_ismcts_bot() -> None:
+    result = run("play", "--seed", "6", "--bot", "ismcts", stdin="1\n2\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert "against ISMCTS (player 1)" in result.stdout and "ISMCTS (p1) plays" in result.stdout
 
 
 def test_play_against_the_monte_carlo_bot() -> None:
@@ -468,16 +475,16 @@ def test_tournament_with_the_monte_carlo_bot() -> None:
 
 def test_ladder_rates_bots_from_random_with_budgets_as_named() -> None:
     games = "200" if JIT else "12"
-    result = run("ladder", "--bots", "random,greedy,montecarlo:8", "--games", games, "--seed", "3", "--serial")
+    result = run("ladder", "--bots", "random,greedy,montecarlo:8,ismcts:16", "--games", games, "--seed", "3", "--serial")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     out = result.stdout
     assert "Bradley-Terry Elo, random = 0, 95% intervals" in out and "pairwise score" in out
     rows = {line.split()[1]: line.split() for line in out.splitlines() if line[:4].strip().isdigit()}
-    assert set(rows) == {"random", "greedy", "montecarlo:8"}
+    assert set(rows) == {"random", "greedy", "montecarlo:8", "ismcts:16"}
     assert rows["random"][2:4] == ["0", "anchor"]
     anchored = run("ladder", "--bots", "random,greedy", "--games", games, "--seed", "3", "--serial", "--anchor", "greedy")
     assert anchored.returncode == 0 and "greedy = 0" in anchored.stdout
-    same = run("ladder", "--bots", "random,greedy,montecarlo:8", "--games", games, "--seed", "3", "--workers", "2")
+    same = run("ladder", "--bots", "random,greedy,montecarlo:8,ismcts:16", "--games", games, "--seed", "3", "--workers", "2")
     assert _table(same.stdout) == _table(out)
 
 

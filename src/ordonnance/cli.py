@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 __all__ = ["main", "demo", "build_parser", "BOT_KINDS"]
 
 #: The bots the command line can create, by name.
-BOT_KINDS = ("random", "greedy", "montecarlo")
+BOT_KINDS = ("random", "greedy", "montecarlo", "ismcts")
 
 _EXIT_ERROR = 1
 _EXIT_INTERRUPTED = 130
@@ -138,7 +138,7 @@ def _choice(*allowed: str) -> Callable[[str], str]:
 
 
 #: The bots that take a budget on the command line (``montecarlo:200``), and what it counts.
-_BUDGETS = {"montecarlo": "rollouts"}
+_BUDGETS = {"montecarlo": "rollouts", "ismcts": "iterations"}
 
 
 def _bot_spec(part: str) -> str:
@@ -220,6 +220,8 @@ def _make_bot(spec: str, seed: int, parser: argparse.ArgumentParser, rollouts: i
         return Random(seed=seed)
     if kind == "greedy":
         return Greedy(seed=seed)
+    if kind == "ismcts":
+        return _bots.ISMCTS(seed=seed, iterations=int(budget) if budget else None)
     monte_carlo = _montecarlo_class()
     if monte_carlo is None:
         parser.error("the montecarlo bot is not available in this version of ordonnance; use random or greedy")
@@ -231,7 +233,7 @@ def _make_bot(spec: str, seed: int, parser: argparse.ArgumentParser, rollouts: i
 
 def _bot_title(spec: str) -> str:
     kind, _, budget = spec.partition(":")
-    title = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}[kind]
+    title = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo", "ismcts": "ISMCTS"}[kind]
     return f"{title} ({budget} {_BUDGETS[kind]})" if budget else title
 
 
@@ -801,7 +803,8 @@ def _wrap(text: str) -> str:
 def _add_tournament_arguments(tour: argparse.ArgumentParser) -> None:
     tour.add_argument(
         "--bots", type=_bot_list, default=["greedy", "random"], metavar="BOT[,BOT...]",
-        help="the bots: random, greedy or montecarlo, repeats allowed (default greedy,random)",
+        help="the bots: random, greedy, montecarlo or ismcts (montecarlo:N and ismcts:N give the "
+        "rollouts or iterations a decision), repeats allowed (default greedy,random)",
     )  # fmt: skip
     tour.add_argument(
         "--games", type=_at_most(TOURNAMENT_MAX_GAMES), default=10_000,
@@ -863,12 +866,13 @@ def build_parser() -> argparse.ArgumentParser:
             "Examples:\n"
             "  ordonnance play\n"
             "  ordonnance play --bot montecarlo --seed 7\n"
+            "  ordonnance play --bot ismcts\n"
             "  ordonnance play --players 3 --seat 1 --save game.json"
         ),
     )
     play.add_argument(
-        "--bot", type=_choice(*BOT_KINDS), default="greedy", metavar="{random,greedy,montecarlo}",
-        help="the opponents (default greedy)",
+        "--bot", type=_choice(*BOT_KINDS), default="greedy", metavar="{random,greedy,montecarlo,ismcts}",
+        help="the opponents (default greedy; ismcts is the strongest)",
     )  # fmt: skip
     play.add_argument("--seed", type=_seed, default=None, help="the shuffle's seed (default: random, and printed)")
     play.add_argument("--seat", type=_whole, default=0, help="your seat, 0 to players-1 (default 0: you start)")
@@ -895,7 +899,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Play many whole games with ordonnance.simulate() and print the summary: win rates with "
             "95% intervals, the first-player advantage and how often each seat wins each territory. "
             "Random and Greedy bots run in the numba kernel (tens of thousands of games a second); "
-            "montecarlo bots think for each decision (tens of milliseconds)."
+            "montecarlo and ismcts bots think for each decision (milliseconds to tens of milliseconds)."
         ),
         epilog=(
             "Examples:\n"
@@ -912,7 +916,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots", type=_bot_list, default=None, metavar="BOT[,BOT...]",
         help="the bot of each seat, e.g. greedy,random, or one for every seat: random (the default), "
-        "greedy or montecarlo",
+        "greedy, montecarlo or ismcts (montecarlo:N, ismcts:N: rollouts or iterations a decision)",
     )  # fmt: skip
     sim.add_argument("--rollouts", type=_at_most(MAX_ROLLOUTS), default=None, help="rollouts per decision of montecarlo bots")
     _add_game(sim, "simulate")
@@ -948,11 +952,12 @@ def build_parser() -> argparse.ArgumentParser:
             "Run ordonnance.ladder(): a tournament (every pair of bots meets on the same deals in "
             "every seating), then Bradley-Terry Elo ratings counted from the anchor bot (random when "
             "it plays, else the first bot) with 95% intervals, and the pairwise table. A bot given "
-            "as montecarlo:200 thinks with that budget (rollouts); the names are as given."
+            "as montecarlo:200 (rollouts) or ismcts:1000 (iterations) thinks with that budget; the "
+            "names are as given."
         ),
         epilog=(
             "Examples:\n"
-            "  ordonnance ladder --bots random,greedy,montecarlo:100,montecarlo:400 --games 2000\n"
+            "  ordonnance ladder --bots random,greedy,montecarlo:100,ismcts:1000 --games 2000\n"
             "  ordonnance ladder --bots greedy,random --games 100000 --anchor greedy"
         ),
     )
