@@ -66,6 +66,21 @@ def _loads(game: od.Game) -> bool:
     return True
 
 
+def _passed_over_with_a_claim(game: od.Game, seat: int) -> bool:
+    """Whether a seat (not ``seat``) the turn went past since the last play could claim:
+    the one rule of the engine the save checker does not apply (see sampling.passed_over)."""
+    if game.is_over:
+        return False
+    over = sampling.passed_over(game._armies, game._current, game._passed, game.players)
+    return any(q != seat and game._provable_claims(q) for q in over)
+
+
+def _reachable(game: od.Game, seat: int) -> bool:
+    """A position the engine can reach (as far as the hidden hands go): the save loads
+    and no seat the turn went past had a claim to make."""
+    return _loads(game) and not _passed_over_with_a_claim(game, seat)
+
+
 # --------------------------------------------------------------------- consistency
 
 
@@ -204,13 +219,14 @@ def test_sampled_deals_are_uniform_over_the_reachable_ones(
     rules: Rules, seed: int, plays: int, seat: int, deals: int, fitting: int
 ) -> None:
     """Every deal of the unseen cards (each hand and the pile in order) is listed;
-    the reachable ones are those ``Game.from_json`` loads; a chi-square test of
+    the reachable ones are those ``Game.from_json`` loads and that give no seat the
+    turn went past a claim to make; a chi-square test of
     the samples against the uniform distribution over them, at the 1e-4 level
     (seeds fixed: the test gives the same answer every run)."""
     view = _first_position(rules, seed, plays, seat)
     deal = sampling.Deal(view)
     every = {order: deal.game(list(order)) for order in set(itertools.permutations(deal._cards.tolist()))}
-    reachable = {_deal_of(game, seat) for game in every.values() if _loads(game)}
+    reachable = {_deal_of(game, seat) for game in every.values() if _reachable(game, seat)}
     # The position is as small as meant, and private proof refuses some deals.
     assert (len(every), len(reachable)) == (deals, fitting)
     counts: Counter[tuple[tuple[int, ...], ...]] = Counter(
@@ -222,8 +238,8 @@ def test_sampled_deals_are_uniform_over_the_reachable_ones(
 
 
 def test_the_fast_check_is_the_save_checker_on_raw_deals() -> None:
-    """``hands_fit`` (the rejection test) agrees with ``Game.from_json`` on raw,
-    unfiltered deals of private-proof positions."""
+    """``hands_fit`` (the rejection test) agrees with ``Game.from_json``, plus the
+    passed-over rule, on raw, unfiltered deals of private-proof positions."""
     checked = refused = 0
     shuffler = random.Random(0)
     cases = [
@@ -243,7 +259,7 @@ def test_the_fast_check_is_the_save_checker_on_raw_deals() -> None:
                         shuffler.shuffle(order)
                         raw = deal.game(order)
                         fits = sampling.hands_fit(raw, seat)
-                        assert fits == _loads(raw)
+                        assert fits == _reachable(raw, seat)
                         checked += 1
                         refused += not fits
                 game.apply(rng.choice(game.legal_actions()))
@@ -311,3 +327,42 @@ def test_a_view_no_deal_fits_is_refused_after_a_bounded_search(monkeypatch: pyte
     monkeypatch.setattr(sampling, "MAX_ATTEMPTS", 50)
     with pytest.raises(od.InvalidGameStateError, match="no deal of the unseen cards in 50 tries"):
         attrs.evolve(view, passed=(1,)).sample_game(0)
+
+
+def test_the_real_deal_always_fits() -> None:
+    """No rule of the rejection test refuses what the engine really reached: every
+    position (with frequent passes) of random private-proof games, from every seat."""
+    checked = 0
+    for players, auto in itertools.product((2, 3, 4), (False, True)):
+        rules = Rules(players=players, claim_proof="private", auto_claim=auto)
+        for seed in range(8 if JIT else 2):
+            rng = random.Random(seed)
+            game = od.Game.new(rules, seed=seed)
+            while True:
+                for seat in range(players):
+                    assert sampling.hands_fit(game, seat)
+                    checked += 1
+                if game.is_over:
+                    break
+                actions = game.legal_actions()
+                game.apply(Pass() if Pass() in actions and rng.random() < 0.5 else rng.choice(actions))
+    assert checked > 1000
+
+
+def test_no_sample_gives_a_seat_the_turn_went_past_a_claim_to_make() -> None:
+    """A position where the save checker accepts deals the engine cannot reach: the
+    turn went past seat 0, so seat 0 had no claim to make; some deals would give it
+    one. The samples never do."""
+    view = _first_position(Rules(claim_proof="private"), 61, 38, 1)
+    deal = sampling.Deal(view)
+    shuffler = random.Random(0)
+    gap = 0
+    for _ in range(300):
+        order = deal._cards.tolist()
+        shuffler.shuffle(order)
+        raw = deal.game(order)
+        gap += _loads(raw) and _passed_over_with_a_claim(raw, 1)
+    assert gap > 0  # the position is one the test is about
+    for s in range(100 if JIT else 10):
+        sample = view.sample_game(s)
+        assert _loads(sample) and not _passed_over_with_a_claim(sample, 1)

@@ -23,6 +23,11 @@ seat could still claim. :func:`hands_fit` finds them (the rules "claims",
 look at hidden cards once the deal has no seed) and the shuffle is drawn
 again: rejection sampling, which keeps the distribution uniform over the
 deals left. Public proof, and points scoring, never refuse a deal.
+
+One more rule the engine follows is not among the save checker's: a seat
+the turn went past since the last play had no claim to make, or it would
+have been asked (:func:`passed_over`). :func:`hands_fit` applies it too, so
+a sample is a position the engine can reach, not only one its saves accept.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from ordonnance.territory import TERRITORY_COUNT
 if TYPE_CHECKING:
     from ordonnance.view import PlayerView
 
-__all__ = ["Deal", "MAX_ATTEMPTS", "hands_fit"]
+__all__ = ["Deal", "MAX_ATTEMPTS", "hands_fit", "passed_over"]
 
 #: Deals a sample draws before giving up on a view no reachable deal fits.
 MAX_ATTEMPTS = 100_000
@@ -84,7 +89,7 @@ class Deal:
 
     __slots__ = (
         "_seat", "_rules", "_cards", "_sizes", "_hand", "_deck_size", "_armies", "_completed",
-        "_owner", "_marker", "_plays", "_current", "_over", "_passed", "_hidden", "_constrained",
+        "_owner", "_marker", "_plays", "_current", "_over", "_passed", "_hidden", "_constrained", "_passed_over",
     )  # fmt: skip
 
     def __init__(self, view: PlayerView) -> None:
@@ -109,6 +114,7 @@ class Deal:
         for m in self._hand:
             self._hidden[m] += 1
         self._constrained = rules.claims_allowed and rules.claim_proof == "private"
+        self._passed_over = passed_over(self._armies, self._current, self._passed, n)
 
     def _check(self, view: PlayerView) -> None:
         """Refuse a view no game can give (built or evolved by hand): the cards must add up."""
@@ -142,7 +148,7 @@ class Deal:
                 with np.errstate(over="ignore"):  # NumPy scalars warn on the wrap-around SplitMix64 relies on
                     masks = _shuffle_unseen(self._cards, np.uint64(seed), self._seat, attempt).tolist()
             game = self.game(masks)
-            if not self._constrained or hands_fit(game, self._seat):
+            if not self._constrained or hands_fit(game, self._seat, self._passed_over):
                 return game
         raise _inconsistent(f"no deal of the unseen cards in {MAX_ATTEMPTS:,} tries is a position the engine can reach")
 
@@ -174,12 +180,40 @@ class Deal:
         return game
 
 
-def hands_fit(game: Game, seat: int) -> bool:
+def passed_over(armies: list[list[list[int]]], current: int, passed: int, n: int) -> list[int]:
+    """The seats the turn went past since the last play, not counting seats that passed.
+
+    Turns go round in seat order and a seat plays whenever it can, so the last
+    play was made by the highest seat among those with the most cards on the
+    table (seat n - 1 before any play: the first turn is handed on from it).
+    After it the engine asked the seats in order until one could act; a claim
+    that leaves its claimant nothing to do, or a pass, sends the turn on. So
+    every seat strictly between that seat and the one to act (all the others
+    if the turn came back to it) was asked and could do nothing: no play, and
+    no claim to make. The cards not face up have not changed since the play
+    and their hands have not either (a seat draws only when it is given the
+    turn), and claims only take territories away, so they still have none.
+    """
+    counts = [sum(len(row[p]) for row in armies) for p in range(n)]
+    top = max(counts)
+    last = n - 1 if top == 0 else max(p for p in range(n) if counts[p] == top)
+    seats = []
+    q = (last + 1) % n
+    while q != current:
+        if not passed >> q & 1:
+            seats.append(q)
+        q = (q + 1) % n
+    return seats
+
+
+def hands_fit(game: Game, seat: int, over: list[int] | None = None) -> bool:
     """Whether the hands of the seats other than ``seat`` fit what the public
     position says they allowed (under private proof; see the module's docstring).
 
     The same rules as ``serialization._check_claims`` and ``_check_end``, for the
-    hidden hands only: ``seat``'s own hand is the real one, so its part holds.
+    hidden hands only (``seat``'s own hand is the real one, so its part holds),
+    and the rule of :func:`passed_over` (``over``: those seats, computed from
+    ``game`` when not given).
     """
     n, current, rules = game.players, game._current, game._rules
     for t in range(TERRITORY_COUNT):
@@ -199,6 +233,10 @@ def hands_fit(game: Game, seat: int) -> bool:
         if _NOBODY in game._owner:
             return not any(p != seat and game._can_act(p) for p in range(n))
         return True
+    if over is None:
+        over = passed_over(game._armies, current, game._passed, n)
+    if any(q != seat and game._provable_claims(q) for q in over):
+        return False  # the turn went past a seat with a claim to make
     if current == seat or (game._hands[current] and game._open_territories(current)):
         return True  # a play is legal
     return bool(game._provable_claims(current))  # the seat to act has something to do
