@@ -339,7 +339,7 @@ def test_gymnasium_episodes_end_with_the_outcome(gymnasium: Any, seat: int) -> N
     rng = np.random.default_rng(seat)
     for seed in range(5):
         observation, info = environment.reset(seed=seed)
-        assert info == {}
+        assert info.keys() == {"action_mask"}
         terminated = truncated = False
         reward = 0.0
         while not (terminated or truncated):
@@ -347,10 +347,14 @@ def test_gymnasium_episodes_end_with_the_outcome(gymnasium: Any, seat: int) -> N
             legal = np.flatnonzero(observation["action_mask"])
             assert np.array_equal(environment.action_masks(), observation["action_mask"].astype(bool))
             observation, reward, terminated, truncated, info = environment.step(int(rng.choice(legal)))
-            assert info == {"illegal_action": False}
+            assert info["illegal_action"] is False
+            assert np.array_equal(info["action_mask"], observation["action_mask"])
         game = environment.game
         assert terminated and not truncated and game.is_over
         assert reward == (0.0 if game.winner is None else 1.0 if game.winner == seat else -1.0)
+        assert info["winner"] == (-1 if game.winner is None else game.winner)
+        assert info["scores"] == list(game.scores)
+        assert not environment.action_masks().any()
         with pytest.raises(gymnasium.error.ResetNeeded):
             environment.step(0)
 
@@ -361,8 +365,11 @@ def test_gymnasium_illegal_action_ends_the_episode(gymnasium: Any) -> None:
     environment = SingleAgentEnv(illegal_reward=-5.0)
     observation, _ = environment.reset(seed=4)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
-    _, reward, terminated, truncated, info = environment.step(illegal)
-    assert (reward, terminated, truncated, info) == (-5.0, True, False, {"illegal_action": True})
+    before = environment.game
+    after, reward, terminated, truncated, info = environment.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-5.0, True, False, True)
+    assert environment.game == before  # refused: nothing changed
+    assert np.array_equal(after["observation"], observation["observation"])
 
 
 def test_gymnasium_seeded_resets_replay_exactly(gymnasium: Any) -> None:
@@ -396,6 +403,14 @@ def test_gymnasium_arguments_are_checked(gymnasium: Any) -> None:
         SingleAgentEnv(opponent=[od.bots.Random(seed=0)], rules=Rules(players=3))
     with pytest.raises(TypeError, match="choose"):
         SingleAgentEnv(opponent=object())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'random' or 'greedy'"):
+        SingleAgentEnv(opponent="montecarlo")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="observation"):
+        SingleAgentEnv(observation="flat")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seat"):
+        SingleAgentEnv(seat="first")  # type: ignore[arg-type]
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        SingleAgentEnv().action_masks()
     shared = od.bots.Random(seed=0)
     environment = SingleAgentEnv(opponent=shared, rules=Rules(players=4), seat=3)
     environment.reset(seed=0)
@@ -412,3 +427,247 @@ def test_gymnasium_render_svg_is_the_learners_view(gymnasium: Any) -> None:
     environment.reset(seed=6)
     assert environment.game is not None
     assert environment.render() == render.svg(environment.game.view(1))
+
+
+# --- the single env in the kernel ------------------------------------------------------
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+EPISODES = 6 if JIT else 2
+
+
+class _ViewRandom(od.bots.Random):
+    """bots.Random asked through views (the kernel plays only the built-in types themselves)."""
+
+
+class _ViewGreedy(od.bots.Greedy):
+    """bots.Greedy asked through views."""
+
+
+def _random_legal(mask: np.ndarray, rng: np.random.Generator) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+@pytest.mark.parametrize(
+    "rules, seat",
+    [
+        (Rules(), 0),
+        (Rules(players=3, auto_claim=True), "random"),
+        (Rules(players=4, claim_proof="private"), 2),
+        (Rules(scoring="points", players=3, tie_break="lowest_marker_sum"), "random"),
+    ],
+)
+def test_single_env_follows_its_game_and_view_played_bots(gymnasium: Any, rules: Rules, seat: Any) -> None:
+    """Kernel-played bots and the same bots asked through views give the same episodes,
+    and every observation and mask is encode_view's and action_mask's of the game."""
+    from ordonnance.rl import SingleAgentEnv
+
+    n = rules.players
+    kernel_bots = [od.bots.Greedy(seed=1), od.bots.Random(seed=2), od.bots.Random(seed=2)][: n - 1]
+    view_bots = [_ViewGreedy(seed=1), _ViewRandom(seed=2), _ViewRandom(seed=2)][: n - 1]
+    fast = SingleAgentEnv(opponent=kernel_bots, seat=seat, rules=rules, observation="box")
+    slow = SingleAgentEnv(opponent=view_bots, seat=seat, rules=rules, observation="box")
+    rng = np.random.default_rng(7)
+    for episode in range(EPISODES):
+        observation, info = fast.reset(seed=100 + episode)
+        other, _ = slow.reset(seed=100 + episode)
+        assert fast.seat == slow.seat and (seat == "random" or fast.seat == seat)
+        done = False
+        while not done:
+            game = fast.game
+            assert game is not None and game == slow.game and game.current_player == fast.seat
+            view = game.view(fast.seat)
+            assert np.array_equal(observation, encode_view(view)) and np.array_equal(observation, other)
+            assert np.array_equal(fast.action_masks(), action_mask(view).astype(bool))
+            assert np.array_equal(info["action_mask"], action_mask(view))
+            action = _random_legal(fast.action_masks(), rng)
+            observation, reward, terminated, truncated, info = fast.step(action)
+            other, other_reward, *_ = slow.step(action)
+            assert reward == other_reward and not truncated
+            done = terminated
+        game = fast.game
+        assert game is not None and game.is_over and game == slow.game
+        assert np.array_equal(observation, encode_view(game.view(fast.seat)))
+        assert reward == (0.0 if game.winner is None else 1.0 if game.winner == fast.seat else -1.0)
+
+
+def test_single_env_plays_as_the_vector_env(gymnasium: Any) -> None:
+    """Same deal seed, same actions: the single env and VectorEnv agree (kernel bots, random seat)."""
+    from ordonnance.rl import SingleAgentEnv, VectorEnv
+
+    rules = Rules(players=3)
+    vector = VectorEnv(1, rules, opponent="greedy", seat="random")
+    single = SingleAgentEnv(opponent="greedy", seat="random", rules=rules, observation="box")
+    batch_obs, _ = vector.reset(seed=5)
+    rng = np.random.default_rng(3)
+    for _ in range(EPISODES):
+        observation, _ = single.reset(seed=int(vector.batch.deal_seeds[0]))
+        assert single.seat == int(vector.batch.observers[0])
+        terminated = False
+        while not terminated:
+            assert np.array_equal(observation, batch_obs[0])
+            assert np.array_equal(single.action_masks(), vector.action_masks()[0])
+            action = _random_legal(single.action_masks(), rng)
+            observation, reward, terminated, _, _ = single.step(action)
+            batch_obs, rewards, ended, _, _ = vector.step(np.array([action]))
+            assert reward == rewards[0] and terminated == ended[0]
+        batch_obs, *_ = vector.step(np.array([0]))  # next-step autoreset
+
+
+def test_single_env_box_check_env_and_gymnasium_make(gymnasium: Any) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    from ordonnance.rl import SingleAgentEnv
+
+    _check(gymnasium, observation="box")
+    _check(gymnasium, observation="box", seat="random", opponent="random", rules=Rules(players=4))
+    check_env(SingleAgentEnv(opponent="random", observation="box"), skip_render_check=True)
+    made = gymnasium.make("ordonnance/Ordonnance-v0", observation="box", opponent="random")
+    observation, info = made.reset(seed=2)
+    assert observation.shape == (452,) and observation.dtype == np.float32
+    masks = made.get_wrapper_attr("action_masks")  # what sb3-contrib reads through wrappers
+    assert np.array_equal(masks(), info["action_mask"].astype(bool))
+    observation, _, _, _, info = made.step(int(np.flatnonzero(masks())[0]))
+    assert np.array_equal(masks(), info["action_mask"].astype(bool))
+    assert np.array_equal(observation, encode_view(made.unwrapped.game.view(0)))
+
+
+def test_action_masks_through_stable_baselines_vec_envs(gymnasium: Any) -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_util import make_vec_env
+
+    kwargs = {"observation": "box", "render_mode": None}  # make_vec_env asks for "rgb_array" otherwise
+    vec = make_vec_env("ordonnance/Ordonnance-v0", n_envs=2, seed=1, env_kwargs=kwargs)
+    vec.reset()
+    masks = get_action_masks(vec)
+    assert masks.shape == (2, 161) and masks.any(axis=1).all()
+    for i in range(2):
+        game = vec.envs[i].unwrapped.game
+        assert np.array_equal(masks[i], action_mask(game.view(0)).astype(bool))
+
+
+def test_callable_and_bot_opponents_stay_live(gymnasium: Any) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    environment = SingleAgentEnv(opponent="random", observation="box")
+    seen: list[int] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        game = environment.game
+        assert game is not None and game.current_player == 1
+        assert np.array_equal(observation, encode_view(game.view(1)))
+        assert np.array_equal(mask, action_mask(game.view(1)).astype(bool))
+        seen.append(1)
+        return int(np.flatnonzero(mask)[-1])
+
+    class Counting:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def choose(self, view: od.PlayerView) -> od.Action:
+            self.calls += 1
+            return view.legal_actions[0]
+
+    environment.set_opponent(policy)
+    assert environment.opponents[1] == "random"  # from the next episode on
+    rng = np.random.default_rng(0)
+    bot = Counting()
+    for opponent in (policy, bot, policy):
+        environment.set_opponent(opponent)
+        _, info = environment.reset(seed=4)
+        assert environment.opponents[1] is opponent
+        terminated = False
+        while not terminated:
+            _, _, terminated, _, info = environment.step(_random_legal(info["action_mask"], rng))
+    assert len(seen) > 20 and bot.calls > 10  # the very objects given were asked, never copies
+
+
+def test_failing_opponents_are_named(gymnasium: Any) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    def illegal(observation: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(~mask)[0])
+
+    def broken(observation: np.ndarray, mask: np.ndarray) -> int:
+        raise ZeroDivisionError("no policy yet")
+
+    with pytest.raises(od.BotError, match=r"seat 0.*deal seed 3.*not legal"):
+        SingleAgentEnv(opponent=illegal, seat=1).reset(seed=3)
+    with pytest.raises(od.BotError, match="ZeroDivisionError: no policy yet"):
+        SingleAgentEnv(opponent=broken, seat=1).reset(seed=3)
+
+
+def test_random_seat_changes_with_the_deal(gymnasium: Any) -> None:
+    from ordonnance.rl import SingleAgentEnv
+
+    environment = SingleAgentEnv(opponent="random", seat="random", rules=Rules(players=3), observation="box")
+    seats = set()
+    for seed in range(30):
+        observation, _ = environment.reset(seed=seed)
+        seats.add(environment.seat)
+        assert _fields(observation, 3)["seat"].tolist() == [float(p == environment.seat) for p in range(3)]
+        assert environment.game is not None and environment.game.current_player == environment.seat
+        assert set(environment.opponents) == {0, 1, 2} - {environment.seat}
+    assert seats == {0, 1, 2}
+
+
+def _longest_game_policy(game: od.Game, rng: np.random.Generator) -> od.Action:
+    """Passes whenever it may, else claims, else a random play: games as long as they get."""
+    legal = game.legal_actions()
+    for kind in (Pass, Claim):
+        chosen = [a for a in legal if isinstance(a, kind)]
+        if chosen:
+            return chosen[0]
+    return legal[int(rng.integers(len(legal)))]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_max_decisions_bounds_every_game(players: int) -> None:
+    from ordonnance import _batch_kernel
+    from ordonnance.rl import MAX_DECISIONS
+
+    assert MAX_DECISIONS == 429 <= _batch_kernel.HISTORY
+    bound = 20 * players + 5 + players * (20 * players + 6)
+    rng = np.random.default_rng(players)
+    longest = 0
+    variants = [Rules(players=players), Rules(players=players, claim_proof="private"), Rules(players=players, deck=["LBSHF"] * (20 * players + 20))]
+    for rules in variants:
+        for seed in range(12 if JIT else 4):
+            game = od.Game.new(rules, seed=seed)
+            plays = claims = passes = run = longest_run = 0
+            while not game.is_over:
+                action = _longest_game_policy(game, rng)
+                game.apply(action)
+                if isinstance(action, Pass):
+                    passes += 1
+                    run += 1
+                    longest_run = max(longest_run, run)
+                else:
+                    plays += isinstance(action, Play)
+                    claims += isinstance(action, Claim)
+                    run = 0
+            # the three facts the bound adds up
+            assert plays <= 20 * players and claims <= 5 and longest_run <= players
+            longest = max(longest, plays + claims + passes)
+    assert longest <= bound <= MAX_DECISIONS
+
+
+def test_pettingzoo_box_observations_and_state(pettingzoo: Any) -> None:
+    from ordonnance.rl import env
+
+    _api_test(env(Rules(players=3), observation="box"), num_cycles=300)
+    environment = env(Rules(players=3), observation="box")
+    environment.reset(seed=5)
+    raw = environment.unwrapped
+    rng = np.random.default_rng(5)
+    for agent in environment.agent_iter():
+        observation, _, terminated, truncated, info = environment.last()
+        game = raw.game
+        seat = raw.possible_agents.index(agent)
+        assert np.array_equal(observation, encode_view(game.view(seat)))
+        assert np.array_equal(info["action_mask"], action_mask(game.view(seat)))
+        state = raw.state()
+        assert raw.state_space.contains(state)
+        assert np.array_equal(state, np.concatenate([encode_view(game.view(p)) for p in range(3)]))
+        environment.step(None if terminated or truncated else _random_legal(info["action_mask"], rng))
+    assert raw.game.is_over

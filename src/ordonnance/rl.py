@@ -75,19 +75,23 @@ engine: ``agent_selection`` is always ``game.current_player``.
 
 from __future__ import annotations
 
-import copy
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance import _batch_kernel as bk
+from ordonnance import _env_kernel as ek
+from ordonnance import _simulator_kernel as kernel
 from ordonnance import bots
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play
 from ordonnance.army import ARMY_SIZE, army_key
 from ordonnance.cards import MAX_MASK, Symbol
 from ordonnance.errors import (
+    BotError,
     IllegalActionError,
     InvalidArgumentError,
     InvalidRulesError,
@@ -96,6 +100,7 @@ from ordonnance.errors import (
 )
 from ordonnance.game import Game, _check_seed
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ordonnance.simulation import _own_seed, _policy, bot_seeds, seeded_copies
 from ordonnance.territory import TERRITORY_COUNT
 from ordonnance.view import PlayerView
 
@@ -123,6 +128,7 @@ else:
 
 __all__ = [
     "NUM_ACTIONS",
+    "MAX_DECISIONS",
     "PASS_ACTION",
     "CLAIM_ACTIONS",
     "Observation",
@@ -136,6 +142,7 @@ __all__ = [
     "raw_env",
     "OrdonnanceEnv",
     "SingleAgentEnv",
+    "Opponent",
     "VectorEnv",
     "register_envs",
 ]
@@ -368,17 +375,6 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     )
 
 
-def _observe(view: PlayerView) -> Observation:
-    return {"observation": encode_view(view), "action_mask": action_mask(view)}
-
-
-def _outcome(game: Game, seat: int) -> float:
-    winner = game.winner
-    if winner is None:
-        return 0.0
-    return 1.0 if winner == seat else -1.0
-
-
 def _check_view(view: object) -> None:
     if not isinstance(view, PlayerView):
         raise OrdonnanceTypeError(f"expected a PlayerView (game.view(seat)), not {type(view).__name__}: {view!r}")
@@ -429,6 +425,135 @@ def _check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
+# ----------------------------------------------------------------------- one game in the kernel
+
+#: The most actions one game takes, every seat's together, under any rules of 2-4 players.
+#: A seat plays at most 4 cards into each of the 5 territories (20), there are at most 5
+#: claims, and a seat that passes is not asked again until someone plays or claims, so
+#: at most ``n`` passes come between two plays or claims: ``20n + 5 + n(20n + 6)``, 429
+#: for 4 players (137 for 2, 263 for 3). No episode of :class:`OrdonnanceEnv` or
+#: :class:`SingleAgentEnv` is longer (a fixed ``max_episode_steps`` for padding buffers).
+MAX_DECISIONS = 20 * MAX_PLAYERS + 5 + MAX_PLAYERS * (20 * MAX_PLAYERS + 6)
+
+_OBSERVATIONS = ("dict", "box")
+_JIT = not getattr(numba.config, "DISABLE_JIT", False)  # NumPy scalars warn of the generators' wraps without it
+
+
+def _check_observation(observation: object) -> str:
+    if not isinstance(observation, str) or observation not in _OBSERVATIONS:
+        raise InvalidArgumentError(f"observation must be one of {list(_OBSERVATIONS)}, got {observation!r}")
+    return observation
+
+
+def _check_action(action: object) -> int:
+    """An action index from a learner: an int (or NumPy integer, or 0-d array) in 0..160."""
+    if type(action) is int or isinstance(action, np.integer):
+        a = int(action)
+        if 0 <= a < NUM_ACTIONS:
+            return a
+    return action_index(action_from_index(action))  # type: ignore[arg-type]  # raises the right error
+
+
+class _KernelGame:
+    """One game held in the simulator kernel's arrays (stepped by ``_env_kernel``), with
+    the actions played so far and a :class:`Game` following it, brought up to date
+    only when asked for (bots that read views, rendering, debugging)."""
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        self.rules = rules
+        self.config = ek.pack_config(kernel.config(rules, [kernel.RANDOM] * n, unseen=True))
+        self.cards = kernel.deck_of(rules)
+        state = kernel.new_state(1, len(rules.cards))
+        self.board, self.rng = state.board, state.rng
+        self.book = np.zeros(ek.BOOK, np.int64)
+        self.history = np.zeros(bk.HISTORY, np.int16)
+        self.scratch = np.zeros(kernel.SCRATCH, np.int64)
+        self.observation = np.zeros(74 + 189 * n, np.float32)
+        self.mask = np.zeros(NUM_ACTIONS, np.bool_)
+        self.seed = 0
+        self.kernel_seats = 0
+        self._shadow: Game | None = None
+        self._applied = 0
+        self._head = (self.config, self.board, self.rng, self.book, self.history)
+        self._tail = (self.observation, self.mask, self.scratch)
+
+    @property
+    def current_player(self) -> int:
+        return int(self.board[0, kernel.CURRENT])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.board[0, kernel.OVER])
+
+    @property
+    def winner(self) -> int:
+        return int(self.book[ek.WINNER])
+
+    def scores(self) -> list[int]:
+        return self.book[ek.SCORES : ek.SCORES + self.rules.players].tolist()  # type: ignore[no-any-return]
+
+    def start(self, seed: int, bot_seeds: npt.NDArray[np.uint64], kernel_seats: int, greedy: int, seat: int) -> None:
+        """Deal ``Game.new(rules, seed=seed)``; the kernel bots (Greedy in the ``greedy``
+        bits) play the ``kernel_seats`` bits; observe from ``seat``."""
+        self.seed = seed
+        self.kernel_seats = kernel_seats
+        self.config[2] = greedy
+        self._shadow = None
+        self._applied = 0
+        with np.errstate(over="ignore"):
+            ek.start(
+                self.config, self.board, self.rng, self.book, self.history, self.cards, np.uint64(seed), bot_seeds,
+                kernel_seats, seat, self.observation, self.mask, self.scratch,
+            )  # fmt: skip
+
+    def step(self, a: int, seat: int) -> int:
+        """Action index ``a``, then the kernel bots; observe from ``seat`` (-1: do not).
+        Returns ``ek.ILLEGAL``, ``ek.GOING_ON`` or the winner (-1: nobody)."""
+        if _JIT:
+            return int(ek.step(*self._head, a, self.kernel_seats, seat, *self._tail))
+        with np.errstate(over="ignore"):  # 64-bit generators wrap; NumPy scalars warn without the JIT
+            return int(ek.step(*self._head, a, self.kernel_seats, seat, *self._tail))
+
+    def look(self, seat: int) -> None:
+        """``observation`` and ``mask`` from ``seat``."""
+        ek.look(self.config, self.board, self.rng, seat, self.observation, self.mask, self.scratch)
+
+    def game(self) -> Game:
+        """The Game of this position (kept, and brought up to date from the actions played)."""
+        if self._shadow is None:
+            self._shadow = Game.new(self.rules, seed=self.seed)
+            self._applied = 0
+        length = int(self.book[ek.LENGTH])
+        for a in self.history[self._applied : length].tolist():
+            self._shadow.apply(action_from_index(a))
+        self._applied = length
+        return self._shadow
+
+    def refuse(self, a: int) -> IllegalActionError:
+        """The engine's error for illegal action index ``a`` (the game does not change)."""
+        try:
+            self.game().clone().apply(action_from_index(a))
+        except IllegalActionError as error:
+            return error
+        return IllegalActionError(action_from_index(a), "the kernel refused it")  # pragma: no cover - twin-tested
+
+
+def _vector_space(rules: Rules) -> Any:
+    low, high = observation_bounds(rules)
+    return spaces.Box(low, high, dtype=np.float32)
+
+
+def _dict_space(rules: Rules) -> Any:
+    return spaces.Dict({"observation": _vector_space(rules), "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)})
+
+
+def _reward(winner: int, seat: int) -> float:
+    if winner < 0:
+        return 0.0
+    return 1.0 if winner == seat else -1.0
+
+
 # ----------------------------------------------------------------------- PettingZoo
 
 
@@ -443,10 +568,18 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
     to punish instead). Render modes: ``"ansi"`` (the text board), ``"human"``
     (printed) and ``"svg"`` (:func:`ordonnance.render.svg`, hands hidden).
 
+    ``observation`` is ``"dict"`` (the default, PettingZoo's form for board
+    games: ``{"observation", "action_mask"}``) or ``"box"`` (the float32
+    vector alone; the mask is ``infos[agent]["action_mask"]``, which is
+    there in both forms). :meth:`state` is the global state: every seat's
+    observation vector, seat 0's first (:attr:`state_space`).
+
+    The game is played in the simulator's kernel and observed through its
+    encoder (the numbers of :func:`encode_view`, without building views);
+    :attr:`game` rebuilds it as a :class:`~ordonnance.Game`.
     ``max_steps`` (None: no limit) truncates an episode after that many
-    actions. Every game ends (a seat that passes is not asked again until
-    someone plays or claims, so a policy that keeps passing ends the game);
-    the limit only caps an episode's length.
+    actions. Every game ends within :data:`MAX_DECISIONS` actions; the limit
+    only caps an episode's length.
     """
 
     metadata: dict[str, Any] = {
@@ -461,6 +594,7 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
         rules: Rules | None = None,
         render_mode: str | None = None,
         max_steps: int | None = None,
+        observation: Literal["dict", "box"] = "dict",
     ) -> None:
         _require_extra()
         super().__init__()
@@ -473,27 +607,36 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
         """The render mode chosen at construction."""
         self.max_steps: int | None = _check_max_steps(max_steps)
         """Truncate an episode after this many actions (None: never)."""
+        self.observation: str = _check_observation(observation)
+        """The observation form: ``"dict"`` or ``"box"``."""
         self.possible_agents: list[str] = [f"player_{p}" for p in range(rules.players)]
         self.agents: list[str] = []
-        low, high = observation_bounds(rules)
-        self.observation_spaces: dict[str, spaces.Dict] = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
+        self.observation_spaces: dict[str, Any] = {
+            agent: _dict_space(rules) if observation == "dict" else _vector_space(rules) for agent in self.possible_agents
         }
         self.action_spaces: dict[str, spaces.Discrete] = {
             agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
         }
-        self.game: Game | None = None
-        """The game in progress (None before the first reset)."""
+        low, high = observation_bounds(rules)
+        n = rules.players
+        self.state_space: spaces.Box = spaces.Box(np.tile(low, n), np.tile(high, n), dtype=np.float32)
+        """The space of :meth:`state`: every seat's observation vector, in seat order."""
+        self._kernel = _KernelGame(rules)
+        self._started = False
         self._rng = np.random.default_rng()
         self._steps = 0
+        self._no_bots = np.zeros(n, np.uint64)
 
-    def observation_space(self, agent: str) -> spaces.Dict:
+    @property
+    def game(self) -> Game | None:
+        """The game in progress as a :class:`~ordonnance.Game` (None before the first reset).
+
+        A copy, rebuilt from the deal and the actions played: changing it
+        does not change the environment.
+        """
+        return self._kernel.game().clone() if self._started else None
+
+    def observation_space(self, agent: str) -> Any:
         """The observation space of ``agent`` (the same object on every call)."""
         return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
@@ -506,10 +649,9 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
             raise InvalidSeatError(f"no agent named {agent!r}; the agents are {', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
-    def _game(self) -> Game:
-        if self.game is None:
+    def _check_started(self) -> None:
+        if not self._started:
             raise RuntimeError("call reset() before using the environment")
-        return self.game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
@@ -519,19 +661,49 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
             game_seed = seed
         else:
             game_seed = _game_seed(self._rng)
-        self.game = Game.new(self.rules, seed=game_seed)
+        self._kernel.start(game_seed, self._no_bots, 0, 0, -1)
+        self._started = True
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.agent_selection = self.possible_agents[self._kernel.current_player]
         self._steps = 0
+        self._mask_infos()
 
-    def observe(self, agent: str) -> Observation:
-        """What ``agent`` sees now: its encoded view and its legal-action mask."""
-        return _observe(self._game().view(self._seat(agent)))
+    def _mask_infos(self) -> None:
+        """``infos[agent]["action_mask"]``: the legal actions of the agent to act, zeros for the others."""
+        current = -1 if self._kernel.is_over else self._kernel.current_player
+        for seat, agent in enumerate(self.possible_agents):
+            if seat == current:
+                self._kernel.look(seat)
+                mask = self._kernel.mask.view(np.int8).copy()
+            else:
+                mask = np.zeros(NUM_ACTIONS, np.int8)
+            self.infos[agent]["action_mask"] = mask
+
+    def observe(self, agent: str) -> Observation | npt.NDArray[np.float32]:
+        """What ``agent`` sees now: its observation vector, with its legal-action mask in
+        the ``"dict"`` form."""
+        seat = self._seat(agent)
+        self._check_started()
+        self._kernel.look(seat)
+        vector = self._kernel.observation.copy()
+        if self.observation == "box":
+            return vector
+        return {"observation": vector, "action_mask": self._kernel.mask.view(np.int8).copy()}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state: every seat's observation vector, seat 0's first (for
+        centralised critics; it shows every hand)."""
+        self._check_started()
+        parts = []
+        for seat in range(self.rules.players):
+            self._kernel.look(seat)
+            parts.append(self._kernel.observation.copy())
+        return np.concatenate(parts)
 
     def step(self, action: int | np.integer | None) -> None:
         """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent."""
@@ -539,28 +711,33 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._game()
+        self._check_started()
         if action is None:
             raise IllegalActionError(None, f"{agent} is still playing and must choose an action")
-        game.apply(action_from_index(action))
+        a = _check_action(action)
+        outcome = self._kernel.step(a, -1)
+        if outcome == ek.ILLEGAL:
+            raise self._kernel.refuse(a)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._steps += 1
-        if game.is_over:
+        if outcome != ek.GOING_ON:
             for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = _outcome(game, seat)
+                self.rewards[name] = _reward(outcome, seat)
                 self.terminations[name] = True
         elif self.max_steps is not None and self._steps >= self.max_steps:
             for name in self.agents:
                 self.truncations[name] = True
-        self.agent_selection = self.possible_agents[game.current_player]
+        self.agent_selection = self.possible_agents[self._kernel.current_player]
+        self._mask_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), printed (``"human"``) or as SVG (``"svg"``)."""
-        return _render(self._game(), self.render_mode, None)
+        self._check_started()
+        return _render(self._kernel.game(), self.render_mode, None)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -577,6 +754,7 @@ def env(
     rules: Rules | None = None,
     render_mode: str | None = None,
     max_steps: int | None = None,
+    observation: Literal["dict", "box"] = "dict",
 ) -> Any:
     """A PettingZoo AEC environment of Ordonnance, wrapped in PettingZoo's ``OrderEnforcingWrapper``.
 
@@ -584,162 +762,267 @@ def env(
     docs for agents, spaces, rewards and seeding.
     """
     _require_extra()
-    return OrderEnforcingWrapper(OrdonnanceEnv(rules, render_mode=render_mode, max_steps=max_steps))
+    return OrderEnforcingWrapper(OrdonnanceEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
 
 
 # ----------------------------------------------------------------------- Gymnasium
 
+#: An opponent of :class:`SingleAgentEnv`: ``"random"`` or ``"greedy"`` (kernel bots), a
+#: bot (``choose(view)``), or a policy ``f(observation, action_mask) -> action index``.
+Opponent = str | bots.Bot | Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], int | np.integer]
+_KERNEL_BOTS = {"random": kernel.RANDOM, "greedy": kernel.GREEDY}
 
-class SingleAgentEnv(_GymEnv[dict[str, Any], np.int64]):
-    """One seat of Ordonnance as a Gymnasium environment; bots play the other seats.
 
-    ``opponent`` is one bot for every other seat, or a sequence with one bot
-    per other seat in seat order (default: ``bots.Greedy(seed=0)``). The
-    learner sits at ``seat``. Observations and actions are those of the
-    module docs, from the learner's view; ``action_masks()`` gives the legal
-    actions as booleans (for sb3-contrib's ``MaskablePPO``).
+def _kernel_twin(opponent: object) -> int | None:
+    """The kernel policy of an opponent the kernel plays itself, else None."""
+    if isinstance(opponent, str):
+        return _KERNEL_BOTS[opponent]
+    return _policy(opponent)
+
+
+def _check_opponent(opponent: object) -> object:
+    if isinstance(opponent, str):
+        if opponent not in _KERNEL_BOTS:
+            raise InvalidArgumentError(f"an opponent named by a string is 'random' or 'greedy', got {opponent!r}")
+        return opponent
+    if isinstance(opponent, bytes):
+        raise OrdonnanceTypeError(f"an opponent is a bot, a policy or 'random'/'greedy', not bytes: {opponent!r}")
+    if callable(getattr(opponent, "choose", None)) or callable(opponent):
+        return opponent
+    raise OrdonnanceTypeError(
+        f"an opponent needs a choose(view) method, or is a callable f(observation, action_mask), got {opponent!r}"
+    )
+
+
+class SingleAgentEnv(_GymEnv[Any, np.int64]):
+    """One seat of Ordonnance as a Gymnasium environment; opponents play the other seats.
+
+    ``opponent`` plays every other seat, or is a sequence with one per other
+    seat in seat order (default ``"greedy"``). An opponent is:
+
+    * ``"random"`` or ``"greedy"``: the built-in bot played inside the numba
+      kernel (the fast path), seeded for each episode as
+      :class:`VectorEnv` seeds its bots (from the deal's seed and the seat);
+    * a :class:`bots.Random <ordonnance.bots.Random>` or
+      :class:`bots.Greedy <ordonnance.bots.Greedy>`: played in the kernel
+      too, seeded as :func:`ordonnance.simulate` seeds it (from the deal's
+      seed, the seat and the bot's own seed), so the bot object is never
+      changed;
+    * any other bot (``choose(view)``): asked for its actions with the view
+      of its seat. It is used as it is, never copied, so a bot that learns
+      stays live (built-in seeded bots such as MonteCarlo get a fresh seeded
+      copy per episode, as :func:`~ordonnance.simulate` gives them);
+    * a policy ``f(observation, action_mask) -> action index``: called with
+      its seat's observation vector (float32) and legal actions (bool), e.g.
+      a network still in training. An opponent that raises or chooses an
+      illegal action raises :class:`~ordonnance.BotError`.
+
+    :meth:`set_opponent` changes the opponents from the next episode on.
+    The learner sits at ``seat``, an int or ``"random"`` (drawn for each
+    episode from its deal's seed, as :class:`VectorEnv` draws it).
+
+    ``observation`` is ``"dict"`` (the default, the form of earlier versions:
+    ``{"observation": float32 vector, "action_mask": int8 vector}``) or
+    ``"box"`` (the float32 vector alone, for SB3's ``MlpPolicy`` and
+    wrappers that expect a Box). In both forms ``info["action_mask"]`` (int8)
+    and :meth:`action_masks` (bool, what sb3-contrib's ``MaskablePPO``
+    calls; through ``gymnasium.make``'s wrappers reach it with
+    ``env.get_wrapper_attr("action_masks")``) give the legal actions.
+
+    The game is played in the simulator's kernel and observed through its
+    encoder (the numbers of :func:`encode_view`, without building views);
+    :attr:`game` rebuilds it as a :class:`~ordonnance.Game`.
 
     The reward is 0 until the game ends, then +1 (the learner won), -1 (another
-    seat won) or 0 (a draw). An illegal action ends the episode at once with
+    seat won) or 0 (a draw); ``info`` then holds ``"winner"`` (-1: nobody)
+    and ``"scores"``. An illegal action ends the episode at once with
     reward ``illegal_reward`` and ``info["illegal_action"] = True``.
-    ``reset(seed=s)`` deals as ``Game.new(rules, seed=s)`` and restarts the
-    bots from copies of their state at construction, so it replays exactly;
-    ``reset()`` deals from a generator seeded by the last seed.
-    ``max_steps`` (None: no limit) truncates after that many learner actions
-    (see :class:`OrdonnanceEnv`).
+    ``reset(seed=s)`` deals as ``Game.new(rules, seed=s)`` and seeds the bots
+    from it, so it replays exactly; ``reset()`` deals from a generator
+    seeded by the last seed. ``max_steps`` (None: no limit) truncates after
+    that many learner actions; every game ends within :data:`MAX_DECISIONS`
+    actions.
     """
 
     metadata: dict[str, Any] = {"render_modes": _RENDER_MODES, "render_fps": 1}
 
     def __init__(
         self,
-        opponent: bots.Bot | Sequence[bots.Bot] | None = None,
-        seat: int = 0,
+        opponent: Opponent | Sequence[Opponent] | None = None,
+        seat: int | Literal["random"] = 0,
         rules: Rules | None = None,
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
         max_steps: int | None = None,
+        observation: Literal["dict", "box"] = "dict",
     ) -> None:
         _require_extra()
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
         n = rules.players
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise OrdonnanceTypeError(f"seat must be a seat number 0..{n - 1}, got {seat!r}")
-        if not 0 <= seat < n:
-            raise InvalidSeatError(f"seat must be a seat number 0..{n - 1}, got {seat!r}")
-        seat = int(seat)
+        if seat != "random":
+            if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+                raise OrdonnanceTypeError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
+            if not 0 <= seat < n:
+                raise InvalidSeatError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
+            seat = int(seat)
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
             raise OrdonnanceTypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
         if not math.isfinite(illegal_reward):
             raise InvalidArgumentError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
-        others = [p for p in range(n) if p != seat]
-        if opponent is None:
-            opponent = bots.Greedy(seed=0)
-        if isinstance(opponent, (str, bytes)):
-            raise OrdonnanceTypeError(f"an opponent is a bot or a list of bots, not a string: {opponent!r}")
-        if isinstance(opponent, Sequence):
-            if len(opponent) != len(others):
-                raise InvalidArgumentError(
-                    f"give one bot, or one per other seat ({len(others)}), got {len(opponent)}: {opponent!r}"
-                )
-            chosen = list(opponent)
-        else:
-            chosen = [opponent] * len(others)
-        for bot in chosen:
-            if not callable(getattr(bot, "choose", None)):
-                raise OrdonnanceTypeError(f"an opponent needs a choose(view) method, got {bot!r}")
         self.rules: Rules = rules
         """The rules every episode is played under."""
-        self.seat: int = seat
-        """The learner's seat."""
+        self.seat_choice: int | str = seat
+        """The ``seat`` argument: a seat number, or ``"random"``."""
+        self.seat: int = 0 if seat == "random" else seat
+        """The learner's seat in the current episode."""
         self.illegal_reward: float = float(illegal_reward)
         """The reward for an illegal action (which ends the episode)."""
         self.max_steps: int | None = _check_max_steps(max_steps)
         """Truncate an episode after this many learner actions (None: never)."""
+        self.observation: str = _check_observation(observation)
+        """The observation form: ``"dict"`` or ``"box"``."""
         self.render_mode = _check_render_mode(render_mode)
-        # One template per distinct bot object, so a bot playing several seats stays one bot.
-        self._templates: dict[int, bots.Bot] = {id(b): copy.deepcopy(b) for b in chosen}
-        self._seats_bot_ids = {p: id(b) for p, b in zip(others, chosen)}
-        self.opponents: dict[int, bots.Bot] = {p: b for p, b in zip(others, chosen)}
-        """The bot playing each other seat."""
-        low, high = observation_bounds(rules)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low, high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self._chosen: list[object] = []
+        self.set_opponent("greedy" if opponent is None else opponent)
+        self._apply_opponents()
+        self.observation_space = _dict_space(rules) if observation == "dict" else _vector_space(rules)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.game: Game | None = None
-        """The game in progress (None before the first reset)."""
+        self._kernel = _KernelGame(rules)
+        self._playing: dict[int, object] = {}
+        self._started = False
         self._steps = 0
         self._done = False
 
-    def _restart_bots(self) -> None:
-        fresh = {key: copy.deepcopy(bot) for key, bot in self._templates.items()}
-        self.opponents = {p: fresh[key] for p, key in self._seats_bot_ids.items()}
+    def set_opponent(self, opponent: Opponent | Sequence[Opponent]) -> None:
+        """Play the other seats with ``opponent`` (one, or one per other seat; see the
+        class docs) from the next :meth:`reset` on. Nothing is copied."""
+        others = self.rules.players - 1
+        if isinstance(opponent, Sequence) and not isinstance(opponent, (str, bytes)):
+            if len(opponent) != others:
+                raise InvalidArgumentError(
+                    f"give one opponent, or one per other seat ({others}), got {len(opponent)}: {opponent!r}"
+                )
+            chosen = [_check_opponent(o) for o in opponent]
+        else:
+            chosen = [_check_opponent(opponent)] * others
+        self._chosen = chosen
 
-    def _game(self) -> Game:
-        if self.game is None:
-            raise gymnasium.error.ResetNeeded("call reset() before step()")
-        return self.game
+    def _apply_opponents(self) -> None:
+        others = [p for p in range(self.rules.players) if p != self.seat]
+        self.opponents: dict[int, object] = dict(zip(others, self._chosen))
+        """The opponent playing each other seat in the current episode."""
 
-    def _let_bots_play(self) -> None:
-        game = self._game()
-        while not game.is_over and game.current_player != self.seat:
-            p = game.current_player
-            game.apply(self.opponents[p].choose(game.view(p)))
+    @property
+    def game(self) -> Game | None:
+        """The game in progress as a :class:`~ordonnance.Game` (None before the first reset).
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
-        """Deal a new game and let the bots play up to the learner's first turn."""
+        A copy, rebuilt from the deal and the actions played: changing it
+        does not change the environment.
+        """
+        return self._kernel.game().clone() if self._started else None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Deal a new game and let the opponents play up to the learner's first turn."""
         seed = _check_reset_seed(seed)
         super().reset(seed=seed)
-        if seed is not None:
-            self._restart_bots()
-            game_seed = seed
-        else:
-            game_seed = _game_seed(self.np_random)
-        self.game = Game.new(self.rules, seed=game_seed)
+        game_seed = seed if seed is not None else _game_seed(self.np_random)
+        n = self.rules.players
+        with np.errstate(over="ignore"):
+            if self.seat_choice == "random":
+                # as Batch draws it: the seat stream "4" of the deal's bot seeds (no seat has it)
+                draw = kernel.mix_bot_seed(np.uint64(game_seed), bk._SEAT_STREAM, np.uint64(0))
+                self.seat = int(kernel.bounded(np.uint64(draw), n))
+            self._apply_opponents()
+            twins = {p: _kernel_twin(o) for p, o in self.opponents.items()}
+            seeds = bot_seeds(np.array([game_seed], np.uint64), [_own_seed(self.opponents.get(p)) for p in range(n)])[0]
+        kernel_seats = sum(1 << p for p, twin in twins.items() if twin is not None)
+        greedy = sum(1 << p for p, twin in twins.items() if twin == kernel.GREEDY)
+        python = {p: o for p, o in self.opponents.items() if twins[p] is None}
+        copies = seeded_copies(list(python.values()), [int(seeds[p]) for p in python])
+        self._playing = dict(zip(python, copies))
+        self._kernel.start(game_seed, seeds, kernel_seats, greedy, self.seat)
+        self._started = True
         self._steps = 0
         self._done = False
-        self._let_bots_play()
-        return _observe(self.game.view(self.seat)), {}
+        self._let_others_play()
+        observation, info = self._observe()
+        return observation, info
 
-    def step(self, action: int | np.integer) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        """Play ``action`` (an index), then the bots until the learner's turn or the end."""
-        game = self._game()
+    def _let_others_play(self) -> int:
+        """The opponents the kernel does not play act until the learner's turn; the outcome."""
+        kernel_game = self._kernel
+        outcome = ek.GOING_ON if not kernel_game.is_over else kernel_game.winner
+        while outcome == ek.GOING_ON and kernel_game.current_player != self.seat:
+            p = kernel_game.current_player
+            opponent = self._playing[p]
+            try:
+                if callable(getattr(opponent, "choose", None)):
+                    a = action_index(opponent.choose(kernel_game.game().view(p)))  # type: ignore[attr-defined]
+                else:
+                    kernel_game.look(p)
+                    a = _check_action(opponent(kernel_game.observation.copy(), kernel_game.mask.copy()))  # type: ignore[operator]
+            except Exception as error:  # an opponent may raise anything: name it, its seat and the deal
+                raise BotError(repr(opponent), p, 0, kernel_game.seed, f"{type(error).__name__}: {error}") from error
+            outcome = kernel_game.step(a, self.seat)
+            if outcome == ek.ILLEGAL:
+                reason = f"it chose {action_from_index(a)!r}, which is not legal: {kernel_game.refuse(a)}"
+                raise BotError(repr(opponent), p, 0, kernel_game.seed, reason)
+        return outcome
+
+    def _observe(self, **info: Any) -> tuple[Any, dict[str, Any]]:
+        mask = self._kernel.mask.view(np.int8).copy()
+        info["action_mask"] = mask
+        vector = self._kernel.observation.copy()
+        if self.observation == "box":
+            return vector, info
+        return {"observation": vector, "action_mask": mask}, info
+
+    def step(self, action: int | np.integer) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (an index), then the opponents until the learner's turn or the end."""
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
         if self._done:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
-        chosen = action_from_index(action)
+        a = _check_action(action)
         self._steps += 1
-        if chosen not in game.legal_actions():
+        outcome = self._kernel.step(a, self.seat)
+        if outcome == ek.ILLEGAL:
             self._done = True
-            info = {"illegal_action": True}
-            return _observe(game.view(self.seat)), self.illegal_reward, True, False, info
-        game.apply(chosen)
-        self._let_bots_play()
-        terminated = game.is_over
-        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
-        self._done = terminated or truncated
-        reward = _outcome(game, self.seat) if terminated else 0.0
+            observation, info = self._observe(illegal_action=True)
+            return observation, self.illegal_reward, True, False, info
+        if self._playing and outcome == ek.GOING_ON:
+            outcome = self._let_others_play()
         if self.render_mode == "human":
             self.render()
-        return _observe(game.view(self.seat)), reward, terminated, truncated, {"illegal_action": False}
+        if outcome != ek.GOING_ON:
+            self._done = True
+            observation, info = self._observe(illegal_action=False, winner=outcome, scores=self._kernel.scores())
+            return observation, _reward(outcome, self.seat), True, False, info
+        truncated = self.max_steps is not None and self._steps >= self.max_steps
+        self._done = truncated
+        mask = self._kernel.mask.view(np.int8).copy()  # the step of _observe, in line: it is most of the time
+        vector = self._kernel.observation.copy()
+        info = {"illegal_action": False, "action_mask": mask}
+        if self.observation == "box":
+            return vector, 0.0, False, truncated, info
+        return {"observation": vector, "action_mask": mask}, 0.0, False, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions now, as booleans (sb3-contrib's convention)."""
-        return action_mask(self._game().view(self.seat)).astype(bool)
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
+        return self._kernel.mask.copy()
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), printed (``"human"``) or as SVG of the learner's view."""
-        return _render(self._game(), self.render_mode, self.seat)
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before render()")
+        return _render(self._kernel.game(), self.render_mode, self.seat)
 
     def __repr__(self) -> str:
-        return f"SingleAgentEnv(seat={self.seat}, rules={self.rules!r})"
+        return f"SingleAgentEnv(seat={self.seat_choice!r}, rules={self.rules!r})"
 
 
 # The batched vector environment lives in its own module (it builds on ordonnance.batch);

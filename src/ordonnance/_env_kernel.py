@@ -1,0 +1,136 @@
+"""Private numba kernel of the one-game environments (``rl.SingleAgentEnv``, ``rl.OrdonnanceEnv``).
+
+One game is a one-row :class:`~ordonnance._simulator_kernel.State` played by
+the simulator's rules functions and observed through the batch kernel's
+encoder (:func:`ordonnance._batch_kernel.encode`): no rule and no encoding
+of its own. The entry points take plain arrays, the rules as
+:func:`pack_config`'s vector included, and rebuild the records inside:
+numba's dispatcher types a NamedTuple argument in about a microsecond (an
+array in a twentieth of that), which would be most of an environment step.
+
+Everything arrives validated; nothing here raises or reads out of bounds.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _batch_kernel as bk
+from ordonnance import _simulator_kernel as k
+from ordonnance._simulator_kernel import Config, State
+
+Array = npt.NDArray[np.int64]
+
+#: ``book`` fields: the actions recorded so far, the winner once over (-1: nobody), the
+#: final scores (SCORES + p).
+LENGTH, WINNER, SCORES = 0, 1, 2
+BOOK = SCORES + k.SEATS
+#: ``step``'s answers besides a winner: the action was illegal (nothing changed), the game goes on.
+ILLEGAL, GOING_ON = -3, -2
+
+
+def pack_config(cfg: Config) -> Array:
+    """``cfg`` as an int64 vector (:func:`_config` rebuilds it inside the kernel)."""
+    return np.array([int(value) for value in cfg], np.int64)
+
+
+@numba.njit(cache=True, inline="always")
+def _config(c: Array) -> Config:
+    return Config(c[0], c[1], c[2], c[3] != 0, c[4] != 0, c[5] != 0, c[6] != 0, c[7], c[8], c[9] != 0)
+
+
+@numba.njit(cache=True, inline="always")
+def _apply(cfg: Config, s: State, book: Array, history: npt.NDArray[np.int16], a: int, scratch: Array) -> None:
+    length = book[LENGTH]
+    if length < history.shape[0]:
+        history[length] = a
+    book[LENGTH] = length + 1
+    k.apply_action(cfg, s, 0, a, scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def _bots_play(cfg: Config, s: State, book: Array, history: npt.NDArray[np.int16], kernel_seats: int, scratch: Array) -> None:
+    """The kernel bots play while the seat to act is one of ``kernel_seats`` (bits);
+    the winner goes into ``book`` once the game is over."""
+    b = s.board
+    while not b[0, k.OVER] and (kernel_seats >> b[0, k.CURRENT]) & 1:
+        _apply(cfg, s, book, history, k.bot_action(cfg, s, 0, scratch), scratch)
+    if b[0, k.OVER]:
+        book[WINNER] = k.outcome(cfg, s, 0, book[SCORES : SCORES + k.SEATS], scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def _look(cfg: Config, s: State, seat: int, observation: bk.Observations, mask: npt.NDArray[np.bool_], scratch: Array) -> None:
+    bk.encode(cfg, s.board[0], seat, observation, scratch)
+    if s.board[0, k.CURRENT] == seat:
+        k.legal_mask(cfg, s, 0, mask, scratch)
+    else:
+        mask[:] = False
+
+
+@numba.njit(cache=True)
+def start(
+    c: Array,
+    board: Array,
+    rng: npt.NDArray[np.uint64],
+    book: Array,
+    history: npt.NDArray[np.int16],
+    cards: Array,
+    seed: np.uint64,
+    bot_seeds: npt.NDArray[np.uint64],
+    kernel_seats: int,
+    seat: int,
+    observation: bk.Observations,
+    mask: npt.NDArray[np.bool_],
+    scratch: Array,
+) -> None:
+    """Deal ``Game.new(rules, seed=seed)`` (``bot_seeds[p]`` seeds seat p's kernel bot),
+    let the kernel bots play, and observe the game from ``seat`` (``seat < 0``: do not)."""
+    cfg = _config(c)
+    s = State(board, rng)
+    k.deal(cfg, s, 0, cards, seed, bot_seeds, scratch)
+    book[LENGTH] = 0
+    book[WINNER] = -1
+    _bots_play(cfg, s, book, history, kernel_seats, scratch)
+    if seat >= 0:
+        _look(cfg, s, seat, observation, mask, scratch)
+
+
+@numba.njit(cache=True)
+def step(
+    c: Array,
+    board: Array,
+    rng: npt.NDArray[np.uint64],
+    book: Array,
+    history: npt.NDArray[np.int16],
+    a: int,
+    kernel_seats: int,
+    seat: int,
+    observation: bk.Observations,
+    mask: npt.NDArray[np.bool_],
+    scratch: Array,
+) -> int:
+    """Action index ``a`` for the seat to act, then the kernel bots of ``kernel_seats``;
+    the game observed from ``seat`` (``seat < 0``: not observed). Returns
+    ILLEGAL (nothing changed), GOING_ON, or the winner once over (-1: nobody)."""
+    cfg = _config(c)
+    s = State(board, rng)
+    if not k.is_legal(cfg, s, 0, a, scratch):
+        return ILLEGAL
+    _apply(cfg, s, book, history, a, scratch)
+    _bots_play(cfg, s, book, history, kernel_seats, scratch)
+    if seat >= 0:
+        _look(cfg, s, seat, observation, mask, scratch)
+    return int(book[WINNER]) if board[0, k.OVER] else GOING_ON
+
+
+@numba.njit(cache=True)
+def look(
+    c: Array, board: Array, rng: npt.NDArray[np.uint64], seat: int, observation: bk.Observations,
+    mask: npt.NDArray[np.bool_], scratch: Array,
+) -> None:  # fmt: skip
+    """The game observed from ``seat``: its observation vector and legal-action mask
+    (all False when ``seat`` is not to act)."""
+    _look(_config(c), State(board, rng), seat, observation, mask, scratch)
