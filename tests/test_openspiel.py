@@ -223,3 +223,19 @@ def test_bad_input_is_refused() -> None:
         ops.load().new_initial_state().game()
     with pytest.raises(od.OrdonnanceTypeError, match="takes a Game"):
         ops.state_of("game")  # type: ignore[arg-type]
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    state = ops.load(Rules(), seed=1).new_initial_state()
+    before, history = state.game(), state.history()
+    for bad in (-7, 160, 10_000, next(a for a in range(rl.NUM_ACTIONS) if a not in state.legal_actions())):
+        with pytest.raises(od.IllegalActionError, match="is not legal"):
+            state.apply_action(bad)
+        assert state.game() == before and state.history() == history
+    with pytest.raises(pyspiel.SpielError):  # OpenSpiel's own check, before the adapter is asked
+        state.apply_action(-1)
+    dealing = ops.load().new_initial_state()
+    for bad in (0, 32, -5):
+        with pytest.raises(od.IllegalActionError, match="left to deal"):
+            dealing.apply_action(bad)
+    assert dealing.history() == [] and dealing.is_chance_node()

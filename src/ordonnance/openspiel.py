@@ -111,7 +111,6 @@ _DEFAULTS: dict[str, Any] = {
     "auto_claim": False, "deck": "", "seed": -1,
 }  # fmt: skip
 _JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
-_NO_ACTIONS = np.zeros(0, np.int64)
 _SEED_LIMIT = 1 << 31  # OpenSpiel's integer parameters are C++ ints
 
 
@@ -299,7 +298,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         self._out = np.zeros(NUM_ACTIONS, np.int64)  # the kernel writes the legal actions here
         # OpenSpiel clones a state by deep-copying these attributes: arrays copy in one
         # step, where a list would be copied element by element.
-        self._legal = _NO_ACTIONS
+        self._legal: list[int] = []
         self._decisions = array("q")
         self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
         self._left = np.array(setup.counts, np.int64)
@@ -319,10 +318,10 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
             winner = _run(ok.result, setup.work, self._board, scores)
             n = setup.players
             self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
-            self._legal = _NO_ACTIONS
+            self._legal = []
             self._current = _TERMINAL
         else:
-            self._legal = self._out[: answer & 255].copy()
+            self._legal = self._out[: answer & 255].tolist()
             self._current = answer >> 8
 
     # --------------------------------------------------------------- pyspiel's State
@@ -346,7 +345,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
             return []
         if self._current == _CHANCE:
             return [m for m, c in enumerate(self._left.tolist()) if c]
-        return self._legal.tolist()
+        return self._legal[:]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
@@ -358,6 +357,12 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         setup = self._s
+        if self._current == _CHANCE:
+            if not 0 <= action < _CHANCE_OUTCOMES or not self._left[action]:
+                raise IllegalActionError(action, f"no card of mask {action!r} is left to deal")
+        elif action not in self._legal:
+            state = "the game is over" if self._current == _TERMINAL else f"legal now: {self._legal}"
+            raise IllegalActionError(action, f"action {action!r} is not legal ({state})")
         if self._views:
             self._views = _Views()
         if self._current == _CHANCE:
@@ -591,7 +596,7 @@ class LibraryBot(_BotBase):  # type: ignore[misc]
             raise OrdonnanceTypeError(f"LibraryBot plays OrdonnanceState, not {type(state).__name__}")
         action = self.bot.choose(state.game().view(state.current_player()))
         index = action_index(action)
-        if index not in state._legal.tolist():
+        if index not in state._legal:
             raise IllegalActionError(action, f"the bot {self.bot!r} chose an action that is not legal")
         return index
 
