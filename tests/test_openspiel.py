@@ -135,19 +135,28 @@ def test_resampling_keeps_the_information_state(params: dict[str, Any]) -> None:
         state.apply_action(_random_step(state, rng))
 
 
-def test_state_of_a_game_is_that_game() -> None:
+@pytest.mark.parametrize("params", PARAMS[:7], ids=IDS[:7])
+def test_state_of_a_game_is_that_game_and_plays_on_as_it(params: dict[str, Any]) -> None:
+    rules, _ = ops.rules_of(params)
+    spiel_game = ops.load(rules)
     for seed in range(GAMES):
-        engine = od.Game.new(Rules(players=3, claim_proof="private"), seed=seed)
+        engine = od.Game.new(rules, seed=seed)
         rng = random.Random(seed)
-        for _ in range(rng.randrange(60)):
+        for _ in range(rng.randrange(80)):
             if engine.is_over:
                 break
             engine.apply(rng.choice(engine.legal_actions()))
-        state = ops.state_of(engine)  # for the game dealt by chance nodes: no seed
-        expected = engine.clone()
-        expected._seed = expected._rng_state = None
-        assert state.game() == expected
-        assert state.legal_actions() == sorted(rl.action_index(a) for a in engine.legal_actions())
+        state = ops.state_of(engine, spiel_game)  # for the game dealt by chance nodes: no seed
+        engine._seed = engine._rng_state = None
+        while True:
+            assert state.game() == engine
+            if engine.is_over:
+                break
+            assert state.legal_actions() == sorted(rl.action_index(a) for a in engine.legal_actions())
+            a = rng.choice(state.legal_actions())
+            state.apply_action(a)
+            engine.apply(rl.action_from_index(a))
+        assert state.is_terminal()
 
 
 def test_ismcts_plays_a_game_through_the_adapter_with_resampling() -> None:
@@ -223,6 +232,12 @@ def test_bad_input_is_refused() -> None:
         ops.load().new_initial_state().game()
     with pytest.raises(od.OrdonnanceTypeError, match="takes a Game"):
         ops.state_of("game")  # type: ignore[arg-type]
+    with pytest.raises(od.InvalidArgumentError, match="are not the OpenSpiel game's"):
+        ops.state_of(od.Game.new(Rules(players=3), seed=1), ops.load(Rules()))
+    with pytest.raises(od.OrdonnanceTypeError, match="rules must be a Rules"):
+        ops.load("rules")  # type: ignore[arg-type]
+    with pytest.raises(od.OrdonnanceTypeError, match="deck must be card texts"):
+        ops.rules_of({"deck": 5})
 
 
 def test_an_illegal_action_changes_nothing() -> None:

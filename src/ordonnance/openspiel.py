@@ -69,7 +69,7 @@ from ordonnance import _simulator_kernel as k
 from ordonnance.actions import Action
 from ordonnance.bots import Bot
 from ordonnance.cards import Card, build_deck
-from ordonnance.errors import IllegalActionError, InvalidSeedError, OrdonnanceTypeError
+from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeedError, OrdonnanceTypeError
 from ordonnance.game import _NOBODY, Game, shuffled_deck
 from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observation_layout
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -477,7 +477,7 @@ def state_of(
     if spiel_game is None:
         spiel_game = load(game.rules)
     if spiel_game.rules != game.rules:
-        raise OrdonnanceTypeError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
+        raise InvalidArgumentError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
     state = OrdonnanceState(spiel_game, deal=False)
     n, deck, at = game.players, len(game.rules.cards), k.SEATS
     b = [0] * state._board.shape[1]  # the row in a list first: a NumPy array is slow to fill field by field
