@@ -299,6 +299,11 @@ def test_numpy_seeds_are_taken() -> None:
         ({"unseen": (0,) * 32}, "unseen cards"),
         ({"unseen": (-1,) + (0,) * 31}, "unseen must count"),
         ({"passed": (1, 0)}, "passed must list"),
+        ({"passed": (-1,)}, "passed must list"),
+        ({"current_player": 2}, "current_player must be"),
+        ({"owners": (None,) * 4}, "owners and markers"),
+        ({"completed_at": ((None,),) * 5}, "armies and completed_at"),
+        ({"hand_sizes": (6, -1)}, "hand sizes"),
         ({"armies": ((LANCE, ()),) + (((), ()),) * 4}, "not the rules' cards"),
     ],
 )

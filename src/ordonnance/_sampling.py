@@ -88,16 +88,18 @@ class Deal:
     """The public position of one view, ready to receive random deals."""
 
     __slots__ = (
-        "_seat", "_rules", "_cards", "_sizes", "_hand", "_deck_size", "_armies", "_completed",
+        "_seat", "_rules", "_cards", "_sizes", "_hand", "_armies", "_completed",
         "_owner", "_marker", "_plays", "_current", "_over", "_passed", "_hidden", "_constrained", "_passed_over",
     )  # fmt: skip
 
     def __init__(self, view: PlayerView) -> None:
         rules, seat, n = view.rules, view.seat, view.rules.players
+        self._check_shapes(view)
         self._seat = seat
         self._rules = rules
         self._hand = [card.mask for card in view.hand]
         self._armies = [[[card.mask for card in army] for army in row] for row in view.armies]
+        self._check_cards(view)
         self._completed = [[_NOT_COMPLETE if d is None else d for d in row] for row in view.completed_at]
         self._owner = [_NOBODY if o is None else o for o in view.owners]
         self._marker = [m or 0 for m in view.markers]
@@ -105,9 +107,7 @@ class Deal:
         self._current = view.current_player
         self._over = view.is_over
         self._passed = sum(1 << p for p in view.passed)
-        self._deck_size = view.deck_size
         self._sizes = view.hand_sizes
-        self._check(view)
         unseen = np.array(view.unseen, dtype=np.int64)
         self._cards = np.repeat(np.arange(MAX_MASK + 1, dtype=np.int64), unseen)
         self._hidden = unseen.copy()
@@ -116,13 +116,28 @@ class Deal:
         self._constrained = rules.claims_allowed and rules.claim_proof == "private"
         self._passed_over = passed_over(self._armies, self._current, self._passed, n)
 
-    def _check(self, view: PlayerView) -> None:
-        """Refuse a view no game can give (built or evolved by hand): the cards must add up."""
+    @staticmethod
+    def _check_shapes(view: PlayerView) -> None:
+        """Refuse a view no game can give (built or evolved by hand) whose fields do not fit its rules."""
         n, seat = view.rules.players, view.seat
-        if len(view.hand_sizes) != n or view.hand_sizes[seat] != len(view.hand):
+        rows = (view.armies, view.completed_at)
+        if any(len(row) != TERRITORY_COUNT or any(len(cell) != n for cell in row) for row in rows):
+            raise _inconsistent(f"armies and completed_at must be {TERRITORY_COUNT} rows of {n} seats")
+        if len(view.owners) != TERRITORY_COUNT or len(view.markers) != TERRITORY_COUNT:
+            raise _inconsistent(
+                f"owners and markers must have {TERRITORY_COUNT} entries, got {view.owners!r} and {view.markers!r}"
+            )
+        if not 0 <= view.current_player < n:
+            raise _inconsistent(f"current_player must be a seat 0..{n - 1}, got {view.current_player!r}")
+        if len(view.hand_sizes) != n or min(view.hand_sizes) < 0 or view.hand_sizes[seat] != len(view.hand):
             raise _inconsistent(f"hand sizes {view.hand_sizes!r} for {n} players, seat {seat} holding {len(view.hand)}")
         if len(view.unseen) != MAX_MASK + 1 or min(view.unseen) < 0:
             raise _inconsistent(f"unseen must count the copies of masks 0..{MAX_MASK}, got {view.unseen!r}")
+        if any(not 0 <= p < n for p in view.passed) or list(view.passed) != sorted(set(view.passed)):
+            raise _inconsistent(f"passed must list seats 0..{n - 1} in increasing order, got {view.passed!r}")
+
+    def _check_cards(self, view: PlayerView) -> None:
+        """Refuse a view whose cards do not add up to the rules' cards."""
         others = sum(view.hand_sizes) - len(view.hand)
         if sum(view.unseen) != others + view.deck_size:
             raise _inconsistent(
@@ -135,8 +150,6 @@ class Deal:
                 places.update(army)
         if places != Counter(card.mask for card in view.rules.cards):
             raise _inconsistent("the unseen cards, the hand and the table are not the rules' cards")
-        if any(not 0 <= p < n for p in view.passed) or list(view.passed) != sorted(set(view.passed)):
-            raise _inconsistent(f"passed must list seats 0..{n - 1} in increasing order, got {view.passed!r}")
 
     def sample(self, seed: int) -> Game:
         """A game of this position with the unseen cards dealt from ``seed`` (validated)."""
