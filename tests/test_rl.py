@@ -671,3 +671,24 @@ def test_pettingzoo_box_observations_and_state(pettingzoo: Any) -> None:
         assert np.array_equal(state, np.concatenate([encode_view(game.view(p)) for p in range(3)]))
         environment.step(None if terminated or truncated else _random_legal(info["action_mask"], rng))
     assert raw.game.is_over
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_maskable_ppo.py"
+
+
+def test_training_example_parses() -> None:
+    compile(EXAMPLE.read_text(), str(EXAMPLE), "exec")
+
+
+def test_training_example_runs_a_tiny_budget(gymnasium: Any) -> None:
+    pytest.importorskip("sb3_contrib")
+    if not JIT:
+        pytest.skip("the example trains on the kernel: too slow without the JIT")
+    tiny = ["--random-steps", "1024", "--greedy-steps", "1024", "--envs", "8", "--eval-episodes", "16"]
+    done = subprocess.run([sys.executable, str(EXAMPLE), *tiny], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 5 and "vs Greedy" in lines[1]
+    assert lines[2].startswith("untrained") and lines[-1].startswith("+1,024 vs greedy")
+    shares = [float(x.rstrip("%")) for x in lines[-1].split()[-6:]]
+    assert abs(sum(shares[:3]) - 100) < 0.2 and abs(sum(shares[3:]) - 100) < 0.2

@@ -1,4 +1,4 @@
-"""Reinforcement-learning adapters: a PettingZoo AEC environment and a Gymnasium one.
+"""Reinforcement-learning environments: batched (:class:`VectorEnv`), one game (Gymnasium, PettingZoo).
 
 Install the optional extra first: ``pip install "ordonnance[rl]"`` (PettingZoo
 and Gymnasium). This module imports without them, so the encoders below work
@@ -20,13 +20,15 @@ Usage::
             action = game_env.action_space(agent).sample(mask)
         game_env.step(action)
 
-and, for one learner against bots, a Gymnasium environment::
+and, for one learner against bots or policies, a Gymnasium environment, or
+thousands of them stepped together in numba (:class:`VectorEnv`, the fastest)::
 
-    from ordonnance import bots
-    from ordonnance.rl import SingleAgentEnv
+    from ordonnance.rl import SingleAgentEnv, VectorEnv
 
-    single = SingleAgentEnv(opponent=bots.Greedy(seed=0), seat=0)
-    observation, info = single.reset(seed=1)
+    single = SingleAgentEnv(opponent="greedy", seat="random", observation="box")
+    observation, info = single.reset(seed=1)        # info["action_mask"]: the legal actions
+    envs = VectorEnv(4096, opponent="random")
+    observations, infos = envs.reset(seed=1)        # (4096, 452) float32; envs.action_masks()
 
 **Actions.** A fixed discrete space of :data:`NUM_ACTIONS` = 161 actions
 (:func:`action_index`, :func:`action_from_index`):
@@ -38,7 +40,9 @@ and, for one learner against bots, a Gymnasium environment::
 The ``"action_mask"`` of an observation (:func:`action_mask`) marks the legal
 ones with 1 (``int8``); it is all zeros when it is not that player's turn.
 
-**Observations.** ``{"observation": float32 vector, "action_mask": int8 vector}``. The vector
+**Observations.** ``{"observation": float32 vector, "action_mask": int8 vector}``
+(``observation="dict"``, the default of the one-game environments), or the
+vector alone (``observation="box"``, the default of :class:`VectorEnv`). The vector
 (:func:`encode_view`) is built only from :meth:`Game.view <ordonnance.Game.view>`
 of the observing seat, so it holds nothing that player may not see. Seats are
 *relative*: index ``r`` is the seat ``r`` places after the observer (0 is the
@@ -454,6 +458,13 @@ def _check_action(action: object) -> int:
     return action_index(action_from_index(action))  # type: ignore[arg-type]  # raises the right error
 
 
+def _kernel_call(kernel_function: Callable[..., Any], *args: Any) -> Any:
+    if _JIT:
+        return kernel_function(*args)
+    with np.errstate(over="ignore"):  # 64-bit words wrap by design; NumPy scalars warn without the JIT
+        return kernel_function(*args)
+
+
 class _KernelGame:
     """One game held in the simulator kernel's arrays (stepped by ``_env_kernel``), with
     the actions played so far and a :class:`Game` following it, brought up to date
@@ -510,14 +521,11 @@ class _KernelGame:
     def step(self, a: int, seat: int) -> int:
         """Action index ``a``, then the kernel bots; observe from ``seat`` (-1: do not).
         Returns ``ek.ILLEGAL``, ``ek.GOING_ON`` or the winner (-1: nobody)."""
-        if _JIT:
-            return int(ek.step(*self._head, a, self.kernel_seats, seat, *self._tail))
-        with np.errstate(over="ignore"):  # 64-bit generators wrap; NumPy scalars warn without the JIT
-            return int(ek.step(*self._head, a, self.kernel_seats, seat, *self._tail))
+        return int(_kernel_call(ek.step, *self._head, a, self.kernel_seats, seat, *self._tail))
 
     def look(self, seat: int) -> None:
         """``observation`` and ``mask`` from ``seat``."""
-        ek.look(self.config, self.board, self.rng, seat, self.observation, self.mask, self.scratch)
+        _kernel_call(ek.look, self.config, self.board, self.rng, seat, self.observation, self.mask, self.scratch)
 
     def game(self) -> Game:
         """The Game of this position (kept, and brought up to date from the actions played)."""
