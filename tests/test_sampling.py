@@ -67,8 +67,8 @@ def _loads(game: od.Game) -> bool:
 
 
 def _passed_over_with_a_claim(game: od.Game, seat: int) -> bool:
-    """Whether a seat (not ``seat``) the turn went past since the last play could claim:
-    the one rule of the engine the save checker does not apply (see sampling.passed_over)."""
+    """Whether a seat (not ``seat``) the turn went past since the last play could claim
+    (see sampling.passed_over), written out again: the save checker refuses it too."""
     if game.is_over:
         return False
     over = sampling.passed_over(game._armies, game._current, game._passed, game.players)
@@ -355,19 +355,21 @@ def test_the_real_deal_always_fits() -> None:
 
 
 def test_no_sample_gives_a_seat_the_turn_went_past_a_claim_to_make() -> None:
-    """A position where the save checker accepts deals the engine cannot reach: the
-    turn went past seat 0, so seat 0 had no claim to make; some deals would give it
-    one. The samples never do."""
+    """A position where some deals give seat 0, which the turn went past, a claim to
+    make: the engine would have stopped there, so the save checker refuses those
+    deals, and the samples never give one."""
     view = _first_position(Rules(claim_proof="private"), 61, 38, 1)
     deal = sampling.Deal(view)
     shuffler = random.Random(0)
-    gap = 0
+    passed_over_with_a_claim = 0
     for _ in range(300):
         order = deal._cards.tolist()
         shuffler.shuffle(order)
         raw = deal.game(order)
-        gap += _loads(raw) and _passed_over_with_a_claim(raw, 1)
-    assert gap > 0  # the position is one the test is about
+        if _passed_over_with_a_claim(raw, 1):
+            passed_over_with_a_claim += 1
+            assert not _loads(raw)
+    assert passed_over_with_a_claim > 0  # the position is one the test is about
     for s in range(100 if JIT else 10):
         sample = view.sample_game(s)
         assert _loads(sample) and not _passed_over_with_a_claim(sample, 1)

@@ -24,10 +24,9 @@ look at hidden cards once the deal has no seed) and the shuffle is drawn
 again: rejection sampling, which keeps the distribution uniform over the
 deals left. Public proof, and points scoring, never refuse a deal.
 
-One more rule the engine follows is not among the save checker's: a seat
-the turn went past since the last play had no claim to make, or it would
-have been asked (:func:`passed_over`). :func:`hands_fit` applies it too, so
-a sample is a position the engine can reach, not only one its saves accept.
+The rule "turns" looks at hidden cards too: a seat the turn went past since
+the last play had no claim to make, or it would have been asked
+(:func:`passed_over`). :func:`hands_fit` applies it as well, cheaply.
 """
 
 from __future__ import annotations
