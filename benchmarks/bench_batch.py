@@ -71,19 +71,19 @@ def test_simulate_decisions(benchmark: Any) -> None:
 
 
 def test_single_agent_env(benchmark: Any) -> None:
-    """rl.SingleAgentEnv against Random: the single env a VectorEnv replaces."""
+    """rl.SingleAgentEnv against Random, box observations (see bench_rl.py for its own figures)."""
     benchmark.group = GROUP
-    env = SingleAgentEnv(opponent=od.bots.Random(seed=0))
+    env = SingleAgentEnv(opponent="random", observation="box")
     env.reset(seed=1)
-    rng = np.random.default_rng(0)
-    steps = 300
+    priorities = np.random.default_rng(0).random((64, env.action_space.n))
+    steps = 3000
 
     def run() -> None:
-        for _ in range(steps):
-            mask = env.action_masks()
-            _, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        for i in range(steps):  # a random legal action: the argmax of the mask times a random row
+            _, _, terminated, truncated, _ = env.step(int(np.argmax(env.action_masks() * priorities[i & 63])))
             if terminated or truncated:
                 env.reset()
 
+    run()
     items(benchmark, steps)
     benchmark.pedantic(run, rounds=3, iterations=1)

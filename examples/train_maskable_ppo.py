@@ -145,9 +145,9 @@ def main() -> None:
             continue
         if opponent != "random":
             model.set_env(BatchVecEnv(args.envs, opponent, seed=args.seed + 1000))
-        start = time.perf_counter()
+        start = time.process_time()
         model.learn(total_timesteps=steps, reset_num_timesteps=False)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         spent += steps
         rows.append(
             (f"+{steps:,} vs {opponent}", spent, elapsed,
@@ -156,7 +156,7 @@ def main() -> None:
         )  # fmt: skip
     print(f"MaskablePPO, MlpPolicy [128, 128], {args.envs} batched games, seed {args.seed}; "
           f"win/draw/loss over {args.eval_episodes} fresh games per opponent (greedy policy, random seat)")  # fmt: skip
-    print(f"{'training':<24}{'steps':>10}{'seconds':>9}   {'vs Random':>17}   {'vs Greedy':>17}")
+    print(f"{'training':<24}{'steps':>10}{'CPU s':>9}   {'vs Random':>17}   {'vs Greedy':>17}")
     for name, total, seconds, rw, rd, rl, gw, gd, gl in rows:
         print(f"{name:<24}{total:>10,}{seconds:>9.0f}   {rw:>5.1%} {rd:>5.1%} {rl:>5.1%}   {gw:>5.1%} {gd:>5.1%} {gl:>5.1%}")
 
