@@ -12,6 +12,7 @@ import pytest
 from ordonnance.shinobi import CLANS, Game, Rules
 from ordonnance.shinobi import _kernel as kernel
 from ordonnance.shinobi.cards import CODES
+from ordonnance.shinobi.rules import MAX_DECK
 
 GAMES = 3 if numba.config.DISABLE_JIT else 40
 
@@ -23,8 +24,11 @@ def assert_same(state: np.ndarray, game: Game) -> None:
         assert list(hands[p]) == [sum(c.code == code for c in game.hand(p)) for code in range(CODES)]
         assert state[kernel.HAND_LEN + p] == len(game.hand(p))
         assert tuple(state[kernel.PROV + CLANS * p : kernel.PROV + CLANS * (p + 1)]) == game.province(p)
-        assert [bool(x) for x in state[kernel.CHANGED + CLANS * p : kernel.CHANGED + CLANS * (p + 1)]] == \
-            [game.changed(p, c) for c in range(CLANS)]  # fmt: skip
+        assert [bool(state[kernel.CHANGED + p] >> c & 1) for c in range(CLANS)] == [game.changed(p, c) for c in range(CLANS)]
+    # the masks and lane words the kernel keeps up to date equal those worked out afresh
+    fresh = state.copy()
+    kernel.refresh(fresh)
+    assert list(fresh[kernel.ARMIES : kernel.DECK]) == list(state[kernel.ARMIES : kernel.DECK])
     assert tuple(state[kernel.CLAN : kernel.CLAN + CLANS]) == tuple(game._clan_order)
     assert tuple(state[kernel.DISCARD : kernel.DISCARD + CODES]) == game.discard
     assert state[kernel.DECK_END] - state[kernel.DECK_POS] == game.deck_size
@@ -36,6 +40,10 @@ def assert_same(state: np.ndarray, game: Game) -> None:
         work = np.zeros(kernel.WORK, np.int64)
         count = kernel.legal(state, work)
         assert [int(c) for c in work[:count]] == [a.code for a in game.legal_actions()]
+        if game.order == 3:  # the Random bot's fast path counts and picks attacks from the lane words
+            attacks = [int(c) for c in work[:count] if c != kernel.PASS_CODE]
+            assert [kernel._attack(state, i) for i in range(len(attacks))] == attacks
+            assert kernel._attack(state, len(attacks)) == -1 - len(attacks)
 
 
 @pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=4, attack="optional"), Rules(players=5),
@@ -55,3 +63,15 @@ def test_the_kernel_follows_the_game_position_by_position(rules: Rules) -> None:
                 kernel.apply(state, action.code)
                 assert_same(state, game)
             assert kernel.winners(state) == sum(1 << p for p in game.winners)
+
+
+def test_the_lane_words_compare_every_army_size_the_rules_allow() -> None:
+    assert MAX_DECK < kernel._HIGH  # no army can reach a lane's top bit
+    full = (1 << kernel.LANE) - 1
+    rng = random.Random(5)
+    for _ in range(200 if numba.config.DISABLE_JIT else 5000):
+        sizes = [rng.choice((0, 1, 2, 3, rng.randint(0, MAX_DECK))) for _ in range(CLANS)]
+        targets = kernel._targets(sum(v << (kernel.LANE * c) for c, v in enumerate(sizes)))
+        assert [targets >> (kernel.LANE * c) & full for c in range(CLANS)] == [v or kernel._NO_TARGET for v in sizes]
+        size = rng.randint(0, MAX_DECK + 1)
+        assert kernel._smaller(targets, size) == sum(1 << c for c, v in enumerate(sizes) if 0 < v < size)

@@ -13,7 +13,11 @@ draw from the same generator as :class:`ordonnance.shinobi.bots.Random` and
 A game is one int64 array, the *state record*, laid out by the offsets below
 (``state[PROV + 5 * seat + clan]`` is an army's size, and so on); the troop
 deck, top card first, follows the header. Hands are counts per card code:
-the order of a hand does not matter to the rules. Every scratch array a
+the order of a hand does not matter to the rules. Bit masks and lane words
+per seat (:data:`ARMIES`, :data:`HELD`, :data:`SIZES`, :data:`TARGETS`)
+follow the provinces and hands as they change, so that the random bot and
+the order skipping need not scan them; :func:`refresh` sets them for a
+record built from its other fields. Every scratch array a
 decision needs lives in one ``work`` array of :data:`WORK` entries.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
@@ -47,9 +51,13 @@ CLAN = 9  # 5 entries: the clan cards in dealt order (seat s has CLAN + s)
 HAND = CLAN + CLANS  # [seat][code]: cards held
 HAND_LEN = HAND + SEATS * CODES  # [seat]: hand size
 PROV = HAND_LEN + SEATS  # [seat][clan]: army size
-CHANGED = PROV + SEATS * CLANS  # [seat][clan]: 1 if the army gained or lost a card this turn
-DISCARD = CHANGED + SEATS * CLANS  # [code]: cards discarded
-DECK = DISCARD + CODES  # the troop deck, top card first
+CHANGED = PROV + SEATS * CLANS  # [seat]: bit c set if the army of clan c gained or lost a card this turn
+DISCARD = CHANGED + SEATS  # [code]: cards discarded
+ARMIES = DISCARD + CODES  # [seat]: bit c set while the province holds an army of clan c
+HELD = ARMIES + SEATS  # [seat]: bit c set while the hand holds a samurai of clan c
+SIZES = HELD + SEATS  # [seat]: the province's army sizes in lanes of LANE bits (lane c: clan c)
+TARGETS = SIZES + SEATS  # [seat]: as SIZES, with _NO_TARGET in the lanes no attack may take
+DECK = TARGETS + SEATS  # the troop deck, top card first
 NOT_FINAL = -1
 
 # Action codes (ordonnance.shinobi.actions lays them out the same way).
@@ -135,47 +143,55 @@ def start(state: npt.NDArray[np.int64], n: int, deck_size: int, optional: bool) 
     for p in range(n):
         state[HAND_LEN + p] = HAND_SIZE
     state[DECK_POS] = pos
+    refresh(state)
     _settle(state)
 
 
+@numba.njit(cache=True)
+def refresh(state: npt.NDArray[np.int64]) -> None:
+    """Set :data:`ARMIES`, :data:`HELD`, :data:`SIZES` and :data:`TARGETS` from the
+    provinces, hands and changed armies."""
+    for q in range(state[N]):
+        state[ARMIES + q] = _mask(state, PROV + CLANS * q)
+        state[HELD + q] = _mask(state, HAND + CODES * q)
+        sizes, changed = 0, 0
+        for c in range(CLANS):
+            sizes |= state[PROV + CLANS * q + c] << (LANE * c)
+            changed |= (_NO_TARGET << (LANE * c)) if state[CHANGED + q] >> c & 1 else 0
+        state[SIZES + q] = sizes
+        state[TARGETS + q] = _targets(sizes) | changed
+
+
 @numba.njit(cache=True, inline="always")
-def _has_samurai(state: npt.NDArray[np.int64], p: int) -> bool:
-    return bool(state[HAND_LEN + p] > state[HAND + CODES * p + NINJA])
+def _targets(sizes: int) -> int:
+    """``sizes`` with :data:`_NO_TARGET` in its empty lanes (no carry between lanes below :data:`_HIGH`)."""
+    empty = ~(sizes + _NO_TARGET * _LANES) & _HIGHS
+    return sizes | (empty >> (LANE - 1)) * _NO_TARGET
+
+
+@numba.njit(cache=True, inline="always")
+def _mask(state: npt.NDArray[np.int64], at: int) -> int:
+    """Bit ``c`` set where ``state[at + c] > 0``, for the five clans."""
+    mask = 0
+    for c in range(CLANS):
+        mask |= (1 << c) if state[at + c] > 0 else 0
+    return mask
 
 
 @numba.njit(cache=True, inline="always")
 def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     """Whether the current player has a legal choice for ``order``."""
     p, n = state[CUR], state[N]
-    if order != 3 and _has_samurai(state, p):
+    if order == 3:
+        return _attack(state, 0) >= 0
+    if state[HELD + p] != 0:
         return True  # a deploy or a reinforce (there is always another province)
     if order == 1 and state[HAND + CODES * p + NINJA] == 0:
         return False
-    if order != 3:
-        for q in range(n):
-            if q != p:
-                for c in range(CLANS):
-                    if state[PROV + CLANS * q + c] > 0:
-                        return True  # a ninja target, or a card to move
-        return False
-    # An attack exists iff some unchanged army of clan b elsewhere is smaller than the
-    # largest army at home of another clan than b: the home's two largest armies decide.
-    best, best_clan, second = 0, -1, 0
-    for c in range(CLANS):
-        size = state[PROV + CLANS * p + c]
-        if size > best:
-            second, best, best_clan = best, size, c
-        elif size > second:
-            second = size
-    if best < 2:
-        return False
+    armies = 0
     for q in range(n):
-        if q != p:
-            for b in range(CLANS):
-                d = state[PROV + CLANS * q + b]
-                if d > 0 and d < (second if b == best_clan else best) and state[CHANGED + CLANS * q + b] == 0:
-                    return True
-    return False
+        armies |= state[ARMIES + q] if q != p else 0
+    return armies != 0  # a ninja target, or a card to move
 
 
 @numba.njit(cache=True, inline="always")
@@ -219,7 +235,7 @@ def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
                     if q != p:
                         for b in range(CLANS):
                             d = state[PROV + CLANS * q + b]
-                            if b != a and d > 0 and size > d and state[CHANGED + CLANS * q + b] == 0:
+                            if b != a and d > 0 and size > d and state[CHANGED + q] >> b & 1 == 0:
                                 out[k] = ATTACK_BASE + CLANS * (SEATS * a + q) + b
                                 k += 1
         if k > 0 and state[OPTIONAL] == 1:
@@ -230,8 +246,21 @@ def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
-    state[PROV + CLANS * q + c] += delta
-    state[CHANGED + CLANS * q + c] = 1
+    size = state[PROV + CLANS * q + c] + delta
+    state[PROV + CLANS * q + c] = size
+    state[CHANGED + q] |= 1 << c
+    state[ARMIES + q] = state[ARMIES + q] | (1 << c) if size > 0 else state[ARMIES + q] & ~(1 << c)
+    state[SIZES + q] += delta << (LANE * c)
+    state[TARGETS + q] |= _NO_TARGET << (LANE * c)  # changed this turn: not to be attacked
+
+
+@numba.njit(cache=True, inline="always")
+def _play(state: npt.NDArray[np.int64], p: int, code: int) -> None:
+    """Take a card of ``code`` from seat ``p``'s hand."""
+    left = state[HAND + CODES * p + code] - 1
+    state[HAND + CODES * p + code] = left
+    state[HAND_LEN + p] -= 1
+    state[HELD + p] &= ~((1 << code) & 31) if left == 0 else -1
 
 
 @numba.njit(cache=True, inline="always")
@@ -239,23 +268,19 @@ def apply(state: npt.NDArray[np.int64], code: int) -> None:
     """Give the legal action ``code`` for the current player, then settle: skip orders
     without a choice, end turns (refill, final round) until a decision or the end."""
     p = state[CUR]
-    hand = HAND + CODES * p
     if code < NINJA_BASE:
         c = code // SEATS
-        state[hand + c] -= 1
-        state[HAND_LEN + p] -= 1
+        _play(state, p, c)
         _add(state, code % SEATS, c, 1)
     elif code < REINFORCE_BASE:
         q, c = (code - NINJA_BASE) // CLANS, (code - NINJA_BASE) % CLANS
-        state[hand + NINJA] -= 1
-        state[HAND_LEN + p] -= 1
+        _play(state, p, NINJA)
         state[DISCARD + NINJA] += 1
         _add(state, q, c, -1)
         state[DISCARD + c] += 1
     elif code < MOVE_BASE:
         c = code - REINFORCE_BASE
-        state[hand + c] -= 1
-        state[HAND_LEN + p] -= 1
+        _play(state, p, c)
         _add(state, p, c, 1)
     elif code < ATTACK_BASE:
         rest, t = (code - MOVE_BASE) // SEATS, (code - MOVE_BASE) % SEATS
@@ -286,22 +311,25 @@ def _settle(state: npt.NDArray[np.int64]) -> None:
 def _end_turn(state: npt.NDArray[np.int64]) -> None:
     p, n = state[CUR], state[N]
     while state[HAND_LEN + p] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
-        state[HAND + CODES * p + state[DECK + state[DECK_POS]]] += 1
+        code = state[DECK + state[DECK_POS]]
+        state[HAND + CODES * p + code] += 1
+        state[HELD + p] |= (1 << code) & 31
         state[HAND_LEN + p] += 1
         state[DECK_POS] += 1
     state[TURNS] += 1
     if state[EXTRA] != NOT_FINAL:
         state[EXTRA] -= 1
-        if state[EXTRA] == 0:
-            state[OVER] = 1
-            state[ORDER] = 3
-            return
     elif state[DECK_POS] == state[DECK_END]:
         state[EXTRA] = n
-    state[CUR] = (p + 1) % n
-    state[ORDER] = 1
-    for i in range(CHANGED, CHANGED + CLANS * n):
-        state[i] = 0
+    if state[EXTRA] == 0:
+        state[OVER] = 1
+        state[ORDER] = 3
+    else:
+        state[CUR] = p + 1 if p + 1 < n else 0
+        state[ORDER] = 1
+        for q in range(n):
+            state[CHANGED + q] = 0
+            state[TARGETS + q] = _targets(state[SIZES + q])
 
 
 @numba.njit(cache=True, inline="always")
@@ -406,54 +434,103 @@ def _nth_other(j: int, p: int) -> int:
     return j if j < p else j + 1
 
 
+def _bit_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Set bits of the 5-bit masks: their count, and ``SELECT[CLANS * mask + k]``, the k-th lowest."""
+    count = np.zeros(1 << CLANS, np.int64)
+    select = np.zeros(CLANS << CLANS, np.int64)
+    for mask in range(1 << CLANS):
+        bits = [c for c in range(CLANS) if mask >> c & 1]
+        count[mask] = len(bits)
+        select[CLANS * mask : CLANS * mask + len(bits)] = bits
+    return count, select
+
+
+POPCOUNT, SELECT = _bit_tables()
+
+
+# Five 12-bit lanes, one per clan, in an int64, for comparing a province's armies at once: a
+# lane holds an army's size in 11 bits (Rules allow at most 500 cards) under a spare top bit.
+LANE = 12
+_LANES = sum(1 << (LANE * c) for c in range(CLANS))  # 1 in every lane
+_HIGH = 1 << (LANE - 1)
+_HIGHS = _HIGH * _LANES
+_NO_TARGET = _HIGH - 1  # a lane no army size reaches
+
+
+@numba.njit(cache=True, inline="always")
+def _smaller(word: int, size: int) -> int:
+    """The mask of the lanes of ``word`` below ``size``, for lanes of 1 and more (each
+    lane and ``size`` below :data:`_HIGH`, so that the subtraction borrows from no other lane)."""
+    below = (((max(size - 1, 0) * _LANES) | _HIGHS) - word) & _HIGHS
+    bits = below >> (LANE - 1)  # lane c's answer at bit LANE * c, gathered to bit c:
+    return (bits | bits >> (LANE - 1) | bits >> 2 * (LANE - 1) | bits >> 3 * (LANE - 1) | bits >> 4 * (LANE - 1)) & 31
+
+
+@numba.njit(cache=True, inline="always")
+def _attack(state: npt.NDArray[np.int64], i: int) -> int:
+    """The ``i``-th legal attack code (in ``legal()``'s order) when ``i`` is below the
+    number of legal attacks, else ``-1 - number``.
+
+    An army of clan ``a`` and size ``s`` at home may attack the armies of other clans
+    in the lanes of ``TARGETS`` below ``s`` (empty and changed armies read :data:`_NO_TARGET`)."""
+    p, n = state[CUR], state[N]
+    left = np.int64(i)  # typed: numba would not unify a literal argument with the counts
+    for a in range(CLANS):
+        size = state[PROV + CLANS * p + a]
+        for q in range(n):
+            if q != p:
+                mask = _smaller(state[TARGETS + q], size) & ~(1 << a)
+                k = POPCOUNT[mask]
+                if left < k:
+                    return int(ATTACK_BASE + CLANS * (SEATS * a + q) + SELECT[CLANS * mask + left])
+                left -= k
+    return int(-1 - (i - left))
+
+
 @numba.njit(cache=True, inline="always")
 def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
-    """Random's choice: ``legal()[bounded(draw, count)]`` for one draw, worked out for
-    orders 1 and 2 from the counts of the legal actions alone (deploys, ninjas,
-    reinforcements and moves come in a regular grid), without listing them."""
+    """Random's choice: ``legal()[bounded(draw, count)]`` for one draw, worked out from
+    masks of the clans in hand and in each province without listing the actions
+    (deploys, ninjas, reinforcements and moves come in a regular grid)."""
     p, n, order = state[CUR], state[N], state[ORDER]
-    if order == 3:
-        count = legal(state, work[LEGAL:])
-        rng, draw = splitmix64(rng)
-        return work[LEGAL + bounded(draw, count)], rng
-    hand = HAND + CODES * p
-    kinds = 0
-    for c in range(CLANS):
-        if state[hand + c] > 0:
-            kinds += 1
-    armies = 0
-    for q in range(n):
-        if q != p:
-            for c in range(CLANS):
-                if state[PROV + CLANS * q + c] > 0:
-                    armies += 1
-    others = n - 1
-    singles = kinds * others if order == 1 else kinds  # deploys, or reinforcements
-    count = singles + (armies if state[hand + NINJA] > 0 else 0) if order == 1 else singles + armies * others
     rng, draw = splitmix64(rng)
-    i = bounded(draw, count)
-    if i < singles:
-        k = i // others if order == 1 else i
-        clan = 0
-        while state[hand + clan] == 0 or k > 0:
-            if state[hand + clan] > 0:
-                k -= 1
-            clan += 1
-        if order == 2:
-            return REINFORCE_BASE + clan, rng
-        return DEPLOY_BASE + SEATS * clan + _nth_other(i % others, p), rng
-    t = i - singles
-    army = t if order == 1 else t // others
-    for q in range(n):
-        if q != p:
-            for c in range(CLANS):
-                if state[PROV + CLANS * q + c] > 0:
-                    if army == 0:
-                        if order == 1:
-                            return NINJA_BASE + CLANS * q + c, rng
-                        return MOVE_BASE + SEATS * (CLANS * q + c) + _nth_other(t % others, q), rng
-                    army -= 1
-    return -1, rng  # not reached: the counts add up
+    if order == 3:
+        count = -1 - _attack(state, 1 << 40)
+        i = bounded(draw, count + (1 if state[OPTIONAL] == 1 else 0))
+        code = PASS_CODE if i == count else _attack(state, i)
+    else:
+        held = state[HELD + p]
+        armies = 0
+        for q in range(n):
+            armies += POPCOUNT[state[ARMIES + q]] if q != p else 0
+        others = n - 1
+        singles = POPCOUNT[held] * (others if order == 1 else 1)  # deploys, or reinforcements
+        if order == 1:
+            count = singles + (armies if state[HAND + CODES * p + NINJA] > 0 else 0)
+        else:
+            count = singles + armies * others
+        i = bounded(draw, count)
+        if i < singles:
+            if order == 2:
+                code = REINFORCE_BASE + SELECT[CLANS * held + i]
+            else:
+                code = DEPLOY_BASE + SEATS * SELECT[CLANS * held + i // others] + _nth_other(i % others, p)
+        else:
+            t = i - singles
+            army = t if order == 1 else t // others  # the army-th army of the other provinces
+            source, clan = -1, 0
+            for q in range(n):
+                mask = state[ARMIES + q] if q != p else 0
+                if source < 0:
+                    if army < POPCOUNT[mask]:
+                        source, clan = q, SELECT[CLANS * mask + army]
+                    else:
+                        army -= POPCOUNT[mask]
+            if order == 1:
+                code = NINJA_BASE + CLANS * source + clan
+            else:
+                code = MOVE_BASE + SEATS * (CLANS * source + clan) + _nth_other(t % others, source)
+    return code, rng
 
 
 @numba.njit(cache=True, inline="always")

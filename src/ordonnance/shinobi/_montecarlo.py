@@ -104,9 +104,10 @@ def state_of_view(view: PlayerView) -> tuple[npt.NDArray[np.int64], npt.NDArray[
         state[kernel.HAND_LEN + q] = view.hand_sizes[q]
         for c in range(CLANS):
             state[kernel.PROV + CLANS * q + c] = view.provinces[q][c]
-            state[kernel.CHANGED + CLANS * q + c] = int(view.changed[q][c])
+            state[kernel.CHANGED + q] |= int(view.changed[q][c]) << c
     for code, count in enumerate(view.discard):
         state[kernel.DISCARD + code] = count
+    kernel.refresh(state)
     return state, pool
 
 
@@ -168,6 +169,7 @@ def determinize(
         out[start + i] = out[start + pos + i]
     out[kernel.DECK_POS] = 0
     out[kernel.DECK_END] = pool.shape[0] - pos
+    kernel.refresh(out)
     return rng
 
 
