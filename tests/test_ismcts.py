@@ -286,8 +286,11 @@ class Reference:
     tests); the tree, the choices, the priorities and the rewards are plain Python.
     """
 
-    def __init__(self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float) -> None:
+    def __init__(
+        self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool
+    ) -> None:
         self.setup = _Setup.of(view, "greedy")
+        self.modelled = modelled
         self.n = view.rules.players
         self.seed, self.exploration, self.widening, self.margin_weight = seed, exploration, widening, margin_weight
         self.max_score = (3 if view.rules.scoring == "points" else 1) * 5
@@ -305,6 +308,10 @@ class Reference:
         path = []
         cfg, scratch = self.setup.cfg, self.setup.scratch
         while not s.board[0, kernel.OVER]:
+            if self.modelled and int(s.board[0, kernel.CURRENT]) != self.setup.me:
+                with np.errstate(over="ignore"):
+                    kernel.apply_action(cfg, s, 0, kernel.bot_action(cfg, s, 0, scratch), scratch)
+                continue
             kernel.legal_mask(cfg, s, 0, self.legal, scratch)
             moves = [a for a in range(kernel.NUM_ACTIONS) if self.legal[a]]
             made = self.kids.setdefault(history, [])
@@ -385,20 +392,20 @@ class Reference:
         return {h[0]: (int(v[0]), v[2]) for h, v in self.stats.items() if len(h) == 1}
 
 
-@pytest.mark.parametrize("root", ["halving", "ucb"])
+@pytest.mark.parametrize(("root", "opponents"), [("halving", "searched"), ("ucb", "searched"), ("halving", "modelled")])
 @pytest.mark.parametrize(
     ("rules", "plays"),
     [(Rules(), 6), (Rules(players=3, auto_claim=True), 30), (Rules(scoring="points", players=4), 50)],
     ids=["2p", "3p-auto", "4p-points"],
 )
-def test_whole_search_matches_the_python_reference(rules: Rules, plays: int, root: str) -> None:
+def test_whole_search_matches_the_python_reference(rules: Rules, plays: int, root: str, opponents: str) -> None:
     game = _advance(od.Game.new(rules, seed=31), plays if JIT else plays + 8 * rules.players)
     view = game.view(game.current_player)
     iterations = 150 if JIT else 12
-    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root)  # type: ignore[arg-type]
+    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents)  # type: ignore[arg-type]
     _, decision_seed = splitmix64(77)
     search = bot.search(view)
-    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2)
+    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled")
     if root == "ucb":
         reference.ucb_root(iterations)
     else:
@@ -417,7 +424,7 @@ def test_the_tree_keeps_its_invariants() -> None:
     view = _advance(od.Game.new(Rules(players=3), seed=4), 9).view(0)
     setup = _Setup.of(view, "greedy")
     tree = _ismcts.new_tree(8)
-    knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5)
+    knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5, me=-1)
     done = 0
     iterations = 300 if JIT else 20
     with np.errstate(over="ignore"):
@@ -477,6 +484,7 @@ def test_random_rollouts_are_available() -> None:
         ({"widening": 0}, "widening must be a positive number"),
         ({"widening": "wide"}, "widening"),
         ({"root": "flat"}, "root must be 'halving' or 'ucb', got 'flat'"),
+        ({"opponents": "greedy"}, "opponents must be 'searched' or 'modelled', got 'greedy'"),
     ],
 )
 def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
@@ -490,7 +498,9 @@ def test_repr_seed_and_protocol() -> None:
     assert repr(ISMCTS(seed=1, exploration=1.5, rollout_policy="random", margin_weight=0.0)) == (
         "bots.ISMCTS(seed=1, exploration=1.5, rollout_policy='random', margin_weight=0.0)"
     )
-    assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb")) == "bots.ISMCTS(seed=2, widening=inf, root='ucb')"
+    assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb", opponents="modelled")) == (
+        "bots.ISMCTS(seed=2, widening=inf, root='ucb', opponents='modelled')"
+    )
     assert isinstance(ISMCTS().seed, int)
     assert isinstance(ISMCTS(seed=0), od.bots.Bot)
     assert od.bots.ISMCTS is ISMCTS

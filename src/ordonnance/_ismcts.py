@@ -27,8 +27,9 @@ One iteration, step by step:
   counts the iterations in which that child's action was legal at its parent
   (the paper's fix for actions that exist in some deals only) and ``mean`` is
   the reward of the seat that made the move.
-* **Expansion.** Otherwise one of the legal actions without a child is
-  picked at random, and its child added.
+* **Expansion.** Otherwise (or while progressive widening allows another
+  child) the untried legal action that Greedy ranks first gets a child (ties
+  at random), and the descent ends there.
 * **Rollout.** From there every seat is played by the kernel twin of
   :class:`~ordonnance.bots.Greedy` (or of :class:`~ordonnance.bots.Random`
   with ``rollout_policy="random"``) to the end of the game
@@ -39,11 +40,20 @@ One iteration, step by step:
   by the highest score possible, so that games are also told apart by how
   they are won or lost.
 
-The action played is the root's most visited child (ties: the higher mean,
-then the earlier legal action). The tree lives in preallocated NumPy arrays
-(one row of int64 fields per node, :class:`Tree`) and every iteration runs
-in one numba kernel: a few thousand iterations take about 50 ms early in a
-two-player game (see the bots page for the measured figures).
+At the root the budget is shared out by sequential halving (``root="halving"``,
+the default, as :class:`MonteCarlo` does): ``ceil(log2(k))`` rounds for ``k``
+legal actions, each sending the same deals (common random numbers) through
+every action still in the race, below which the tree grows as above, and
+keeping the better half by mean reward; the last one left is played. With
+``root="ucb"`` the root is searched by UCB1 like any node and its most visited
+child is played (ties: the higher mean, then the earlier legal action).
+Expansion takes the untried action that Greedy ranks first (a claim, then the
+play that makes the strongest army), and progressive widening lets a node of
+N visits have at most ``1 + widening * sqrt(N)`` children. The tree lives in
+preallocated NumPy arrays (one row of int64 fields per node, :class:`Tree`)
+and every iteration runs in one numba kernel: a few thousand iterations take
+about 50 ms early in a two-player game (see the bots page for the measured
+figures).
 
 The budget counts iterations, so a seeded bot given ``iterations`` is
 reproducible: the same seed and the same sequence of views give the same
@@ -250,6 +260,7 @@ class Knobs(NamedTuple):
     widening: float  # finite: math.inf is passed as a large number
     margin_weight: float
     max_score: int
+    me: int  # -1: every seat's moves are searched; else only this seat's, the others play the rollout policy
 
 
 @numba.njit(cache=True)
@@ -277,6 +288,9 @@ def descend(
     """
     nodes = tree.nodes
     while s.board[0, kernel.OVER] == 0 and depth < MAX_DEPTH:
+        if knobs.me >= 0 and s.board[0, kernel.CURRENT] != knobs.me:
+            kernel.apply_action(cfg, s, 0, kernel.bot_action(cfg, s, 0, scratch), scratch)  # modelled, not searched
+            continue
         kernel.legal_mask(cfg, s, 0, legal, scratch)
         k = untried(tree, node, legal, choices)
         total = 0
@@ -437,10 +451,17 @@ class ISMCTS(_SeededBot):
     Only an iteration budget is reproducible: under a time limit the choices
     depend on the machine's speed.
 
-    ``exploration`` is UCB1's constant, ``rollout_policy`` the kernel bot that
-    plays every seat after the tree (``"greedy"``, the default and the
-    stronger, or ``"random"``), ``margin_weight`` the weight of the score
-    margin in a rollout's reward (see the module docs).
+    ``exploration`` is UCB1's constant; ``widening`` the progressive widening
+    (a node of N visits has at most ``1 + widening * sqrt(N)`` children;
+    ``math.inf``: none); ``rollout_policy`` the kernel bot that plays every
+    seat after the tree (``"greedy"``, the default and the stronger, or
+    ``"random"``); ``margin_weight`` the weight of the score margin in a
+    reward. ``root="halving"`` (the default) shares the budget among the root's
+    actions by sequential halving over common deals, ``root="ucb"`` descends
+    from the root by UCB1 as everywhere else. ``opponents="searched"`` (the
+    default) searches every seat's moves in the tree; ``"modelled"`` lets the
+    rollout policy play the other seats inside the tree too, so that the tree
+    holds this seat's moves only. See the module docs.
 
     It uses only the :class:`~ordonnance.PlayerView` it is given, never the
     game, so it cannot peek at hidden cards.
@@ -457,6 +478,7 @@ class ISMCTS(_SeededBot):
         rollout_policy: Literal["greedy", "random"] = "greedy",
         margin_weight: float = 0.1,
         root: Literal["halving", "ucb"] = "halving",
+        opponents: Literal["searched", "modelled"] = "searched",
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
@@ -473,6 +495,8 @@ class ISMCTS(_SeededBot):
         check_rollout_options(rollout_policy, margin_weight)
         if root not in ("halving", "ucb"):
             raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {root!r}")
+        if opponents not in ("searched", "modelled"):
+            raise InvalidRulesError(f"opponents must be 'searched' or 'modelled', got {opponents!r}")
         super().__init__(seed)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
@@ -488,6 +512,8 @@ class ISMCTS(_SeededBot):
         """The weight of the score margin in a reward."""
         self.root: Literal["halving", "ucb"] = root
         """How the root's action is chosen: sequential halving, or UCB1 as below it."""
+        self.opponents: Literal["searched", "modelled"] = opponents
+        """Whether the other seats' moves are searched in the tree or played there by the rollout policy."""
 
     def __repr__(self) -> str:
         parts = [f"seed={self.seed}"]
@@ -505,6 +531,8 @@ class ISMCTS(_SeededBot):
             parts.append(f"margin_weight={self.margin_weight!r}")
         if self.root != "halving":
             parts.append(f"root={self.root!r}")
+        if self.opponents != "searched":
+            parts.append(f"opponents={self.opponents!r}")
         return f"bots.ISMCTS({', '.join(parts)})"
 
     def budget(self) -> int:
@@ -532,7 +560,8 @@ class ISMCTS(_SeededBot):
         if len(actions) == 1:
             return Search(actions[0], actions, (math.nan,), (0,), clock.seconds())
         setup = _Setup.of(view, self.rollout_policy)
-        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score)
+        me = -1 if self.opponents == "searched" else view.seat
+        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me)
         run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
