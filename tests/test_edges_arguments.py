@@ -213,7 +213,7 @@ def _rl_cases() -> list[tuple[str, Callable[[Any], object], Any]]:
         ("SingleAgentEnv illegal_reward", lambda v: module.SingleAgentEnv(illegal_reward=v), NAN),
         ("SingleAgentEnv illegal_reward", lambda v: module.SingleAgentEnv(illegal_reward=v), "-1"),
         ("SingleAgentEnv opponent", lambda v: module.SingleAgentEnv(opponent=v), [od.bots.Random(seed=1)] * 2),
-        ("SingleAgentEnv opponent", lambda v: module.SingleAgentEnv(opponent=v), "greedy"),
+        ("SingleAgentEnv opponent", lambda v: module.SingleAgentEnv(opponent=v), "montecarlo"),
         ("SingleAgentEnv max_steps", lambda v: module.SingleAgentEnv(max_steps=v), -3),
         ("SingleAgentEnv.reset", lambda v: single.reset(seed=v), HUGE),
     ]
