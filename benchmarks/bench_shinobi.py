@@ -18,6 +18,11 @@
 of 4, default 200; several minutes)::
 
     python -m pytest benchmarks/bench_shinobi.py --benchmark-only -s
+
+On a shared machine, time the simulator in CPU time of the thread, which the
+neighbours disturb far less than the wall clock::
+
+    cd benchmarks && python -m pytest bench_shinobi.py -k "simulate or game_api" --benchmark-only --benchmark-timer time.thread_time
 """
 
 from __future__ import annotations
