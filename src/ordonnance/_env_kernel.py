@@ -4,7 +4,7 @@ One game is a one-row :class:`~ordonnance._simulator_kernel.State` played by
 the simulator's rules functions and observed through the batch kernel's
 encoder (:func:`ordonnance._batch_kernel.encode`): no rule and no encoding
 of its own. The entry points take plain arrays, the rules as
-:func:`pack_config`'s vector included, and rebuild the records inside:
+:func:`~ordonnance._simulator_kernel.pack_config`'s vector included, and rebuild the records inside:
 numba's dispatcher types a NamedTuple argument in about a microsecond (an
 array in a twentieth of that), which would be most of an environment step.
 
@@ -29,16 +29,6 @@ LENGTH, WINNER, SCORES = 0, 1, 2
 BOOK = SCORES + k.SEATS
 #: ``step``'s answers besides a winner: the action was illegal (nothing changed), the game goes on.
 ILLEGAL, GOING_ON = -3, -2
-
-
-def pack_config(cfg: Config) -> Array:
-    """``cfg`` as an int64 vector (:func:`_config` rebuilds it inside the kernel)."""
-    return np.array([int(value) for value in cfg], np.int64)
-
-
-@numba.njit(cache=True, inline="always")
-def _config(c: Array) -> Config:
-    return Config(c[0], c[1], c[2], c[3] != 0, c[4] != 0, c[5] != 0, c[6] != 0, c[7], c[8], c[9] != 0)
 
 
 @numba.njit(cache=True, inline="always")
@@ -88,7 +78,7 @@ def start(
 ) -> None:
     """Deal ``Game.new(rules, seed=seed)`` (``bot_seeds[p]`` seeds seat p's kernel bot),
     let the kernel bots play, and observe the game from ``seat`` (``seat < 0``: do not)."""
-    cfg = _config(c)
+    cfg = k.unpack_config(c)
     s = State(board, rng)
     k.deal(cfg, s, 0, cards, seed, bot_seeds, scratch)
     book[LENGTH] = 0
@@ -115,7 +105,7 @@ def step(
     """Action index ``a`` for the seat to act, then the kernel bots of ``kernel_seats``;
     the game observed from ``seat`` (``seat < 0``: not observed). Returns
     ILLEGAL (nothing changed), GOING_ON, or the winner once over (-1: nobody)."""
-    cfg = _config(c)
+    cfg = k.unpack_config(c)
     s = State(board, rng)
     if not k.is_legal(cfg, s, 0, a, scratch):
         return ILLEGAL
@@ -133,4 +123,4 @@ def look(
 ) -> None:  # fmt: skip
     """The game observed from ``seat``: its observation vector and legal-action mask
     (all False when ``seat`` is not to act)."""
-    _look(_config(c), State(board, rng), seat, observation, mask, scratch)
+    _look(k.unpack_config(c), State(board, rng), seat, observation, mask, scratch)

@@ -36,20 +36,15 @@ Array = npt.NDArray[np.int64]
 OVER = -1
 #: ``work`` fields: the rules, then the working memory.
 CONFIG = 0
-SCRATCH = CONFIG + len(k.Config._fields)
+SCRATCH = CONFIG + k.CONFIG_SIZE
 WORK = SCRATCH + k.SCRATCH
 
 
 def new_work(cfg: k.Config) -> Array:
     """The ``work`` array of a set of rules."""
     work = np.zeros(WORK, np.int64)
-    work[CONFIG:SCRATCH] = [int(value) for value in cfg]
+    work[CONFIG:SCRATCH] = k.pack_config(cfg)
     return work
-
-
-@numba.njit(cache=True, inline="always")
-def _config(c: Array) -> k.Config:
-    return k.Config(c[0], c[1], c[2], c[3] != 0, c[4] != 0, c[5] != 0, c[6] != 0, c[7], c[8], c[9] != 0)
 
 
 @numba.njit(cache=True, inline="always")
@@ -76,7 +71,7 @@ def start(
     work: Array, board: Array, mask: npt.NDArray[np.bool_], legal: Array, cards: Array, seed: np.uint64
 ) -> int:
     """Deal ``cards`` shuffled from ``seed`` (as ``Game.new``); returns the answer."""
-    cfg = _config(work[CONFIG:SCRATCH])
+    cfg = k.unpack_config(work[CONFIG:SCRATCH])
     s = _state(board)
     k.deal(cfg, s, 0, cards, seed, np.zeros(k.SEATS, np.uint64), work[SCRATCH:])
     return _answer(cfg, s, mask, work, legal)
@@ -85,7 +80,7 @@ def start(
 @numba.njit(cache=True)
 def step(work: Array, board: Array, mask: npt.NDArray[np.bool_], legal: Array, a: int) -> int:
     """Apply the legal action index ``a``; returns the answer."""
-    cfg = _config(work[CONFIG:SCRATCH])
+    cfg = k.unpack_config(work[CONFIG:SCRATCH])
     s = _state(board)
     k.apply_action(cfg, s, 0, a, work[SCRATCH:])
     return _answer(cfg, s, mask, work, legal)
@@ -95,7 +90,7 @@ def step(work: Array, board: Array, mask: npt.NDArray[np.bool_], legal: Array, a
 def prepared(work: Array, board: Array, mask: npt.NDArray[np.bool_], legal: Array) -> int:
     """For a board written from a Game: derive its open territories and contested
     set; returns the answer."""
-    cfg = _config(work[CONFIG:SCRATCH])
+    cfg = k.unpack_config(work[CONFIG:SCRATCH])
     s = _state(board)
     k.prepare(cfg, s, 0)
     return _answer(cfg, s, mask, work, legal)
@@ -104,10 +99,10 @@ def prepared(work: Array, board: Array, mask: npt.NDArray[np.bool_], legal: Arra
 @numba.njit(cache=True)
 def observe(work: Array, board: Array, seat: int, out: npt.NDArray[np.float32]) -> None:
     """``out``: the game seen from ``seat``, as ordonnance.rl.encode_view encodes it."""
-    bk.encode(_config(work[CONFIG:SCRATCH]), board[0], seat, out, work[SCRATCH:])
+    bk.encode(k.unpack_config(work[CONFIG:SCRATCH]), board[0], seat, out, work[SCRATCH:])
 
 
 @numba.njit(cache=True)
 def result(work: Array, board: Array, scores: Array) -> int:
     """The scores (into ``scores``) and the winner (-1: nobody) of a finished game."""
-    return k.outcome(_config(work[CONFIG:SCRATCH]), _state(board), 0, scores, work[SCRATCH:])
+    return k.outcome(k.unpack_config(work[CONFIG:SCRATCH]), _state(board), 0, scores, work[SCRATCH:])

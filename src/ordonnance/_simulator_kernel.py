@@ -271,6 +271,23 @@ def config(rules: Rules, policies: Sequence[int], *, unseen: bool = False) -> Co
     )
 
 
+#: How many ints :func:`pack_config` packs a :class:`Config` into.
+CONFIG_SIZE = len(Config._fields)
+
+
+def pack_config(cfg: Config) -> Array:
+    """``cfg`` as an int64 vector, for kernels whose entry points take plain arrays
+    (numba spends about a microsecond on each record argument); :func:`unpack_config`
+    rebuilds it inside the kernel."""
+    return np.array([int(value) for value in cfg], np.int64)
+
+
+@numba.njit(cache=True, inline="always")
+def unpack_config(c: Array) -> Config:
+    """The :class:`Config` packed by :func:`pack_config` (its first CONFIG_SIZE ints)."""
+    return Config(c[0], c[1], c[2], c[3] != 0, c[4] != 0, c[5] != 0, c[6] != 0, c[7], c[8], c[9] != 0)
+
+
 def deck_of(rules: Rules) -> Array:
     """The rules' deck sorted by mask, as :func:`deal` shuffles it."""
     return np.array(sorted(card.mask for card in rules.cards), np.int64)

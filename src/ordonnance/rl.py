@@ -473,7 +473,7 @@ class _KernelGame:
     def __init__(self, rules: Rules) -> None:
         n = rules.players
         self.rules = rules
-        self.config = ek.pack_config(kernel.config(rules, [kernel.RANDOM] * n, unseen=True))
+        self.config = kernel.pack_config(kernel.config(rules, [kernel.RANDOM] * n, unseen=True))
         self.cards = kernel.deck_of(rules)
         state = kernel.new_state(1, len(rules.cards))
         self.board, self.rng = state.board, state.rng
