@@ -19,6 +19,7 @@ import ordonnance as od
 from ordonnance import render, text
 from ordonnance.cards import to_mask
 from ordonnance.conformance import check_invariants, random_playthrough
+from ordonnance.ladder import bradley_terry, rate
 from ordonnance.odds import territory_odds
 
 GAME = od.Game.new(od.Rules(), seed=1)
@@ -106,6 +107,19 @@ CASES: list[tuple[str, Callable[[Any], object], Any]] = [
     ("Greedy", lambda v: od.bots.Greedy(seed=v), "x"),
     ("Random.choose", od.bots.Random(seed=0).choose, None),
     ("Greedy.choose", od.bots.Greedy(seed=0).choose, GAME),
+    ("PlayerView.sample_game", VIEW.sample_game, HUGE),
+    ("PlayerView.sample_game", VIEW.sample_game, "7"),
+    ("MonteCarlo rollouts", lambda v: od.bots.MonteCarlo(seed=0, rollouts=v), 0),
+    ("MonteCarlo time_budget", lambda v: od.bots.MonteCarlo(seed=0, time_budget=v), NAN),
+    ("ISMCTS seed", lambda v: od.bots.ISMCTS(seed=v), -1),
+    ("ISMCTS iterations", lambda v: od.bots.ISMCTS(seed=0, iterations=v), 0),
+    ("ISMCTS iterations", lambda v: od.bots.ISMCTS(seed=0, iterations=v), 2.5),
+    ("ISMCTS time_limit", lambda v: od.bots.ISMCTS(seed=0, time_limit=v), -0.05),
+    ("ISMCTS time_limit", lambda v: od.bots.ISMCTS(seed=0, time_limit=v), NAN),
+    ("ISMCTS exploration", lambda v: od.bots.ISMCTS(seed=0, exploration=v), NAN),
+    ("ISMCTS rollout_policy", lambda v: od.bots.ISMCTS(seed=0, rollout_policy=v), "montecarlo"),
+    ("ISMCTS root", lambda v: od.bots.ISMCTS(seed=0, root=v), "tree"),
+    ("ISMCTS.choose", od.bots.ISMCTS(seed=0, iterations=8).choose, GAME),
     # odds
     ("territory_odds", lambda v: territory_odds(v, 0), None),
     ("territory_odds territory", lambda v: territory_odds(GAME, v), 5),
@@ -144,6 +158,13 @@ CASES: list[tuple[str, Callable[[Any], object], Any]] = [
     ("tournament time_limit", lambda v: od.tournament(_bots(), games=2, time_limit=v), -1),
     ("tournament bot classes", lambda v: od.tournament(v, games=2), [od.bots.Random, od.bots.Random]),
     ("TournamentResult.index", RESULT.index, "nobody"),
+    ("ladder anchor", lambda v: od.ladder(_bots(), games=2, executor="serial", anchor=v), "Nobody"),
+    ("ladder anchor", lambda v: od.ladder(_bots(), games=2, executor="serial", anchor=v), 0),
+    ("ladder games", lambda v: od.ladder(_bots(), games=v), 10**15),
+    ("ladder bots", lambda v: od.ladder(v, games=2), 5),
+    ("Ladder.rating", lambda v: rate(RESULT).rating(v), "nobody"),
+    ("ladder.rate", rate, "a result"),
+    ("bradley_terry anchor", lambda v: bradley_terry([[0, 1], [1, 0]], [[0, 2], [2, 0]], v), 7),
     ("TournamentResult.pairwise_score", lambda v: RESULT.pairwise_score(v, 0), 9),
     # the conformance harness
     ("check_invariants", check_invariants, VIEW),
@@ -216,6 +237,14 @@ def _rl_cases() -> list[tuple[str, Callable[[Any], object], Any]]:
         ("SingleAgentEnv opponent", lambda v: module.SingleAgentEnv(opponent=v), "montecarlo"),
         ("SingleAgentEnv max_steps", lambda v: module.SingleAgentEnv(max_steps=v), -3),
         ("SingleAgentEnv.reset", lambda v: single.reset(seed=v), HUGE),
+        ("SingleAgentEnv observation", lambda v: module.SingleAgentEnv(observation=v), "image"),
+        ("SingleAgentEnv seat", lambda v: module.SingleAgentEnv(seat=v), "any"),
+        ("SingleAgentEnv.set_opponent", single.set_opponent, "montecarlo"),
+        ("SingleAgentEnv.set_opponent", single.set_opponent, [od.bots.Random(seed=1)] * 3),
+        ("VectorEnv num_envs", lambda v: module.VectorEnv(v), 0),
+        ("VectorEnv opponent", lambda v: module.VectorEnv(2, opponent=v), "montecarlo"),
+        ("VectorEnv seat", lambda v: module.VectorEnv(2, seat=v), 5),
+        ("VectorEnv observation", lambda v: module.VectorEnv(2, observation=v), "image"),
     ]
 
 
