@@ -10,13 +10,16 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import random
 
 import attrs
+import numpy as np
 import pytest
 
 import ordonnance as od
 from ordonnance import Claim, Pass, Play, Rules, Territory
-from ordonnance._montecarlo import MonteCarlo, Search
+from ordonnance import _simulator_kernel as kernel
+from ordonnance._montecarlo import MonteCarlo, Search, _Setup
 
 from .positions import position
 
@@ -240,3 +243,50 @@ def test_beats_greedy() -> None:
 @pytest.mark.skipif(not JIT, reason="needs the JIT")
 def test_beats_random() -> None:
     assert match(od.bots.Random, 40) > 0.85
+
+
+PUBLIC_FIELDS = {
+    "OPEN": (kernel.OPEN, kernel.SEATS),
+    "ARMY_AT": (kernel.ARMY_AT, kernel.TERRITORIES * kernel.SEATS),
+    "ARMY_LEN": (kernel.ARMY_LEN, kernel.TERRITORIES * kernel.SEATS),
+    "COMPLETED": (kernel.COMPLETED, kernel.TERRITORIES * kernel.SEATS),
+    "OWNER": (kernel.OWNER, kernel.TERRITORIES),
+    "MARKER": (kernel.MARKER, kernel.TERRITORIES),
+    "HAND_LEN": (kernel.HAND_LEN, kernel.SEATS),
+    "HIDDEN": (kernel.HIDDEN, 32),
+    "PLAYS": (kernel.PLAYS, 1),
+    "DECIDED": (kernel.DECIDED, 1),
+    "CURRENT": (kernel.CURRENT, 1),
+    "PASSED": (kernel.PASSED, 1),
+    "CONTESTED": (kernel.CONTESTED, 1),
+}
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3), Rules(players=4, claim_proof="private")], ids=repr)
+def test_the_search_starts_from_the_kernel_state_of_the_view(rules: Rules) -> None:
+    """The state the searches start from, built from a view, agrees field by field with
+    the state the kernel itself reached by playing the game (passes included), as far
+    as the view shows it; the seat's own hand is its own."""
+    from ordonnance.batch import Batch
+
+    rng = random.Random(5)
+    passes = 0
+    for game_seed in range(12 if JIT else 5):
+        batch = Batch(1, rules, seed=game_seed, observe=None)
+        while not batch.is_over[0]:
+            game = batch.game(0)
+            me = game.current_player
+            setup = _Setup.of(game.view(me), "greedy")
+            theirs, ours = batch._state.board[0], setup.start.board[0]
+            for name, (at, size) in PUBLIC_FIELDS.items():
+                assert list(ours[at : at + size]) == list(theirs[at : at + size]), (name, game_seed, game.plays)
+            assert ours[kernel.HAND + me] == theirs[kernel.HAND + me]
+            legal = np.flatnonzero(batch.legal_action_mask()[0])
+            pass_index = kernel.PASS_ACTION
+            action = pass_index if pass_index in legal and rng.random() < 0.7 else int(rng.choice(legal))
+            if action == pass_index:
+                batch.step(np.array([action]))  # and look at the position after the pass
+                passes += 1
+                continue
+            batch.step(np.array([action]))
+    assert passes > 0 or rules.players < 4  # the four-player games include passes

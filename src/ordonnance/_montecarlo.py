@@ -451,6 +451,7 @@ class _Setup:
         row[kernel.PLAYS] = view.plays
         row[kernel.DECIDED] = sum(1 for o in view.owners if o is not None)
         row[kernel.CURRENT] = view.current_player
+        row[kernel.PASSED] = sum(1 << p for p in view.passed)  # not asked again before a play or claim
         policy = kernel.GREEDY if rollout_policy == "greedy" else kernel.RANDOM
         cfg = kernel.config(rules, [policy] * n)._replace(deck=view.deck_size)  # the pile left to draw
         kernel.prepare(cfg, start, 0)
