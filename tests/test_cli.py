@@ -86,7 +86,8 @@ def test_every_command_has_a_clear_help(command: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["play", "--bot", "chess"], "invalid choice: 'chess'"),
+        (["play", "--bot", "chess"], "unknown bot 'chess'"),
+        (["play", "--bot", "random:5"], "the random bot takes no budget, got 'random:5'"),
         (["play", "--seat", "2"], "--seat must be 0..1"),
         (["play", "--players", "5"], "invalid choice: 5"),
         (["play", "--seed", "-1"], "a seed is in 0..2**64-1"),
@@ -283,9 +284,11 @@ def test_play_with_more_players_from_another_seat(players: int) -> None:
 
 
 def test_play_against_the_ismcts_bot() -> None:
-    result = run("play", "--seed", "6", "--bot", "ismcts", stdin="1\n2\nquit\n")
+    bot = "ismcts" if JIT else "ismcts:2"  # without the JIT: about a second a decision
+    result = run("play", "--seed", "6", "--bot", bot, stdin="1\n2\nquit\n")
     assert result.returncode == 0, result.stderr
-    assert "against ISMCTS (player 1)" in result.stdout and "ISMCTS (p1) plays" in result.stdout
+    title = "ISMCTS" if JIT else "ISMCTS (2 iterations)"
+    assert f"against {title} (player 1)" in result.stdout and f"{title} (p1) plays" in result.stdout
 
 
 def test_play_against_the_monte_carlo_bot() -> None:
@@ -474,17 +477,18 @@ def test_tournament_with_the_monte_carlo_bot() -> None:
 
 
 def test_ladder_rates_bots_from_random_with_budgets_as_named() -> None:
-    games = "200" if JIT else "12"
-    result = run("ladder", "--bots", "random,greedy,montecarlo:8,ismcts:16", "--games", games, "--seed", "3", "--serial")
+    # Without the JIT a searching bot takes about a second a decision, whatever its budget.
+    games, bots = ("200", "random,greedy,montecarlo:8,ismcts:16") if JIT else ("12", "random,greedy")
+    result = run("ladder", "--bots", bots, "--games", games, "--seed", "3", "--serial")
     assert result.returncode == 0 and result.stderr == "", result.stderr
     out = result.stdout
     assert "Bradley-Terry Elo, random = 0, 95% intervals" in out and "pairwise score" in out
     rows = {line.split()[1]: line.split() for line in out.splitlines() if line[:4].strip().isdigit()}
-    assert set(rows) == {"random", "greedy", "montecarlo:8", "ismcts:16"}
+    assert set(rows) == set(bots.split(","))
     assert rows["random"][2:4] == ["0", "anchor"]
     anchored = run("ladder", "--bots", "random,greedy", "--games", games, "--seed", "3", "--serial", "--anchor", "greedy")
     assert anchored.returncode == 0 and "greedy = 0" in anchored.stdout
-    same = run("ladder", "--bots", "random,greedy,montecarlo:8,ismcts:16", "--games", games, "--seed", "3", "--workers", "2")
+    same = run("ladder", "--bots", bots, "--games", games, "--seed", "3", "--workers", "2")
     assert _table(same.stdout) == _table(out)
 
 

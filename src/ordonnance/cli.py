@@ -871,8 +871,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     play.add_argument(
-        "--bot", type=_choice(*BOT_KINDS), default="greedy", metavar="{random,greedy,montecarlo,ismcts}",
-        help="the opponents (default greedy; ismcts is the strongest)",
+        "--bot", type=_bot_spec, default="greedy", metavar="{random,greedy,montecarlo,ismcts}[:N]",
+        help="the opponents (default greedy; ismcts is the strongest; montecarlo:N and ismcts:N think "
+        "with N rollouts or iterations a decision)",
     )  # fmt: skip
     play.add_argument("--seed", type=_seed, default=None, help="the shuffle's seed (default: random, and printed)")
     play.add_argument("--seat", type=_whole, default=0, help="your seat, 0 to players-1 (default 0: you start)")
