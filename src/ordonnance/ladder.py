@@ -191,10 +191,7 @@ def ladder(
     if anchor is not None and not isinstance(anchor, str):
         raise OrdonnanceTypeError(f"anchor is a bot's name or None, got {anchor!r}")
     names, _ = _named(bots)
-    if anchor is None:
-        matches = [name for name in names if name.lower() == DEFAULT_ANCHOR.lower()]
-        anchor = matches[0] if matches else None
-    elif anchor not in names:
+    if anchor is not None and anchor not in names:  # checked before any game; rate() picks the default
         raise InvalidRulesError(f"the anchor {anchor!r} is not one of the bots: {', '.join(names)}")
     result = tournament(
         bots, games, rules, seed=seed, executor=executor, workers=workers,
