@@ -362,9 +362,10 @@ def _check_turns(game: Game, history: _History) -> None:
             )
         # Asked since the last play and sent on: it had no claim to make, and the cards
         # not face up are the same since that play, so it has none now (unless it passed).
-        if game._can_act(q % n):
+        claims = [] if game._passed >> q % n & 1 else game._provable_claims(q % n)
+        if claims:
             raise _unreachable(
-                f"player {q % n} has a claim to make ({', '.join(Territory(t).label for t in game._provable_claims(q % n))}), "
+                f"player {q % n} has a claim to make ({', '.join(Territory(t).label for t in claims)}), "
                 f"so the turn could not pass it on the way to player {game._current}"
             )
 
