@@ -305,6 +305,8 @@ def test_completion_is_a_frozen_value() -> None:
         ([], [1, None], od.OrdonnanceTypeError, "position 1"),
         ([], [True], od.OrdonnanceTypeError, "True"),
         ([], [12, 1, 5, True, 1], od.OrdonnanceTypeError, "position 3"),
+        ([], (1, 1, 1, True), od.OrdonnanceTypeError, "position 3"),
+        ([1, 2], [*[1] * 10, 2, True], od.OrdonnanceTypeError, "position 11"),
         ([], (12, False), od.OrdonnanceTypeError, "position 1"),
         ([], [12, 0, 5], od.InvalidCardError, "position 1: card mask must be in 1..31, got 0"),
         ([], [12, 200], od.InvalidCardError, "got 200"),

@@ -276,21 +276,22 @@ def _counts_of_bytes(pool: bytes, counts: npt.NDArray[np.int64]) -> bool:
 
 
 @numba.njit(cache=True)
-def best_completion_of_bytes(p0: int, p1: int, p2: int, p3: int, pool: bytes) -> int:
-    """:func:`best_completion` from a pool of masks given as bytes, or BAD_POOL."""
-    counts = np.zeros(32, np.int64)
+def search_of_bytes(partial: bytes, pool: bytes, threshold: int) -> int:
+    """:func:`best_completion` when ``threshold`` is negative, else :func:`beats`,
+    with the army (0..4 masks) and the pool given as one card mask per byte; or
+    BAD_POOL when a pool byte is not a card mask."""
+    work = np.zeros(WORK + 32, np.int64)  # one allocation: the search's memory, then the counts
+    counts = work[WORK:]
     if not _counts_of_bytes(pool, counts):
         return BAD_POOL
-    return _search(p0, p1, p2, p3, counts, -1, False, np.empty(WORK, np.int64))
-
-
-@numba.njit(cache=True)
-def beats_of_bytes(p0: int, p1: int, p2: int, p3: int, pool: bytes, threshold: int) -> int:
-    """:func:`beats` from a pool of masks given as bytes, or BAD_POOL."""
-    counts = np.zeros(32, np.int64)
-    if not _counts_of_bytes(pool, counts):
-        return BAD_POOL
-    return beats_into(p0, p1, p2, p3, counts, threshold, np.empty(WORK, np.int64))
+    n = len(partial)
+    p0 = partial[0] if n > 0 else 0
+    p1 = partial[1] if n > 1 else 0
+    p2 = partial[2] if n > 2 else 0
+    p3 = partial[3] if n > 3 else 0
+    if threshold < 0:
+        return _search(p0, p1, p2, p3, counts, -1, False, work)
+    return beats_into(p0, p1, p2, p3, counts, threshold, work)
 
 
 _ADDED: tuple[Callable[[int], tuple[int, ...]], ...] = (

@@ -43,7 +43,7 @@ later process loads the cached machine code in well under a second. Call
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 
 import attrs
@@ -83,6 +83,8 @@ def army_masks(cards: Iterable[CardLike]) -> list[int]:
                 f"not {type(cards).__name__}: {cards!r}"
             )
         cards = list(itertools.islice(cards, ARMY_SIZE + 1))  # an endless iterator stops here
+    if not cards:
+        return []
     if len(cards) > ARMY_SIZE:
         raise InvalidArmyError(
             f"an army holds at most {ARMY_SIZE} cards, got {len(cards)}: {cards!r}"
@@ -108,17 +110,16 @@ def army_masks(cards: Iterable[CardLike]) -> list[int]:
 # base-3 digit per symbol (on neither card, on one, on both), and an army's
 # key depends only on the states of its two pairs (the kernel adds the pairs
 # first). _PAIR_STATE[a << 5 | b] is the state (_NO_PAIR when a or b is 0,
-# which is no card) and _PAIR_KEYS[s * _STATES + t] the key of an army of pairs
-# in states s and t, computed once by the kernel; a 0-slot army (fewer cards)
-# uses _PADDED_PAIR_STATE, where 0 is an empty slot.
+# which is no card), _PAIR_ROW the same times _STATES, and
+# _PAIR_KEYS[row + state] the key of an army of pairs in those two states,
+# computed at import by the kernel's own word_key run on NumPy arrays (no
+# compilation); a 0-slot army (fewer cards) uses _PADDED_PAIR_STATE, where 0
+# is an empty slot.
 _STATES = 3**5 + 1
 _NO_PAIR = _STATES - 1
-_PAIR_STATE: list[int] = []
-_PADDED_PAIR_STATE: list[int] = []
-_PAIR_KEYS: list[int | None] = []
 
 
-def _pair_tables() -> None:
+def _pair_tables() -> tuple[list[int], list[int], list[int], list[int | None]]:
     masks = np.arange(1 << 10)
     a, b = masks >> 5, masks & MAX_MASK
     bits = np.arange(5)[:, None]
@@ -127,12 +128,17 @@ def _pair_tables() -> None:
     representative = np.zeros(_STATES, np.uint32)  # the bytes (a, b) of a pair in each state
     representative[state[::-1]] = (a | b << 8)[::-1].astype(np.uint32)
     words = (representative[:, None] | representative[None, :] << np.uint32(16)).reshape(-1)
-    keys: list[int | None] = list(army_keys(words.view(np.uint8).reshape(-1, ARMY_SIZE)).tolist())
+    # The kernel's Python function (the kernel itself without the JIT) works on arrays.
+    word_key: Callable[[npt.NDArray[np.uint32]], npt.NDArray[np.uint32]]
+    word_key = getattr(_army_kernel.word_key, "py_func", None) or _army_kernel.word_key  # type: ignore[assignment]
+    keys: list[int | None] = word_key(words).tolist()
     for s in range(_STATES):
         keys[s * _STATES + _NO_PAIR] = keys[_NO_PAIR * _STATES + s] = None
-    _PADDED_PAIR_STATE[:] = state.tolist()
-    _PAIR_STATE[:] = np.where((a == 0) | (b == 0), _NO_PAIR, state).tolist()
-    _PAIR_KEYS[:] = keys
+    pair_state = np.where((a == 0) | (b == 0), _NO_PAIR, state)
+    return state.tolist(), pair_state.tolist(), (pair_state * _STATES).tolist(), keys
+
+
+_PADDED_PAIR_STATE, _PAIR_STATE, _PAIR_ROW, _PAIR_KEYS = _pair_tables()
 
 
 def army_key(cards: Iterable[CardLike]) -> int:
@@ -145,16 +151,14 @@ def army_key(cards: Iterable[CardLike]) -> int:
     >>> army_key(["LBSHF"] * 4) > army_key(["LBSH"] * 4) > army_key(["F", "F", "F", "F"])
     True
     """
-    if not _PAIR_KEYS:
-        _pair_tables()
     if (type(cards) is list or type(cards) is tuple) and len(cards) == ARMY_SIZE:
         a, b, c, d = cards
         if type(a) is int and type(b) is int and type(c) is int and type(d) is int and 0 <= a | b | c | d <= MAX_MASK:
-            key = _PAIR_KEYS[_PAIR_STATE[a << 5 | b] * _STATES + _PAIR_STATE[c << 5 | d]]
+            key = _PAIR_KEYS[_PAIR_ROW[a << 5 | b] + _PAIR_STATE[c << 5 | d]]
             if key is not None:  # None: a 0 among them, not a card
                 return key
         elif type(a) is Card and type(b) is Card and type(c) is Card and type(d) is Card:
-            return _PAIR_KEYS[_PAIR_STATE[a.mask << 5 | b.mask] * _STATES + _PAIR_STATE[c.mask << 5 | d.mask]]  # type: ignore[return-value]
+            return _PAIR_KEYS[_PAIR_ROW[a.mask << 5 | b.mask] + _PAIR_STATE[c.mask << 5 | d.mask]]  # type: ignore[return-value]
     m = army_masks(cards)
     m.extend([0] * (ARMY_SIZE - len(m)))
     return _PAIR_KEYS[_PADDED_PAIR_STATE[m[0] << 5 | m[1]] * _STATES + _PADDED_PAIR_STATE[m[2] << 5 | m[3]]]  # type: ignore[return-value]

@@ -181,11 +181,12 @@ def _pool_bytes(pool: object) -> bytes | None:
         packed = bytes(pool)
     except (TypeError, ValueError):
         return None
-    i = packed.find(1)
-    while i >= 0:
-        if type(pool[i]) is bool:
+    index = pool.index  # a list method, much cheaper per call than bytes.find
+    i = -1
+    for _ in range(packed.count(1)):
+        i = index(1, i + 1)
+        if pool[i] is True:
             return None
-        i = packed.find(1, i + 1)
     return packed
 
 
@@ -193,15 +194,13 @@ def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) 
     """Validate and search: the packed best completion, or with ``threshold`` one
     reaching it (``NONE``, negative, when there is none)."""
     m = army_masks(partial)
-    m += _PADDING[len(m) :]
     packed_pool = _pool_bytes(pool)
     if packed_pool is not None:
-        if threshold is None:
-            packed = int(_best_of_bytes(m[0], m[1], m[2], m[3], packed_pool))
-        else:
-            packed = int(_beats_of_bytes(m[0], m[1], m[2], m[3], packed_pool, threshold))
+        army = bytes(m) if m else b""
+        packed = int(_search_of_bytes(army, packed_pool, -1 if threshold is None else threshold))
         if packed != _BAD_POOL:
             return packed
+    m += _PADDING[len(m) :]
     counts = pool_counts(pool)  # validates card by card (and explains a refusal)
     if threshold is None:
         return int(_completion_kernel.best_completion(m[0], m[1], m[2], m[3], counts))
@@ -210,8 +209,7 @@ def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) 
 
 _PADDING = [0] * ARMY_SIZE
 _BAD_POOL = _completion_kernel.BAD_POOL
-_best_of_bytes = _completion_kernel.best_completion_of_bytes
-_beats_of_bytes = _completion_kernel.beats_of_bytes
+_search_of_bytes = _completion_kernel.search_of_bytes
 
 
 def _completion(packed: int) -> Completion | None:
