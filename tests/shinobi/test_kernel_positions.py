@@ -42,8 +42,10 @@ def assert_same(state: np.ndarray, game: Game) -> None:
         assert [int(c) for c in work[:count]] == [a.code for a in game.legal_actions()]
         if game.order == 3:  # the Random bot's fast path counts and picks attacks from the lane words
             attacks = [int(c) for c in work[:count] if c != kernel.PASS_CODE]
-            assert [kernel._attack(state, i) for i in range(len(attacks))] == attacks
-            assert kernel._attack(state, len(attacks)) == -1 - len(attacks)
+            p, n = game.current_player, game.players
+            picked = [kernel._nth_attack(state, p, n, a, i) for a in range(CLANS) for i in range(kernel._attacks_by(state, p, n, a))]
+            assert picked == attacks
+            assert kernel._can_attack(state) == bool(attacks)
 
 
 @pytest.mark.parametrize("rules", [Rules(players=3), Rules(players=4, attack="optional"), Rules(players=5),
@@ -74,4 +76,4 @@ def test_the_lane_words_compare_every_army_size_the_rules_allow() -> None:
         targets = kernel._targets(sum(v << (kernel.LANE * c) for c, v in enumerate(sizes)))
         assert [targets >> (kernel.LANE * c) & full for c in range(CLANS)] == [v or kernel._NO_TARGET for v in sizes]
         size = rng.randint(0, MAX_DECK + 1)
-        assert kernel._smaller(targets, size) == sum(1 << c for c, v in enumerate(sizes) if 0 < v < size)
+        assert kernel._gather(kernel._below(targets, size)) == sum(1 << c for c, v in enumerate(sizes) if 0 < v < size)

@@ -183,7 +183,7 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     """Whether the current player has a legal choice for ``order``."""
     p, n = state[CUR], state[N]
     if order == 3:
-        return _attack(state, 0) >= 0
+        return _can_attack(state)
     if state[HELD + p] != 0:
         return True  # a deploy or a reinforce (there is always another province)
     if order == 1 and state[HAND + CODES * p + NINJA] == 0:
@@ -264,35 +264,56 @@ def _play(state: npt.NDArray[np.int64], p: int, code: int) -> None:
 
 
 @numba.njit(cache=True, inline="always")
+def _deploy(state: npt.NDArray[np.int64], p: int, c: int, q: int) -> None:
+    _play(state, p, c)
+    _add(state, q, c, 1)
+
+
+@numba.njit(cache=True, inline="always")
+def _ninja(state: npt.NDArray[np.int64], p: int, q: int, c: int) -> None:
+    _play(state, p, NINJA)
+    state[DISCARD + NINJA] += 1
+    _add(state, q, c, -1)
+    state[DISCARD + c] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _move(state: npt.NDArray[np.int64], f: int, c: int, t: int) -> None:
+    _add(state, f, c, -1)
+    _add(state, t, c, 1)
+
+
+@numba.njit(cache=True, inline="always")
+def _strike(state: npt.NDArray[np.int64], q: int, b: int) -> None:
+    """An attack on the army of clan ``b`` in province ``q``: it loses a card."""
+    _add(state, q, b, -1)
+    state[DISCARD + b] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _next_order(state: npt.NDArray[np.int64]) -> None:
+    """After an order: on to the next one with a legal choice (see :func:`apply`)."""
+    state[ORDER] += 1
+    _settle(state)
+
+
+@numba.njit(cache=True, inline="always")
 def apply(state: npt.NDArray[np.int64], code: int) -> None:
     """Give the legal action ``code`` for the current player, then settle: skip orders
     without a choice, end turns (refill, final round) until a decision or the end."""
     p = state[CUR]
     if code < NINJA_BASE:
-        c = code // SEATS
-        _play(state, p, c)
-        _add(state, code % SEATS, c, 1)
+        _deploy(state, p, code // SEATS, code % SEATS)
     elif code < REINFORCE_BASE:
-        q, c = (code - NINJA_BASE) // CLANS, (code - NINJA_BASE) % CLANS
-        _play(state, p, NINJA)
-        state[DISCARD + NINJA] += 1
-        _add(state, q, c, -1)
-        state[DISCARD + c] += 1
+        _ninja(state, p, (code - NINJA_BASE) // CLANS, (code - NINJA_BASE) % CLANS)
     elif code < MOVE_BASE:
-        c = code - REINFORCE_BASE
-        _play(state, p, c)
-        _add(state, p, c, 1)
+        _deploy(state, p, code - REINFORCE_BASE, p)
     elif code < ATTACK_BASE:
         rest, t = (code - MOVE_BASE) // SEATS, (code - MOVE_BASE) % SEATS
-        f, c = rest // CLANS, rest % CLANS
-        _add(state, f, c, -1)
-        _add(state, t, c, 1)
+        _move(state, rest // CLANS, rest % CLANS, t)
     elif code < PASS_CODE:
-        q, b = ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS
-        _add(state, q, b, -1)
-        state[DISCARD + b] += 1
-    state[ORDER] += 1
-    _settle(state)
+        _strike(state, ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS)
+    _next_order(state)
 
 
 @numba.njit(cache=True, inline="always")
@@ -455,49 +476,84 @@ _LANES = sum(1 << (LANE * c) for c in range(CLANS))  # 1 in every lane
 _HIGH = 1 << (LANE - 1)
 _HIGHS = _HIGH * _LANES
 _NO_TARGET = _HIGH - 1  # a lane no army size reaches
+_LANE_MASK = (1 << LANE) - 1
 
 
 @numba.njit(cache=True, inline="always")
-def _smaller(word: int, size: int) -> int:
-    """The mask of the lanes of ``word`` below ``size``, for lanes of 1 and more (each
+def _below(word: int, size: int) -> int:
+    """A 1 at the bottom of each lane of ``word`` below ``size``, for lanes of 1 and more (each
     lane and ``size`` below :data:`_HIGH`, so that the subtraction borrows from no other lane)."""
-    below = (((max(size - 1, 0) * _LANES) | _HIGHS) - word) & _HIGHS
-    bits = below >> (LANE - 1)  # lane c's answer at bit LANE * c, gathered to bit c:
+    return ((((max(size - 1, 0) * _LANES) | _HIGHS) - word) & _HIGHS) >> (LANE - 1)
+
+
+@numba.njit(cache=True, inline="always")
+def _gather(bits: int) -> int:
+    """The lanes' bottom bits of ``bits`` gathered to a 5-bit mask (lane c to bit c)."""
     return (bits | bits >> (LANE - 1) | bits >> 2 * (LANE - 1) | bits >> 3 * (LANE - 1) | bits >> 4 * (LANE - 1)) & 31
 
 
 @numba.njit(cache=True, inline="always")
-def _attack(state: npt.NDArray[np.int64], i: int) -> int:
-    """The ``i``-th legal attack code (in ``legal()``'s order) when ``i`` is below the
-    number of legal attacks, else ``-1 - number``.
+def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
+    """The number of legal attacks of seat ``p``'s army of clan ``a``.
 
-    An army of clan ``a`` and size ``s`` at home may attack the armies of other clans
-    in the lanes of ``TARGETS`` below ``s`` (empty and changed armies read :data:`_NO_TARGET`)."""
-    p, n = state[CUR], state[N]
-    left = np.int64(i)  # typed: numba would not unify a literal argument with the counts
-    for a in range(CLANS):
-        size = state[PROV + CLANS * p + a]
-        for q in range(n):
-            if q != p:
-                mask = _smaller(state[TARGETS + q], size) & ~(1 << a)
-                k = POPCOUNT[mask]
-                if left < k:
-                    return int(ATTACK_BASE + CLANS * (SEATS * a + q) + SELECT[CLANS * mask + left])
-                left -= k
-    return int(-1 - (i - left))
+    An army of size ``s`` may attack the armies of other clans in the lanes of
+    ``TARGETS`` below ``s`` (empty and changed armies read :data:`_NO_TARGET`):
+    the lanes' hits over the other provinces add up lane by lane (at most 4 each),
+    lane ``a`` is cleared, and one multiplication sums the lanes into the top one."""
+    size = state[PROV + CLANS * p + a]
+    if size < 2:
+        return 0
+    hits = 0
+    for q in range(n):
+        hits += _below(state[TARGETS + q], size) if q != p else 0
+    hits &= ~(_LANE_MASK << (LANE * a))
+    return int(((hits * _LANES) >> (LANE * (CLANS - 1))) & _LANE_MASK)
 
 
 @numba.njit(cache=True, inline="always")
-def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
-    """Random's choice: ``legal()[bounded(draw, count)]`` for one draw, worked out from
-    masks of the clans in hand and in each province without listing the actions
-    (deploys, ninjas, reinforcements and moves come in a regular grid)."""
+def _can_attack(state: npt.NDArray[np.int64]) -> bool:
+    """Whether the current player has a legal attack."""
+    p, n = state[CUR], state[N]
+    for a in range(CLANS):
+        if _attacks_by(state, p, n, a) > 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True, inline="always")
+def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> int:
+    """The ``i``-th legal attack code of seat ``p``'s army of clan ``a`` (``i`` below their number)."""
+    size = state[PROV + CLANS * p + a]
+    for q in range(n):
+        if q != p:
+            mask = _gather(_below(state[TARGETS + q], size)) & ~(1 << a)
+            k = POPCOUNT[mask]
+            if i < k:
+                return int(ATTACK_BASE + CLANS * (SEATS * a + q) + SELECT[CLANS * mask + i])
+            i -= k
+    return -1  # not reached
+
+
+@numba.njit(cache=True, inline="always")
+def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.uint64]:
+    """Random's decision, given: ``apply(legal()[bounded(draw, count)])`` for one draw,
+    worked out from masks of the clans in hand and in each province without listing
+    the actions (deploys, ninjas, reinforcements and moves come in a regular grid)
+    and applied without encoding and decoding it; (its code, the new rng)."""
     p, n, order = state[CUR], state[N], state[ORDER]
     rng, draw = splitmix64(rng)
     if order == 3:
-        count = -1 - _attack(state, 1 << 40)
-        i = bounded(draw, count + (1 if state[OPTIONAL] == 1 else 0))
-        code = PASS_CODE if i == count else _attack(state, i)
+        counts = (_attacks_by(state, p, n, 0), _attacks_by(state, p, n, 1), _attacks_by(state, p, n, 2),
+                  _attacks_by(state, p, n, 3), _attacks_by(state, p, n, 4))  # fmt: skip
+        count = counts[0] + counts[1] + counts[2] + counts[3] + counts[4]
+        i = int(np.int64(bounded(draw, count + (1 if state[OPTIONAL] == 1 else 0))))  # typed for numba's unification
+        code = PASS_CODE
+        for a in range(CLANS):
+            if 0 <= i < counts[a]:
+                code = _nth_attack(state, p, n, a, i)
+            i -= counts[a]
+        if code != PASS_CODE:
+            _strike(state, ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS)
     else:
         held = state[HELD + p]
         armies = 0
@@ -512,9 +568,13 @@ def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArra
         i = bounded(draw, count)
         if i < singles:
             if order == 2:
-                code = REINFORCE_BASE + SELECT[CLANS * held + i]
+                c = SELECT[CLANS * held + i]
+                code = REINFORCE_BASE + c
+                _deploy(state, p, c, p)
             else:
-                code = DEPLOY_BASE + SEATS * SELECT[CLANS * held + i // others] + _nth_other(i % others, p)
+                c, q = SELECT[CLANS * held + i // others], _nth_other(i % others, p)
+                code = DEPLOY_BASE + SEATS * c + q
+                _deploy(state, p, c, q)
         else:
             t = i - singles
             army = t if order == 1 else t // others  # the army-th army of the other provinces
@@ -528,18 +588,24 @@ def random_choice(state: npt.NDArray[np.int64], rng: np.uint64, work: npt.NDArra
                         army -= POPCOUNT[mask]
             if order == 1:
                 code = NINJA_BASE + CLANS * source + clan
+                _ninja(state, p, source, clan)
             else:
-                code = MOVE_BASE + SEATS * (CLANS * source + clan) + _nth_other(t % others, source)
+                to = _nth_other(t % others, source)
+                code = MOVE_BASE + SEATS * (CLANS * source + clan) + to
+                _move(state, source, clan, to)
+    _next_order(state)
     return code, rng
 
 
 @numba.njit(cache=True, inline="always")
-def choose(state: npt.NDArray[np.int64], policy: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
-    """The current player's action under ``policy`` (RANDOM or GREEDY); (code, new rng)."""
+def step(state: npt.NDArray[np.int64], policy: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
+    """The current player's decision under ``policy`` (RANDOM or GREEDY), given; (its code, new rng)."""
     if policy == RANDOM:
-        return random_choice(state, rng, work)
+        return random_step(state, rng)
     count = legal(state, work[LEGAL:])
-    return greedy(state, count, rng, work)
+    code, rng = greedy(state, count, rng, work)
+    apply(state, code)
+    return code, rng
 
 
 @numba.njit(cache=True)
@@ -557,10 +623,9 @@ def play_out(
     steps = 0
     while state[OVER] == 0 and state[TURNS] < until_turn:
         p = state[CUR]
-        code, rngs[p] = choose(state, policies[p], rngs[p], work)
+        code, rngs[p] = step(state, policies[p], rngs[p], work)
         if steps < record.shape[0]:
             record[steps] = code
-        apply(state, code)
         steps += 1
     return steps
 
