@@ -75,7 +75,13 @@ def test_every_step_agrees_with_the_engine(params: dict[str, Any]) -> None:
             if engine.is_over:
                 break
             assert state.current_player() == engine.current_player
-            assert state.legal_actions() == sorted(rl.action_index(a) for a in engine.legal_actions())
+            legal = state.legal_actions()
+            assert legal == sorted(rl.action_index(a) for a in engine.legal_actions())
+            if engine._plays % 3 == 0:  # the kernel's own check refuses every other index
+                for bad in sorted(set(range(rl.NUM_ACTIONS)) - set(legal)):
+                    with pytest.raises(od.IllegalActionError, match="is not legal"):
+                        state.apply_action(bad)
+                assert state.game() == engine and state.legal_actions() == legal
             for p in range(n):
                 expected = rl.encode_view(engine.view(p))
                 assert np.array_equal(np.asarray(state.observation_tensor(p)), expected)
@@ -249,6 +255,17 @@ def test_an_illegal_action_changes_nothing() -> None:
         assert state.game() == before and state.history() == history
     with pytest.raises(pyspiel.SpielError):  # OpenSpiel's own check, before the adapter is asked
         state.apply_action(-1)
+    assert state.chance_outcomes() == []  # not a chance node
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    over = state.game()
+    for bad in (0, 5, 160):
+        with pytest.raises(od.IllegalActionError, match="the game is over"):
+            state.apply_action(bad)
+    assert state.game() == over and state.legal_actions() == [] and state.chance_outcomes() == []
+    custom = ops.load(Rules(deck=[od.Card.parse(c) for c in ["L", "B", "S", "H", "F", "LB"] * 8])).new_initial_state()
+    with pytest.raises(od.IllegalActionError, match="left to deal"):
+        custom.apply_action(od.Card.parse("SH").mask)  # a card this deck does not have
     dealing = ops.load().new_initial_state()
     for bad in (0, 32, -5):
         with pytest.raises(od.IllegalActionError, match="left to deal"):

@@ -59,6 +59,7 @@ import os
 import secrets
 from array import array
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,16 @@ def _run(kernel: Callable[..., Any], *args: Any) -> Any:
         return kernel(*args)
     with np.errstate(over="ignore"):
         return kernel(*args)
+
+
+#: The kernel's step, called straight from a state's ``_apply_action``.
+_step: Callable[..., int] = ok.step if _JIT else partial(_run, ok.step)
+
+
+def _legal_of(board: npt.NDArray[np.int64], answer: int) -> array[int]:
+    """The legal action indices a kernel answer (not OVER) left at the end of ``board``."""
+    at = board.shape[1] - NUM_ACTIONS
+    return array("q", board[0, at : at + (answer & 255)].tolist())
 
 
 def _require_extra() -> None:
@@ -187,9 +198,26 @@ class _Setup:
         self.counts = [0] * _CHANCE_OUTCOMES
         for m in self.cards.tolist():
             self.counts[m] += 1
+        self.masks = [m for m, c in enumerate(self.counts) if c]  # the deck's masks, increasing
+        self.index = [-1] * _CHANCE_OUTCOMES  # index[m]: mask m's place in masks, or -1
+        for i, m in enumerate(self.masks):
+            self.index[m] = i
+        self._outcomes: list[list[tuple[tuple[int, float], ...]] | None] = [None] * (self.deck + 1)
         self.unshuffle = _unshuffling(self.deck)
-        # The kernel's working memory (nothing stays in it between calls).
-        self.mask = np.zeros(NUM_ACTIONS, np.bool_)
+        # A fixed deal is made once: every initial state copies it.
+        if seed is not None:
+            self.dealt = ok.new_board(self.deck)
+            answer = _run(ok.start, self.work, self.dealt, self.cards, np.uint64(seed))
+            self.dealt_legal = _legal_of(self.dealt, answer)
+            self.dealt_current: int = answer >> 8
+
+    def outcomes(self, cards: int) -> list[tuple[tuple[int, float], ...]]:
+        """``outcomes(cards)[i][c]``: the chance outcome ``(m, c / cards)`` of ``m = masks[i]``
+        with c copies among ``cards`` left (made once: a chance node only looks them up)."""
+        row = self._outcomes[cards]
+        if row is None:
+            row = self._outcomes[cards] = [tuple((m, c / cards) for c in range(self.counts[m] + 1)) for m in self.masks]
+        return row
 
     def __reduce__(self) -> tuple[Callable[..., _Setup], tuple[tuple[tuple[str, Any], ...]]]:
         return _setup, (self.key,)
@@ -294,35 +322,40 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         super().__init__(game)
         setup = game._setup
         self._s = setup
-        self._board = np.zeros((1, k.ORDER + setup.deck), np.int64)
-        self._out = np.zeros(NUM_ACTIONS, np.int64)  # the kernel writes the legal actions here
         # OpenSpiel clones a state by deep-copying these attributes: arrays copy in one
         # step, where a list would be copied element by element.
-        self._legal: list[int] = []
         self._decisions = array("q")
-        self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
-        self._left = np.array(setup.counts, np.int64)
-        self._current: int = _CHANCE
         self._returns: tuple[float, ...] | None = None
         self._views = _Views()  # cleared by every action
+        self._current: int
         if deal and setup.seed is not None:
-            answer = _run(ok.start, setup.work, self._board, setup.mask, self._out, setup.cards, np.uint64(setup.seed))
-            self._started(setup, answer)
+            self._board = setup.dealt.copy()
+            self._legal = array("q", setup.dealt_legal)
+            self._current = setup.dealt_current
+            self._dealt = array("q")  # no chance nodes
+            self._left = array("q")
+        else:
+            self._board = ok.new_board(setup.deck)
+            self._legal = array("q")
+            self._current = _CHANCE
+            self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
+            self._left = array("q", [setup.counts[m] for m in setup.masks])  # copies left, by place in masks
 
     # --------------------------------------------------------------- the kernel
 
-    def _started(self, setup: _Setup, answer: int) -> None:
+    def _started(self, answer: int) -> None:
         """Read the kernel's answer after a step: the legal actions, or the result."""
-        if answer == ok.OVER:
-            scores = np.zeros(k.SEATS, np.int64)
-            winner = _run(ok.result, setup.work, self._board, scores)
-            n = setup.players
-            self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
-            self._legal = []
-            self._current = _TERMINAL
-        else:
-            self._legal = self._out[: answer & 255].tolist()
+        if answer >= 0:
+            self._legal = _legal_of(self._board, answer)
             self._current = answer >> 8
+            return
+        setup = self._s
+        scores = np.zeros(k.SEATS, np.int64)
+        winner = _run(ok.result, setup.work, self._board, scores)
+        n = setup.players
+        self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
+        self._legal = array("q")
+        self._current = _TERMINAL
 
     # --------------------------------------------------------------- pyspiel's State
 
@@ -344,40 +377,44 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         if player is not None and player != self._current:
             return []
         if self._current == _CHANCE:
-            return [m for m, c in enumerate(self._left.tolist()) if c]
-        return self._legal[:]
+            return [m for m, c in zip(self._s.masks, self._left) if c]
+        return self._legal.tolist()
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next card of the deck: each mask left, with probability copies left / cards left."""
-        left = self._s.deck - len(self._dealt)
-        return [(m, c / left) for m, c in enumerate(self._left.tolist()) if c]
+        if self._current != _CHANCE:
+            return []
+        row = self._s.outcomes(self._s.deck - len(self._dealt))
+        return [outcome[c] for outcome, c in zip(row, self._left) if c]
 
     def _apply_action(self, action: int) -> None:
-        setup = self._s
-        if self._current == _CHANCE:
-            if not 0 <= action < _CHANCE_OUTCOMES or not self._left[action]:
-                raise IllegalActionError(action, f"no card of mask {action!r} is left to deal")
-        elif action not in self._legal:
-            state = "the game is over" if self._current == _TERMINAL else f"legal now: {self._legal}"
-            raise IllegalActionError(action, f"action {action!r} is not legal ({state})")
-        if self._views:
-            self._views = _Views()
-        if self._current == _CHANCE:
-            self._left[action] -= 1
-            self._dealt.append(action)
-            if len(self._dealt) == setup.deck:
-                order = np.frombuffer(self._dealt, np.int64)[setup.unshuffle]
-                answer = _run(ok.start, setup.work, self._board, setup.mask, self._out, order, np.uint64(0))
-                self._started(setup, answer)
-            return
-        self._decisions.append(action)
-        if _JIT:
-            self._started(setup, ok.step(setup.work, self._board, setup.mask, self._out, action))
+        if self._current >= 0:
+            answer = _step(self._s.work, self._board, action)
+            if answer == ok.ILLEGAL:
+                raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self._legal.tolist()})")
+            self._decisions.append(action)
+            if self._views:
+                self._views = _Views()
+            self._started(answer)
+        elif self._current == _CHANCE:
+            self._deal(action)
         else:
-            self._started(setup, _run(ok.step, setup.work, self._board, setup.mask, self._out, action))
+            raise IllegalActionError(action, f"action {action!r} is not legal (the game is over)")
+
+    def _deal(self, action: int) -> None:
+        """Put card mask ``action`` next on the deck; the last card deals the game."""
+        setup = self._s
+        i = setup.index[action] if 0 <= action < _CHANCE_OUTCOMES else -1
+        if i < 0 or not self._left[i]:
+            raise IllegalActionError(action, f"no card of mask {action!r} is left to deal")
+        self._left[i] -= 1
+        self._dealt.append(action)
+        if len(self._dealt) == setup.deck:
+            order = np.frombuffer(self._dealt, np.int64)[setup.unshuffle]
+            self._started(_run(ok.start, setup.work, self._board, order, np.uint64(0)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -503,10 +540,9 @@ def state_of(
     b[k.PASSED] = game._passed
     state._board[0] = b
     state._dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
-    state._left = np.zeros(_CHANCE_OUTCOMES, np.int64)
+    state._left = array("q")
     state._decisions = array("q", decisions or [])
-    setup = state._s
-    state._started(setup, _run(ok.prepared, setup.work, state._board, setup.mask, state._out))
+    state._started(_run(ok.prepared, state._s.work, state._board))
     return state
 
 
