@@ -7,14 +7,16 @@ is read once. They never raise, never index a table and never branch on the
 data, so the batch loop vectorises.
 
 An army is one 32-bit *word*, a card mask in each byte. Per-symbol counts
-are computed bit-sliced and in SWAR lanes: XOR and AND of the word with
-itself shifted by a byte add the two pairs of cards with a half adder in
-bytes 0 and 2, shifting by two bytes combines the pairs (a carry-save
-adder), which gives for every symbol at once whether it is on 4, 3 or 2 of
-the cards; the three tiers' masks land in bytes 2, 1 and 0 of the key and
-one SWAR population count per byte puts each tier's count above its mask.
-Every step is cast back to ``uint32`` (numba would otherwise widen to 64
-bits and halve the vector lanes).
+are computed bit-sliced and in SWAR lanes, with every intermediate the same
+in all four bytes: XOR and AND of the word with itself rotated by two bytes
+add the cards in pairs (a with c, b with d; the order of cards does not
+matter) with a half adder, the same with a rotation by one byte combines the
+pairs (a carry-save adder), which gives for every symbol at once whether it
+is on 4, 3 or 2 of the cards. The three tiers' masks are taken from bytes 2,
+1 and 0 (no shift needed) and one SWAR population count per byte puts each
+tier's count above its mask. Rotations by whole bytes are one byte shuffle
+each in the vector loop; every step is cast back to ``uint32`` (numba would
+otherwise widen to 64 bits and halve the vector lanes).
 """
 
 from __future__ import annotations
@@ -24,22 +26,28 @@ import numpy as np
 import numpy.typing as npt
 
 U32 = np.uint32
-_LOW5 = U32(0x1F)
 _OUT_OF_RANGE = U32(0xE0E0E0E0)  # bits no byte of a valid word has
 
 
 @numba.njit(cache=True, inline="always")
 def word_key(w: np.uint32) -> np.uint32:
     """The key of the army whose card masks are the bytes of ``w`` (0 = empty slot)."""
-    x = U32(w ^ U32(w >> U32(8)))  # byte 0: a ^ b, byte 2: c ^ d
-    y = U32(w & U32(w >> U32(8)))  # byte 0: a & b, byte 2: c & d
-    ones = U32(x ^ U32(x >> U32(16)))
-    carry = U32(x & U32(x >> U32(16)))
-    regiments = U32(U32(y & U32(y >> U32(16))) & _LOW5)
-    twos = U32(U32(y ^ U32(y >> U32(16))) ^ carry)
-    battalions = U32(U32(twos & ones) & _LOW5)
-    companies = U32(U32(twos & U32(~ones)) & _LOW5)
-    tiers = U32(U32(U32(regiments << U32(16)) | U32(battalions << U32(8))) | companies)
+    # Rotations written out (a helper would be a kernel, which NumPy arrays cannot
+    # call: army.py runs this function on arrays to build army_key's tables).
+    swapped = U32(U32(w >> U32(16)) | U32(w << U32(16)))  # bytes c, d, a, b
+    x = U32(w ^ swapped)  # every byte: a ^ c or b ^ d
+    y = U32(w & swapped)  # every byte: a & c or b & d
+    x_next = U32(U32(x >> U32(8)) | U32(x << U32(24)))  # the other pair in each byte
+    y_next = U32(U32(y >> U32(8)) | U32(y << U32(24)))
+    ones = U32(x ^ x_next)
+    carry = U32(x & x_next)
+    regiments = U32(y & y_next)
+    twos = U32(U32(y ^ y_next) ^ carry)
+    battalions = U32(twos & ones)
+    companies = U32(twos & U32(~ones))
+    tiers = U32(
+        U32(U32(regiments & U32(0xFF0000)) | U32(battalions & U32(0xFF00))) | U32(companies & U32(0xFF))
+    )
     count = U32(tiers - U32(U32(tiers >> U32(1)) & U32(0x555555)))
     count = U32(U32(count & U32(0x333333)) + U32(U32(count >> U32(2)) & U32(0x333333)))
     count = U32(U32(count + U32(count >> U32(4))) & U32(0x0F0F0F))

@@ -108,8 +108,8 @@ def army_masks(cards: Iterable[CardLike]) -> list[int]:
 
 # army_key's tables. A pair of card masks (a, b) is in one of 3**5 states, a
 # base-3 digit per symbol (on neither card, on one, on both), and an army's
-# key depends only on the states of its two pairs (the kernel adds the pairs
-# first). _PAIR_STATE[a << 5 | b] is the state (_NO_PAIR when a or b is 0,
+# key depends only on the states of its two pairs (a symbol's count is the sum
+# of its counts in the pairs). _PAIR_STATE[a << 5 | b] is the state (_NO_PAIR when a or b is 0,
 # which is no card), _PAIR_ROW the same times _STATES, and
 # _PAIR_KEYS[row + state] the key of an army of pairs in those two states,
 # computed at import by the kernel's own word_key run on NumPy arrays (no
