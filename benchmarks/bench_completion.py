@@ -269,3 +269,13 @@ def test_single_beats_kernel_called_directly(benchmark: Any) -> None:
     items(benchmark, 1)
     _completion_kernel.beats(0, 0, 0, 0, counts, BEST_KEY)
     benchmark.pedantic(_completion_kernel.beats, args=(0, 0, 0, 0, counts, BEST_KEY), rounds=100, iterations=1_000, warmup_rounds=3)
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_search_of_bytes_kernel_called_directly(benchmark: Any) -> None:
+    """The kernel the public calls run on a list of int masks, given the bytes ready:
+    what remains above it is building the bytes, the bool check and the wrapper."""
+    pool = bytes(DECK_MASKS)
+    items(benchmark, 1)
+    _completion_kernel.search_of_bytes(0, pool, -1)
+    benchmark.pedantic(_completion_kernel.search_of_bytes, args=(0, pool, -1), rounds=100, iterations=1_000, warmup_rounds=3)

@@ -276,19 +276,16 @@ def _counts_of_bytes(pool: bytes, counts: npt.NDArray[np.int64]) -> bool:
 
 
 @numba.njit(cache=True)
-def search_of_bytes(partial: bytes, pool: bytes, threshold: int) -> int:
-    """:func:`best_completion` when ``threshold`` is negative, else :func:`beats`,
-    with the army (0..4 masks) and the pool given as one card mask per byte; or
-    BAD_POOL when a pool byte is not a card mask."""
+def search_of_bytes(army: int, pool: bytes, threshold: int) -> int:
+    """:func:`best_completion` when ``threshold`` is negative, else :func:`beats`, with
+    the pool given as one card mask per byte, or BAD_POOL when a pool byte is not a
+    card mask. ``army`` is an army word: the partial army's masks in bytes 0..3 (an
+    int, which numba's dispatch types far faster than a second bytes object)."""
     work = np.zeros(WORK + 32, np.int64)  # one allocation: the search's memory, then the counts
     counts = work[WORK:]
     if not _counts_of_bytes(pool, counts):
         return BAD_POOL
-    n = len(partial)
-    p0 = partial[0] if n > 0 else 0
-    p1 = partial[1] if n > 1 else 0
-    p2 = partial[2] if n > 2 else 0
-    p3 = partial[3] if n > 3 else 0
+    p0, p1, p2, p3 = army & 31, (army >> 8) & 31, (army >> 16) & 31, (army >> 24) & 31
     if threshold < 0:
         return _search(p0, p1, p2, p3, counts, -1, False, work)
     return beats_into(p0, p1, p2, p3, counts, threshold, work)

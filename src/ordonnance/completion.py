@@ -196,7 +196,7 @@ def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) 
     m = army_masks(partial)
     packed_pool = _pool_bytes(pool)
     if packed_pool is not None:
-        army = bytes(m) if m else b""
+        army = int.from_bytes(bytes(m), "little") if m else 0  # the army word: a mask per byte
         packed = int(_search_of_bytes(army, packed_pool, -1 if threshold is None else threshold))
         if packed != _BAD_POOL:
             return packed
