@@ -57,7 +57,9 @@ ARMIES = DISCARD + CODES  # [seat]: bit c set while the province holds an army o
 HELD = ARMIES + SEATS  # [seat]: bit c set while the hand holds a samurai of clan c
 SIZES = HELD + SEATS  # [seat]: the province's army sizes in lanes of LANE bits (lane c: clan c)
 TARGETS = SIZES + SEATS  # [seat]: as SIZES, with _NO_TARGET in the lanes no attack may take
-DECK = TARGETS + SEATS  # the troop deck, top card first
+TABLE_ARMIES = TARGETS + SEATS  # the number of armies on the table
+ATTACKS = TABLE_ARMIES + 1  # at order 3: the number of legal attacks of each home army, in 8-bit lanes; else 0
+DECK = ATTACKS + 1  # the troop deck, top card first
 NOT_FINAL = -1
 
 # Action codes (ordonnance.shinobi.actions lays them out the same way).
@@ -149,8 +151,9 @@ def start(state: npt.NDArray[np.int64], n: int, deck_size: int, optional: bool) 
 
 @numba.njit(cache=True)
 def refresh(state: npt.NDArray[np.int64]) -> None:
-    """Set :data:`ARMIES`, :data:`HELD`, :data:`SIZES` and :data:`TARGETS` from the
-    provinces, hands and changed armies."""
+    """Set :data:`ARMIES`, :data:`HELD`, :data:`SIZES`, :data:`TARGETS`, :data:`TABLE_ARMIES`
+    and :data:`ATTACKS` from the provinces, hands, changed armies and the order."""
+    state[TABLE_ARMIES] = 0
     for q in range(state[N]):
         state[ARMIES + q] = _mask(state, PROV + CLANS * q)
         state[HELD + q] = _mask(state, HAND + CODES * q)
@@ -160,6 +163,8 @@ def refresh(state: npt.NDArray[np.int64]) -> None:
             changed |= (_NO_TARGET << (LANE * c)) if state[CHANGED + q] >> c & 1 else 0
         state[SIZES + q] = sizes
         state[TARGETS + q] = _targets(sizes) | changed
+        state[TABLE_ARMIES] += POPCOUNT[state[ARMIES + q]]
+    state[ATTACKS] = _attack_counts(state) if state[ORDER] == 3 and state[OVER] == 0 else 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -181,17 +186,16 @@ def _mask(state: npt.NDArray[np.int64], at: int) -> int:
 @numba.njit(cache=True, inline="always")
 def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     """Whether the current player has a legal choice for ``order``."""
-    p, n = state[CUR], state[N]
+    p = state[CUR]
     if order == 3:
-        return _can_attack(state)
+        counts = _attack_counts(state)
+        state[ATTACKS] = counts
+        return counts != 0
     if state[HELD + p] != 0:
         return True  # a deploy or a reinforce (there is always another province)
     if order == 1 and state[HAND + CODES * p + NINJA] == 0:
         return False
-    armies = 0
-    for q in range(n):
-        armies |= state[ARMIES + q] if q != p else 0
-    return armies != 0  # a ninja target, or a card to move
+    return bool(state[TABLE_ARMIES] > POPCOUNT[state[ARMIES + p]])  # a ninja target, or a card to move
 
 
 @numba.njit(cache=True, inline="always")
@@ -249,7 +253,9 @@ def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
     size = state[PROV + CLANS * q + c] + delta
     state[PROV + CLANS * q + c] = size
     state[CHANGED + q] |= 1 << c
-    state[ARMIES + q] = state[ARMIES + q] | (1 << c) if size > 0 else state[ARMIES + q] & ~(1 << c)
+    armies = state[ARMIES + q]
+    state[ARMIES + q] = armies | (1 << c) if size > 0 else armies & ~(1 << c)
+    state[TABLE_ARMIES] += (1 if size > 0 else 0) - (armies >> c & 1)
     state[SIZES + q] += delta << (LANE * c)
     state[TARGETS + q] |= _NO_TARGET << (LANE * c)  # changed this turn: not to be attacked
 
@@ -345,9 +351,11 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
     if state[EXTRA] == 0:
         state[OVER] = 1
         state[ORDER] = 3
+        state[ATTACKS] = 0
     else:
         state[CUR] = p + 1 if p + 1 < n else 0
         state[ORDER] = 1
+        state[ATTACKS] = 0
         for q in range(n):
             state[CHANGED + q] = 0
             state[TARGETS + q] = _targets(state[SIZES + q])
@@ -481,9 +489,9 @@ _LANE_MASK = (1 << LANE) - 1
 
 @numba.njit(cache=True, inline="always")
 def _below(word: int, size: int) -> int:
-    """A 1 at the bottom of each lane of ``word`` below ``size``, for lanes of 1 and more (each
-    lane and ``size`` below :data:`_HIGH`, so that the subtraction borrows from no other lane)."""
-    return ((((max(size - 1, 0) * _LANES) | _HIGHS) - word) & _HIGHS) >> (LANE - 1)
+    """A 1 at the bottom of each lane of ``word`` below ``size``, for lanes and ``size`` of 1 and
+    more (and below :data:`_HIGH`, so that the subtraction borrows from no other lane)."""
+    return (((((size - 1) * _LANES) | _HIGHS) - word) & _HIGHS) >> (LANE - 1)
 
 
 @numba.njit(cache=True, inline="always")
@@ -511,13 +519,14 @@ def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _can_attack(state: npt.NDArray[np.int64]) -> bool:
-    """Whether the current player has a legal attack."""
+def _attack_counts(state: npt.NDArray[np.int64]) -> int:
+    """The number of legal attacks of each of the current player's armies, clan ``a``'s in
+    bits ``8a`` up (at most 16 each: four other provinces, four other clans)."""
     p, n = state[CUR], state[N]
+    counts = 0
     for a in range(CLANS):
-        if _attacks_by(state, p, n, a) > 0:
-            return True
-    return False
+        counts |= _attacks_by(state, p, n, a) << (8 * a)
+    return counts
 
 
 @numba.njit(cache=True, inline="always")
@@ -543,22 +552,20 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
     p, n, order = state[CUR], state[N], state[ORDER]
     rng, draw = splitmix64(rng)
     if order == 3:
-        counts = (_attacks_by(state, p, n, 0), _attacks_by(state, p, n, 1), _attacks_by(state, p, n, 2),
-                  _attacks_by(state, p, n, 3), _attacks_by(state, p, n, 4))  # fmt: skip
-        count = counts[0] + counts[1] + counts[2] + counts[3] + counts[4]
+        counts = state[ATTACKS]
+        count = (counts * 0x0101010101 >> 32) & 255  # the lanes' sum
         i = int(np.int64(bounded(draw, count + (1 if state[OPTIONAL] == 1 else 0))))  # typed for numba's unification
         code = PASS_CODE
         for a in range(CLANS):
-            if 0 <= i < counts[a]:
+            k = counts >> (8 * a) & 255
+            if 0 <= i < k:
                 code = _nth_attack(state, p, n, a, i)
-            i -= counts[a]
+            i -= k
         if code != PASS_CODE:
             _strike(state, ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS)
     else:
         held = state[HELD + p]
-        armies = 0
-        for q in range(n):
-            armies += POPCOUNT[state[ARMIES + q]] if q != p else 0
+        armies = state[TABLE_ARMIES] - POPCOUNT[state[ARMIES + p]]  # in the other provinces
         others = n - 1
         singles = POPCOUNT[held] * (others if order == 1 else 1)  # deploys, or reinforcements
         if order == 1:
