@@ -201,17 +201,6 @@ def _rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Rules:
         parser.error(str(error))
 
 
-def _montecarlo_class() -> type[Any] | None:
-    found = getattr(_bots, "MonteCarlo", None)
-    if isinstance(found, type):
-        return found
-    try:
-        from ordonnance._montecarlo import MonteCarlo
-    except ImportError:
-        return None
-    return MonteCarlo
-
-
 def _make_bot(spec: str, seed: int, parser: argparse.ArgumentParser, rollouts: int | None = None) -> Bot:
     """The bot of a ``--bots`` entry (``kind`` or ``kind:budget``); ``rollouts`` is the
     ``--rollouts`` default budget of Monte-Carlo bots given without one."""
@@ -222,13 +211,9 @@ def _make_bot(spec: str, seed: int, parser: argparse.ArgumentParser, rollouts: i
         return Greedy(seed=seed)
     if kind == "ismcts":
         return _bots.ISMCTS(seed=seed, iterations=int(budget) if budget else None)
-    monte_carlo = _montecarlo_class()
-    if monte_carlo is None:
-        parser.error("the montecarlo bot is not available in this version of ordonnance; use random or greedy")
     if budget:
         rollouts = int(budget)
-    bot: Bot = monte_carlo(seed=seed) if rollouts is None else monte_carlo(seed=seed, rollouts=rollouts)
-    return bot
+    return _bots.MonteCarlo(seed=seed) if rollouts is None else _bots.MonteCarlo(seed=seed, rollouts=rollouts)
 
 
 def _bot_title(spec: str) -> str:
