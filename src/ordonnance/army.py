@@ -34,10 +34,12 @@ Cost of the first call
 ----------------------
 The kernels are compiled by numba on first use and cached on disk
 (``cache=True``, in ``__pycache__`` beside this package, or in
-``NUMBA_CACHE_DIR``). The very first call after installing compiles the two
-evaluator kernels: 2 to 4 seconds on the 2-core development machine. Every
-later process loads the cached machine code in well under a second. Call
-:func:`warm_up` to pay that cost at a moment of your choosing.
+``NUMBA_CACHE_DIR``). :func:`army_key` needs none: its tables are built at
+import by the kernel's arithmetic run on NumPy arrays. The very first
+:func:`army_keys` call after installing compiles the batch kernel: a few
+seconds on the 2-core development machine. Every later process loads the
+cached machine code in well under a second. Call :func:`warm_up` to pay that
+cost at a moment of your choosing.
 """
 
 from __future__ import annotations
