@@ -77,3 +77,14 @@ def test_the_lane_words_compare_every_army_size_the_rules_allow() -> None:
         assert [targets >> (kernel.LANE * c) & full for c in range(CLANS)] == [v or kernel._NO_TARGET for v in sizes]
         size = rng.randint(1, MAX_DECK + 1)
         assert kernel._gather(kernel._below(targets, size)) == sum(1 << c for c, v in enumerate(sizes) if 0 < v < size)
+
+
+def test_a_borrowed_record_is_the_record_itself() -> None:
+    @numba.njit
+    def bump(state: np.ndarray) -> int:
+        view = kernel.borrowed(state)
+        view[1] += 5
+        return int(view.shape[0])
+
+    state = np.arange(7, dtype=np.int64)
+    assert bump(state) == 7 and list(state) == [0, 6, 2, 3, 4, 5, 6]
