@@ -281,6 +281,101 @@ def _priority(s: kernel.State, a: int) -> int:
     return 2 * od.army_key(army) + (length == 3)
 
 
+_ALL_SYMBOLS = od.Card.from_mask(31)
+
+
+def _cards(word: int, length: int) -> list[od.Card]:
+    return [od.Card.from_mask((word >> (8 * i)) & 255) for i in range(length)]
+
+
+def _python_planner(cfg: kernel.Config, s: kernel.State) -> int:
+    """The planner policy's action for the seat to act in game 0, from the Python engine's army keys
+    (the twin of ``_ismcts.planner_action``; it advances the seat's generator the same way)."""
+    row = s.board[0]
+    p = int(row[kernel.CURRENT])
+    legal = np.zeros(kernel.NUM_ACTIONS, np.bool_)
+    kernel.legal_mask(cfg, s, 0, legal, np.zeros(kernel.SCRATCH, np.int64))
+    if cfg.explicit_claims:
+        claims = [t for t in range(5) if legal[kernel.CLAIM_ACTIONS + t]]
+        if claims:
+            return kernel.CLAIM_ACTIONS + claims[0]
+    hand = [int(row[kernel.HAND + p]) >> (8 * i) & 255 for i in range(int(row[kernel.HAND_LEN + p]))]
+    opens = [t for t in range(5) if int(row[kernel.OPEN + p]) >> t & 1]
+    if not hand or not opens:
+        return kernel.PASS_ACTION
+
+    def army(t: int, q: int) -> list[od.Card]:
+        at = t * kernel.SEATS + q
+        return _cards(int(row[kernel.ARMY_AT + at]), int(row[kernel.ARMY_LEN + at]))
+
+    def most(cards: list[od.Card]) -> int:
+        return od.army_key(cards + [_ALL_SYMBOLS] * (4 - len(cards)))
+
+    state = int(s.rng[0, p])
+    best, top, ties = kernel.PASS_ACTION, None, 0
+    for t in opens:
+        mine = army(t, p)
+        lost = any(
+            q != p and int(row[kernel.COMPLETED + t * kernel.SEATS + q]) != kernel.NOT_COMPLETE and od.army_key(army(t, q)) >= most(mine)
+            for q in range(cfg.n)
+        )
+        for m in hand:
+            after = mine + [od.Card.from_mask(m)]
+            rank = (0, -bin(m).count("1"), 0) if lost else (most(after) - most(mine), od.army_key(after), int(len(after) == 4))
+            if top is None or rank > top:
+                best, top, ties = (m - 1) * 5 + t, rank, 1
+            elif rank == top:
+                ties += 1
+                state, value = splitmix64(state)
+                if bounded(value, ties) == 0:
+                    best = (m - 1) * 5 + t
+    s.rng[0, p] = np.uint64(state)
+    return best
+
+
+def _python_roll_out(cfg: kernel.Config, s: kernel.State) -> None:
+    scratch = np.zeros(kernel.SCRATCH, np.int64)
+    while not s.board[0, kernel.OVER]:
+        kernel.apply_action(cfg, s, 0, _python_planner(cfg, s), scratch)
+
+
+@settings(max_examples=40 if JIT else 4, deadline=None)
+@given(rules=st.sampled_from(VARIANTS), deal=st.integers(0, 2**64 - 1), plays=st.integers(0, 80), seed=st.integers(0, 2**64 - 1))
+def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed: int) -> None:
+    """The planner's every choice in a whole rollout of a determinized position, against its Python twin."""
+    game = _advance(od.Game.new(rules, seed=deal), plays if JIT else max(plays, 14 * rules.players), seed=deal % 1000)
+    if game.is_over:
+        return
+    setup = _Setup.of(game.view(game.current_player), "greedy")
+    with np.errstate(over="ignore"):
+        determinize(rules.players, setup.start, setup.dealt, setup.me, setup.pool, setup.sizes, np.uint64(seed), np.empty(len(setup.pool), np.int64))
+        twin = kernel.new_state(1, setup.cfg.deck)
+        kernel.copy_game(setup.dealt, 0, twin, 0)
+        mid = kernel.new_state(1, setup.cfg.deck)
+        kernel.copy_game(setup.dealt, 0, mid, 0)
+        first = _ismcts.planner_action(setup.cfg, mid, setup.scratch)
+        assert first == _python_planner(setup.cfg, twin) and (mid.rng == twin.rng).all()
+        kernel.copy_game(setup.dealt, 0, twin, 0)
+        _ismcts.roll_out(setup.cfg, setup.dealt, setup.scratch)
+        _python_roll_out(setup.cfg, twin)
+    assert setup.dealt.board[0, kernel.OVER] == 1
+    assert (setup.dealt.board == twin.board).all() and (setup.dealt.rng == twin.rng).all()
+
+
+@pytest.mark.parametrize("rules", VARIANTS[:: 1 if JIT else 6], ids=IDS[:: 1 if JIT else 6])
+def test_planner_rollouts_play_only_legal_actions(rules: Rules) -> None:
+    """ISMCTS with the planner's rollouts in every seat, every variant: legal choices only."""
+    game = _advance(od.Game.new(rules, seed=5), 0 if JIT else 14 * rules.players)
+    bots = [ISMCTS(seed=seat, iterations=ITERATIONS, rollout_policy="planner", **FAST) for seat in range(rules.players)]
+    for _ in range(8 if JIT else 2):
+        if game.is_over:
+            break
+        view = game.view(game.current_player)
+        action = bots[view.seat].choose(view)
+        assert action in view.legal_actions
+        game.apply(action)
+
+
 class Reference:
     """SO-ISMCTS with the tree as dicts keyed by action histories, in plain Python.
 
@@ -289,10 +384,11 @@ class Reference:
     """
 
     def __init__(
-        self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool
+        self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool,
+        planner: bool = False,
     ) -> None:
         self.setup = _Setup.of(view, "greedy")
-        self.modelled = modelled
+        self.modelled, self.planner = modelled, planner
         self.n = view.rules.players
         self.seed, self.exploration, self.widening, self.margin_weight = seed, exploration, widening, margin_weight
         self.max_score = (3 if view.rules.scoring == "points" else 1) * 5
@@ -312,7 +408,8 @@ class Reference:
         while not s.board[0, kernel.OVER]:
             if self.modelled and int(s.board[0, kernel.CURRENT]) != self.setup.me:
                 with np.errstate(over="ignore"):
-                    kernel.apply_action(cfg, s, 0, kernel.bot_action(cfg, s, 0, scratch), scratch)
+                    a = _python_planner(cfg, s) if self.planner else kernel.bot_action(cfg, s, 0, scratch)
+                    kernel.apply_action(cfg, s, 0, a, scratch)
                 continue
             kernel.legal_mask(cfg, s, 0, self.legal, scratch)
             moves = [a for a in range(kernel.NUM_ACTIONS) if self.legal[a]]
@@ -351,7 +448,10 @@ class Reference:
     def finish(self, s: kernel.State, path: list[tuple[int, ...]]) -> None:
         scores = np.zeros(self.n, np.int64)
         with np.errstate(over="ignore"):
-            kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.scratch)
+            if self.planner:
+                _python_roll_out(self.setup.cfg, s)
+            else:
+                kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.scratch)
             winner = kernel.outcome(self.setup.cfg, s, 0, scores, self.setup.scratch)
         self.stats[()][0] += 1
         for h in path:
@@ -394,23 +494,27 @@ class Reference:
         return {h[0]: (int(v[0]), v[2]) for h, v in self.stats.items() if len(h) == 1}
 
 
-@pytest.mark.parametrize(("root", "opponents"), [("halving", "searched"), ("ucb", "searched"), ("halving", "modelled")])
+@pytest.mark.parametrize(
+    ("root", "opponents", "policy"),
+    [("halving", "searched", "greedy"), ("ucb", "searched", "greedy"), ("halving", "modelled", "greedy"),
+     ("halving", "searched", "planner"), ("ucb", "modelled", "planner")],
+)  # fmt: skip
 @pytest.mark.parametrize(
     ("rules", "plays", "plays_without_jit"),
     [(Rules(), 6, 24), (Rules(players=3, auto_claim=True), 30, 40), (Rules(scoring="points", players=4), 50, 60)],
     ids=["2p", "3p-auto", "4p-points"],
 )
 def test_whole_search_matches_the_python_reference(
-    rules: Rules, plays: int, plays_without_jit: int, root: str, opponents: str
+    rules: Rules, plays: int, plays_without_jit: int, root: str, opponents: str, policy: str
 ) -> None:
     game = _advance(od.Game.new(rules, seed=31), plays if JIT else plays_without_jit)
     assert not game.is_over
     view = game.view(game.current_player)
     iterations = 150 if JIT else 12
-    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents)  # type: ignore[arg-type]
+    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy)  # type: ignore[arg-type]
     _, decision_seed = splitmix64(77)
     search = bot.search(view)
-    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled")
+    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", policy == "planner")
     with np.errstate(over="ignore"):  # without the JIT the kernel's 64-bit words wrap on NumPy scalars
         if root == "ucb":
             reference.ucb_root(iterations)
@@ -430,7 +534,7 @@ def test_the_tree_keeps_its_invariants() -> None:
     view = _advance(od.Game.new(Rules(players=3), seed=4), 9).view(0)
     setup = _Setup.of(view, "greedy")
     tree = _ismcts.new_tree(8)
-    knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5, me=-1)
+    knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5, me=-1, planner=False)
     done = 0
     iterations = 300 if JIT else 20
     with np.errstate(over="ignore"):
@@ -485,7 +589,7 @@ def test_random_rollouts_are_available() -> None:
         ({"time_limit": "1"}, "time_limit"),
         ({"exploration": -0.1}, "exploration must be a number in 0..100, got -0.1"),
         ({"exploration": math.nan}, "exploration"),
-        ({"rollout_policy": "smart"}, "rollout_policy must be 'greedy' or 'random', got 'smart'"),
+        ({"rollout_policy": "smart"}, "rollout_policy must be 'greedy', 'random' or 'planner', got 'smart'"),
         ({"margin_weight": 2}, "margin_weight must be a number in 0..1, got 2"),
         ({"widening": 0}, "widening must be a positive number"),
         ({"widening": "wide"}, "widening"),

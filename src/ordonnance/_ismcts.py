@@ -33,7 +33,10 @@ One iteration, step by step:
 * **Rollout.** From there every seat is played by the kernel twin of
   :class:`~ordonnance.bots.Greedy` (or of :class:`~ordonnance.bots.Random`
   with ``rollout_policy="random"``) to the end of the game
-  (:func:`ordonnance._simulator_kernel.play_out`).
+  (:func:`ordonnance._simulator_kernel.play_out`); with
+  ``rollout_policy="planner"`` by :func:`planner_action`, which keeps the most
+  of each army's potential and discards its weakest card where another seat's
+  complete army already wins (stronger rollouts: see the bots page).
 * **Backup.** Every node on the path counts one more visit and adds the reward
   of the seat that moved into it: 1 for a win, 0 otherwise, plus
   ``margin_weight`` times the score margin over the best other seat, divided
@@ -261,6 +264,7 @@ class Knobs(NamedTuple):
     margin_weight: float
     max_score: int
     me: int  # -1: every seat's moves are searched; else only this seat's, the others play the rollout policy
+    planner: bool  # the rollout policy is planner_action, else the kernel bots of the Config
 
 
 @numba.njit(cache=True)
@@ -289,7 +293,8 @@ def descend(
     nodes = tree.nodes
     while s.board[0, kernel.OVER] == 0 and depth < MAX_DEPTH:
         if knobs.me >= 0 and s.board[0, kernel.CURRENT] != knobs.me:
-            kernel.apply_action(cfg, s, 0, kernel.bot_action(cfg, s, 0, scratch), scratch)  # modelled, not searched
+            a = planner_action(cfg, s, scratch) if knobs.planner else kernel.bot_action(cfg, s, 0, scratch)
+            kernel.apply_action(cfg, s, 0, a, scratch)  # modelled, not searched
             continue
         kernel.legal_mask(cfg, s, 0, legal, scratch)
         k = untried(tree, node, legal, choices)
@@ -326,6 +331,83 @@ def descend(
     return depth
 
 
+@numba.njit(cache=True, inline="always")
+def potential(word: int, length: int) -> int:
+    """The key of an army of ``length`` cards (``word``) if every missing card carried all five
+    symbols: the most it can still become."""
+    for i in range(length, kernel.ARMY):
+        word |= 31 << (8 * i)
+    return kernel._word_key(word)
+
+
+@numba.njit(cache=True)
+def planner_action(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.int64]) -> int:
+    """The action of the "planner" rollout policy for the seat to act in game 0 of ``s``.
+
+    Claims first, as Greedy. A play into a territory where another seat's
+    complete army is already at least as strong as the most this seat's army
+    there can become (:func:`potential`) loses nothing, and there the card with
+    the fewest symbols goes. Elsewhere a play is ranked by how little it lowers
+    its army's potential, then by the army's key after it, then by whether it
+    completes the army. Ties at random from the seat's generator (the t-th
+    best kept with chance 1/t, over territories, then hand lanes, in order).
+    """
+    b = s.board
+    p = b[0, kernel.CURRENT]
+    if cfg.explicit_claims:
+        t = kernel._first_claim(cfg, b, 0, p, scratch)
+        if t >= 0:
+            return kernel.CLAIM_ACTIONS + t
+    hand = b[0, kernel.HAND + p]
+    size = b[0, kernel.HAND_LEN + p]
+    open_here = b[0, kernel.OPEN + p]
+    if open_here == 0 or size == 0:
+        return kernel.PASS_ACTION  # only reachable when the engine would not ask: defensive
+    best = kernel.PASS_ACTION
+    b1 = b2 = b3 = -(1 << 62)
+    ties = 0
+    state = s.rng[0, p]
+    for t in range(kernel.TERRITORIES):
+        if not (open_here >> t) & 1:
+            continue
+        at = t * kernel.SEATS + p
+        length = b[0, kernel.ARMY_LEN + at]
+        word = b[0, kernel.ARMY_AT + at]
+        before = potential(word, length)
+        lost = False
+        for q in range(cfg.n):
+            aq = t * kernel.SEATS + q
+            if q != p and b[0, kernel.COMPLETED + aq] != kernel.NOT_COMPLETE and kernel._word_key(b[0, kernel.ARMY_AT + aq]) >= before:
+                lost = True
+        for i in range(size):
+            m = (hand >> (8 * i)) & 255
+            after = word | (m << (8 * length))
+            if lost:
+                s1, s2, s3 = 0, -kernel._BIT_COUNT[m], 0
+            else:
+                s1 = potential(after, length + 1) - before
+                s2 = kernel._word_key(after)
+                s3 = 1 if length == kernel.ARMY - 1 else 0
+            if s1 > b1 or (s1 == b1 and (s2 > b2 or (s2 == b2 and s3 > b3))):
+                b1, b2, b3 = s1, s2, s3
+                ties = 1
+                best = (m - 1) * kernel.TERRITORIES + t
+            elif s1 == b1 and s2 == b2 and s3 == b3:
+                ties += 1
+                state, value = _splitmix64_jit(state)
+                if kernel.bounded(value, ties) == 0:
+                    best = (m - 1) * kernel.TERRITORIES + t
+    s.rng[0, p] = state
+    return best
+
+
+@numba.njit(cache=True)
+def roll_out(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.int64]) -> None:
+    """Play game 0 of ``s`` to its end with :func:`planner_action` in every seat."""
+    while not s.board[0, kernel.OVER]:
+        kernel.apply_action(cfg, s, 0, planner_action(cfg, s, scratch), scratch)
+
+
 @numba.njit(cache=True)
 def finish(
     cfg: kernel.Config,
@@ -341,7 +423,10 @@ def finish(
 ) -> None:
     """Roll game 0 of ``s`` out with the kernel bots and back the rewards up the root and ``path[:depth]``."""
     n = cfg.n
-    kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
+    if knobs.planner:
+        roll_out(cfg, s, scratch)
+    else:
+        kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
     winner = kernel.outcome(cfg, s, 0, scores, scratch)
     for p in range(n):
         value[p] = reward(winner, scores, p, n, knobs.margin_weight, knobs.max_score)
@@ -454,8 +539,9 @@ class ISMCTS(_SeededBot):
     ``exploration`` is UCB1's constant; ``widening`` the progressive widening
     (a node of N visits has at most ``1 + widening * sqrt(N)`` children;
     ``math.inf``: none); ``rollout_policy`` the kernel bot that plays every
-    seat after the tree (``"greedy"``, the default and the stronger, or
-    ``"random"``); ``margin_weight`` the weight of the score margin in a
+    seat after the tree (``"greedy"``, the default, ``"random"``, or
+    ``"planner"``, :func:`planner_action`, the strongest at equal iterations
+    but not yet measured at equal time); ``margin_weight`` the weight of the score margin in a
     reward. ``root="halving"`` (the default) shares the budget among the root's
     actions by sequential halving over common deals, ``root="ucb"`` descends
     from the root by UCB1 as everywhere else. ``opponents="searched"`` (the
@@ -475,7 +561,7 @@ class ISMCTS(_SeededBot):
         time_limit: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         widening: float = DEFAULT_WIDENING,
-        rollout_policy: Literal["greedy", "random"] = "greedy",
+        rollout_policy: Literal["greedy", "random", "planner"] = "greedy",
         margin_weight: float = 0.1,
         root: Literal["halving", "ucb"] = "halving",
         opponents: Literal["searched", "modelled"] = "searched",
@@ -492,7 +578,9 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
         if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:
             raise InvalidRulesError(f"widening must be a positive number (math.inf: none), got {widening!r}")
-        check_rollout_options(rollout_policy, margin_weight)
+        if rollout_policy not in ("greedy", "random", "planner"):
+            raise InvalidRulesError(f"rollout_policy must be 'greedy', 'random' or 'planner', got {rollout_policy!r}")
+        check_rollout_options("greedy", margin_weight)
         if root not in ("halving", "ucb"):
             raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {root!r}")
         if opponents not in ("searched", "modelled"):
@@ -506,7 +594,7 @@ class ISMCTS(_SeededBot):
         """UCB1's exploration constant."""
         self.widening = float(widening)
         """Progressive widening: a node of N visits has at most ``1 + widening * sqrt(N)`` children."""
-        self.rollout_policy: Literal["greedy", "random"] = rollout_policy
+        self.rollout_policy: Literal["greedy", "random", "planner"] = rollout_policy
         """The kernel bot of the rollouts."""
         self.margin_weight = float(margin_weight)
         """The weight of the score margin in a reward."""
@@ -559,9 +647,10 @@ class ISMCTS(_SeededBot):
         self._state, decision_seed = splitmix64(self._state)
         if len(actions) == 1:
             return Search(actions[0], actions, (math.nan,), (0,), clock.seconds())
-        setup = _Setup.of(view, self.rollout_policy)
+        planner = self.rollout_policy == "planner"
+        setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
-        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me)
+        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner)
         run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
