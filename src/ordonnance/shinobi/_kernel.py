@@ -16,9 +16,12 @@ deck, top card first, follows the header. Hands are counts per card code:
 the order of a hand does not matter to the rules. Bit masks and lane words
 per seat (:data:`ARMIES`, :data:`HELD`, :data:`SIZES`, :data:`TARGETS`)
 follow the provinces and hands as they change, so that the random bot and
-the order skipping need not scan them; :func:`refresh` sets them for a
-record built from its other fields. Every scratch array a
-decision needs lives in one ``work`` array of :data:`WORK` entries.
+the order skipping need not scan them, with the number of armies on the
+table and, at order 3, each home army's number of attacks (:data:`TABLE_ARMIES`,
+:data:`ATTACKS`); :func:`refresh` sets them for a record built from its other
+fields. Every scratch array a decision needs lives in one ``work`` array of
+:data:`WORK` entries. :func:`play_out` steps on a :func:`borrowed` view of the
+record, which numba does not reference-count.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
 """
@@ -189,7 +192,7 @@ def _mask(state: npt.NDArray[np.int64], at: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
-    """Whether the current player has a legal choice for ``order``."""
+    """Whether the current player has a legal choice for ``order`` (for order 3, setting :data:`ATTACKS`)."""
     p = state[CUR]
     if order == 3:
         counts = _attack_counts(state)
