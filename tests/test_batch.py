@@ -247,3 +247,16 @@ def test_observations_computed_in_the_step_equal_those_computed_apart() -> None:
         Batch(2, observe="float64")  # type: ignore[arg-type]
     with pytest.raises(od.InvalidArgumentError, match="255 cards, got 256"):
         Batch(2, Rules(deck=["H"] * 256), observe="uint8")
+
+
+def test_observations_are_read_only_views_updated_in_place() -> None:
+    """The step rewrites only what changed in the previous observation rows, so the
+    rows handed out cannot be written (a write would corrupt every later step)."""
+    batch = Batch(4, Rules(), seed=3)
+    for form in (np.float32, np.uint8):
+        obs = batch.observe(form)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="read-only"):
+            obs[0, 0] = 7
+    first = batch.observe()
+    batch.step(np.argmax(batch.legal_action_mask(), axis=1))
+    assert batch.observe() is first  # the same buffer, now the next position's

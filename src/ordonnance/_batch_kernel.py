@@ -47,6 +47,7 @@ class Episodes(NamedTuple):
     seeds: npt.NDArray[np.uint64]  # [g, INDEX | DEAL | BOTS + p]
     book: Array  # [g, SEAT | DONE | LENGTH]
     history: npt.NDArray[np.int16]  # [g, i]: the action indices played in the episode so far, every seat's
+    seen: Array  # [g, SEEN_ME | SEEN_WORDS + at | SEEN_KEYS + at]: what the observation row holds (encode_update)
 
 
 #: Episodes.seeds: the episode number e (game g plays e = g, g + games, g + 2 games, ...),
@@ -55,12 +56,22 @@ INDEX, DEAL, BOTS = 0, 1, 2
 #: Episodes.book: the learner's seat (or EVERY_SEAT), 1 once the episode has ended
 #: (the next step starts the next one), the actions recorded.
 SEAT, DONE, LENGTH = 0, 1, 2
+#: Episodes.seen: per game, the observer its observation row was last encoded for
+#: (-1: none, the next encoding starts afresh), then the army words (SEEN_WORDS + t * SEATS + p)
+#: and their keys (SEEN_KEYS + ...) as of that encoding.
+SEEN_ME = 0
+SEEN_WORDS = 1
+SEEN_KEYS = SEEN_WORDS + TERRITORIES * k.SEATS
+SEEN = SEEN_KEYS + TERRITORIES * k.SEATS
 
 
 def new_episodes(games: int) -> Episodes:
     """An :class:`Episodes` for ``games`` games (to be reset)."""
     return Episodes(
-        np.zeros((games, BOTS + k.SEATS), np.uint64), np.zeros((games, 3), np.int64), np.zeros((games, HISTORY), np.int16)
+        np.zeros((games, BOTS + k.SEATS), np.uint64),
+        np.zeros((games, 3), np.int64),
+        np.zeros((games, HISTORY), np.int16),
+        np.full((games, SEEN), -1, np.int64),
     )
 
 
@@ -107,6 +118,7 @@ def _start(cfg: Config, s: State, ep: Episodes, g: int, cards: Array, base: np.u
         ep.book[g, SEAT] = seat_mode
     ep.book[g, DONE] = 0
     ep.book[g, LENGTH] = 0
+    ep.seen[g, SEEN_ME] = -1  # a new deal: its first observation is written afresh
     k.deal(cfg, s, g, cards, seed, ep.seeds[g, BOTS : BOTS + n], scratch)
     _bots_play(cfg, s, ep, g, scratch)
 
@@ -199,7 +211,9 @@ def step(
     """One step of every game: ``actions[g]`` for the seat to act, then the kernel
     bots' turns up to the learner's next turn or the end; then each game's
     legal-action mask into ``masks`` (and with ``observe_too`` its observation
-    into ``observations``) while its board row is still in the cache.
+    into ``observations``, which must hold the previous step's: only what
+    changed is written, see :func:`encode_update`) while its board row is
+    still in the cache.
 
     A game whose episode ended at the previous step starts its next episode
     instead (its action is not read: gymnasium's next-step autoreset). An
@@ -219,7 +233,7 @@ def step(
         k.legal_mask(cfg, s, g, masks[g], scratch)
         if observe_too:
             seat = ep.book[g, SEAT]
-            encode(cfg, b[g], b[g, k.CURRENT] if seat == EVERY_SEAT else seat, observations[g], scratch)
+            encode_update(cfg, b[g], b[g, k.CURRENT] if seat == EVERY_SEAT else seat, observations[g], ep.seen, g, scratch)
 
 
 @numba.njit(cache=True)
@@ -240,15 +254,29 @@ def observers(s: State, ep: Episodes, out: Array) -> None:
 @numba.njit(cache=True)
 def observe(cfg: Config, s: State, seats: Array, out: Observations, scratch: Array) -> None:
     """``out[g]``: game g as ordonnance.rl.encode_view encodes ``game.view(seats[g])``
-    (``out`` may be float32 or uint8)."""
+    (``out`` may be float32 or uint8), written afresh."""
+    seen = np.empty((1, SEEN), np.int64)
     for g in range(s.board.shape[0]):
-        encode(cfg, s.board[g], seats[g], out[g], scratch)
+        seen[0, SEEN_ME] = -1
+        encode_update(cfg, s.board[g], seats[g], out[g], seen, 0, scratch)
+
+
+@numba.njit(cache=True)
+def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) -> None:
+    """The game of board row ``b`` seen from seat ``me``, in ordonnance.rl's observation
+    layout (see observation_layout), written afresh into ``row``."""
+    seen = np.empty((1, SEEN), np.int64)
+    seen[0, SEEN_ME] = -1
+    encode_update(cfg, b, me, row, seen, 0, scratch)
 
 
 @numba.njit(cache=True, inline="always")
-def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) -> None:
-    """The game of board row ``b`` seen from seat ``me``, in ordonnance.rl's observation
-    layout (see observation_layout).
+def encode_update(cfg: Config, b: Array, me: int, row: Observations, seen: Array, g: int, scratch: Array) -> None:
+    """:func:`encode` into a ``row`` that already holds the encoding described by
+    ``seen[g]`` (the observer and the armies then; ``seen[g, SEEN_ME] == -1``: none):
+    only the armies that changed since are written again, and ``seen[g]`` is brought
+    up to date. Armies are most of the row and a step changes one or two, so a
+    step's observation costs a fraction of a fresh one.
 
     Seats are relative (``r`` = places after ``me``) except the final one-hot of ``me``.
     """
@@ -263,47 +291,71 @@ def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) ->
     to_act = scores_at + n
     seat_at = to_act + n
     deck_at = seat_at + n
-    row[:] = 0
+    if seen[g, SEEN_ME] != me:
+        row[:] = 0
+        seen[g, SEEN_ME] = me
+        for at in range(TERRITORIES * k.SEATS):
+            seen[g, SEEN_WORDS + at] = 0
+            seen[g, SEEN_KEYS + at] = 0
+    # The own hand's counts in integers first (scratch's proof pool is free here):
+    # read back from a float row, each count waited for its conversion.
+    held = k.POOL
+    for m in range(32):
+        scratch[held + m] = 0
     h = b[k.HAND + me]
     for i in range(b[k.HAND_LEN + me]):
-        row[k.lane(h, i) - 1] += 1
+        scratch[held + k.lane(h, i)] += 1
     for m in range(1, 32):
-        row[30 + m] = b[k.HIDDEN + m] - int(row[m - 1])  # unseen: not face up, less the own hand
-    keys = scratch[k.KEYS : k.KEYS + TERRITORIES * k.SEATS]
+        row[m - 1] = scratch[held + m]
+        row[30 + m] = b[k.HIDDEN + m] - scratch[held + m]  # unseen: not face up, less the own hand
     for t in range(TERRITORIES):
+        changed = False
         for p in range(n):
+            at = t * k.SEATS + p
+            word = b[k.ARMY_AT + at]
+            if word == seen[g, SEEN_WORDS + at]:
+                continue
+            changed = True
+            seen[g, SEEN_WORDS + at] = word
             r = p - me
             if r < 0:
                 r += n
-            at = t * k.SEATS + p
-            word = b[k.ARMY_AT + at]
-            keys[at] = 0
-            if word == 0:
-                continue  # no card there: nothing but zeros
-            # Only the set bits are written (the row starts at zero): a symbol
-            # at a time, the lowest first (_NTH_BIT[bits * 8] is its position).
+            # Only the set bits are written over zeros: a symbol at a time, the
+            # lowest first (_NTH_BIT[bits * 8] is its position).
             base = armies + (t * n + r) * ARMY * _SYMBOLS
+            for i in range(ARMY * _SYMBOLS):
+                row[base + i] = 0
             for slot in range(b[k.ARMY_LEN + at]):
                 card = k.lane(word, slot)
                 while card:
                     row[base + slot * _SYMBOLS + k._NTH_BIT[card * 8]] = 1
                     card &= card - 1
             key = k._word_key(word)
-            keys[at] = key
+            seen[g, SEEN_KEYS + at] = key
             base = formations + (t * n + r) * 3 * _SYMBOLS
+            for i in range(3 * _SYMBOLS):
+                row[base + i] = 0
             for tier in range(3):
                 bits = (key >> (16 - 8 * tier)) & 31
                 while bits:
                     row[base + tier * _SYMBOLS + k._NTH_BIT[bits * 8]] = 1
                     bits &= bits - 1
-            done = b[k.COMPLETED + at]
-            if done != NOT_COMPLETE:
-                rank = 1
-                for q in range(n):
-                    other = b[k.COMPLETED + t * k.SEATS + q]
-                    if other != NOT_COMPLETE and other < done:
-                        rank += 1
+        if changed:  # an army completes only by a card played into it
+            for p in range(n):
+                r = p - me
+                if r < 0:
+                    r += n
+                done = b[k.COMPLETED + t * k.SEATS + p]
+                rank = 0
+                if done != NOT_COMPLETE:
+                    rank = 1
+                    for q in range(n):
+                        other = b[k.COMPLETED + t * k.SEATS + q]
+                        if other != NOT_COMPLETE and other < done:
+                            rank += 1
                 row[completion + t * n + r] = rank
+        for i in range(n + 1):
+            row[owners + t * (n + 1) + i] = 0
         o = b[k.OWNER + t]
         if o == NOBODY:
             row[owners + t * (n + 1)] = 1
@@ -314,7 +366,7 @@ def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) ->
             row[owners + t * (n + 1) + 1 + r] = 1
         row[markers + t] = b[k.MARKER + t]
     scores = scratch[k.SCORES : k.SCORES + n]
-    k.scores_of(n, keys, b, cfg.scoring, scores)
+    k.scores_of(n, seen[g, SEEN_KEYS : SEEN_KEYS + TERRITORIES * k.SEATS], b, cfg.scoring, scores)
     over = b[k.OVER] != 0
     for p in range(n):
         r = p - me
@@ -322,6 +374,7 @@ def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) ->
             r += n
         row[hand_sizes + r] = b[k.HAND_LEN + p]
         row[scores_at + r] = scores[p]
+        row[to_act + p] = 0
     if not over:
         r = b[k.CURRENT] - me
         if r < 0:

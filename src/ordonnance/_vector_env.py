@@ -78,7 +78,8 @@ class VectorEnv(_GymVectorEnv):
     and later episodes from the same stream (see :mod:`ordonnance.batch`);
     ``reset()`` draws a new seed from a generator seeded by the last one.
     The arrays returned belong to the environment and are overwritten by the
-    next call: copy what you keep.
+    next call: copy what you keep. Observations are read-only (each step
+    updates them in place, writing only what changed).
     """
 
     metadata: dict[str, Any] = {"render_modes": [], "autoreset_mode": None}

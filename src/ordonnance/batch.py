@@ -200,6 +200,9 @@ class Batch:
             self._compact if self._compact is not None else self._observation
         )
         self._fresh = False  # the mask and the observation of self._fused are current
+        # The step updates self._fused in place from the previous step's rows, so
+        # callers get read-only views: a write into them would corrupt later rows.
+        self._views: dict[int, npt.NDArray[np.float32] | npt.NDArray[np.uint8]] = {}
         self._mask = np.zeros((games, kernel.NUM_ACTIONS), np.bool_)
         self.reset(seed)
 
@@ -321,8 +324,9 @@ class Batch:
 
         ``dtype=np.uint8`` gives the same numbers as bytes (a quarter of the
         memory; every value is a small whole number, but decks of more than
-        255 cards are refused). The array belongs to the batch and is
-        overwritten by the next call.
+        255 cards are refused). The array belongs to the batch, is read-only
+        (the next step updates it in place, writing only what changed) and is
+        overwritten by the next call: copy what you keep or change.
         """
         bk.observers(self._state, self._episodes, self._observers)
         if dtype is np.uint8:
@@ -333,17 +337,25 @@ class Batch:
             if self._compact is None:
                 self._compact = np.zeros(self._observation.shape, np.uint8)
             elif self._fresh and self._observe_too and self._fused is self._compact:
-                return self._compact
+                return self._read_only(self._compact)
             with np.errstate(over="ignore"):
                 bk.observe(self._cfg, self._state, self._observers, self._compact, self._scratch)
-            return self._compact
+            return self._read_only(self._compact)
         if dtype is not np.float32:
             raise InvalidArgumentError(f"dtype must be np.float32 or np.uint8, got {dtype!r}")
         if self._fresh and self._observe_too and self._fused is self._observation:
-            return self._observation
+            return self._read_only(self._observation)
         with np.errstate(over="ignore"):
             bk.observe(self._cfg, self._state, self._observers, self._observation, self._scratch)
-        return self._observation
+        return self._read_only(self._observation)
+
+    def _read_only(self, array: npt.NDArray[np.float32] | npt.NDArray[np.uint8]) -> npt.NDArray[np.float32 | np.uint8]:
+        view = self._views.get(id(array))
+        if view is None:
+            view = array.view()
+            view.flags.writeable = False
+            self._views[id(array)] = view
+        return view
 
     def game(self, index: int) -> Game:
         """Game ``index`` as a :class:`~ordonnance.Game` in its current position.
