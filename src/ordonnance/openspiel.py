@@ -128,10 +128,6 @@ def _run(kernel: Callable[..., Any], *args: Any) -> Any:
 _step: Callable[..., int] = ok.step if _JIT else partial(_run, ok.step)
 
 
-def _legal_of(board: npt.NDArray[np.int64], answer: int) -> array[int]:
-    """The legal action indices a kernel answer (not OVER) left at the end of ``board``."""
-    at = board.shape[1] - NUM_ACTIONS
-    return array("q", board[0, at : at + (answer & 255)].tolist())
 
 
 def _require_extra() -> None:
@@ -195,6 +191,7 @@ class _Setup:
         self.work = ok.new_work(k.config(rules, [k.RANDOM] * rules.players, unseen=True))
         self.cards = k.deck_of(rules)
         self.deck = len(rules.cards)
+        self.legal_at = k.ORDER + self.deck  # where a state's board lists its legal actions
         self.counts = [0] * _CHANCE_OUTCOMES
         for m in self.cards.tolist():
             self.counts[m] += 1
@@ -208,7 +205,7 @@ class _Setup:
         if seed is not None:
             self.dealt = ok.new_board(self.deck)
             answer = _run(ok.start, self.work, self.dealt, self.cards, np.uint64(seed))
-            self.dealt_legal = _legal_of(self.dealt, answer)
+            self.dealt_legal: int = answer & 255
             self.dealt_current: int = answer >> 8
 
     def outcomes(self, cards: int) -> list[tuple[tuple[int, float], ...]]:
@@ -330,13 +327,13 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         self._current: int
         if deal and setup.seed is not None:
             self._board = setup.dealt.copy()
-            self._legal = array("q", setup.dealt_legal)
+            self._legal_count = setup.dealt_legal
             self._current = setup.dealt_current
             self._dealt = array("q")  # no chance nodes
             self._left = array("q")
         else:
             self._board = ok.new_board(setup.deck)
-            self._legal = array("q")
+            self._legal_count = 0
             self._current = _CHANCE
             self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
             self._left = array("q", [setup.counts[m] for m in setup.masks])  # copies left, by place in masks
@@ -346,7 +343,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
     def _started(self, answer: int) -> None:
         """Read the kernel's answer after a step: the legal actions, or the result."""
         if answer >= 0:
-            self._legal = _legal_of(self._board, answer)
+            self._legal_count = answer & 255
             self._current = answer >> 8
             return
         setup = self._s
@@ -354,7 +351,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         winner = _run(ok.result, setup.work, self._board, scores)
         n = setup.players
         self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
-        self._legal = array("q")
+        self._legal_count = 0
         self._current = _TERMINAL
 
     # --------------------------------------------------------------- pyspiel's State
@@ -378,7 +375,12 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
             return []
         if self._current == _CHANCE:
             return [m for m, c in zip(self._s.masks, self._left) if c]
-        return self._legal.tolist()
+        return self._legal_list()
+
+    def _legal_list(self) -> list[int]:
+        """The legal action indices of the seat to act: the first ``_legal_count`` of the board's end."""
+        at = self._s.legal_at
+        return self._board[0, at : at + self._legal_count].tolist()  # type: ignore[no-any-return]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
@@ -394,7 +396,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         if self._current >= 0:
             answer = _step(self._s.work, self._board, action)
             if answer == ok.ILLEGAL:
-                raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self._legal.tolist()})")
+                raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self._legal_list()})")
             self._decisions.append(action)
             if self._views:
                 self._views = _Views()
@@ -632,7 +634,7 @@ class LibraryBot(_BotBase):  # type: ignore[misc]
             raise OrdonnanceTypeError(f"LibraryBot plays OrdonnanceState, not {type(state).__name__}")
         action = self.bot.choose(state.game().view(state.current_player()))
         index = action_index(action)
-        if index not in state._legal:
+        if index not in state.legal_actions():
             raise IllegalActionError(action, f"the bot {self.bot!r} chose an action that is not legal")
         return index
 
