@@ -190,9 +190,9 @@ def test_determinization_is_a_deal_consistent_with_the_view(rules: Rules) -> Non
     n, me = rules.players, view.seat
     for seed in range(5):
         with np.errstate(over="ignore"):
-            state = determinize(n, setup.start, setup.dealt, me, setup.pool, setup.sizes, np.uint64(seed), np.empty(len(setup.pool), np.int64))
-        deal, expected_state = _python_deal([int(m) for m in setup.pool], seed)
-        row = setup.dealt.board[0]
+            state = determinize(n, setup.position, np.uint64(seed), np.empty(len(setup.position.pool), np.int64))
+        deal, expected_state = _python_deal([int(m) for m in setup.position.pool], seed)
+        row = setup.position.dealt.board[0]
         hands: dict[int, list[int]] = {}
         pos = 0
         for q in range(n):
@@ -210,11 +210,11 @@ def test_determinization_is_a_deal_consistent_with_the_view(rules: Rules) -> Non
         assert hidden == Counter({m: c for m, c in enumerate(view.unseen) if c})
         # the public fields are the start's, and the kernel bots are seeded from what follows the shuffle
         public = np.r_[kernel.ARMY_AT : kernel.HIDDEN, kernel.PLAYS : kernel.ORDER]
-        assert (row[public] == setup.start.board[0][public]).all()
+        assert (row[public] == setup.position.start.board[0][public]).all()
         s = expected_state
         for q in range(n):
             s, value = splitmix64(s)
-            assert int(setup.dealt.rng[0, q]) == value
+            assert int(setup.position.dealt.rng[0, q]) == value
         assert int(state) == s
 
 
@@ -348,18 +348,18 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
         return
     setup = _Setup.of(game.view(game.current_player), "greedy")
     with np.errstate(over="ignore"):
-        determinize(rules.players, setup.start, setup.dealt, setup.me, setup.pool, setup.sizes, np.uint64(seed), np.empty(len(setup.pool), np.int64))
+        determinize(rules.players, setup.position, np.uint64(seed), np.empty(len(setup.position.pool), np.int64))
         twin = kernel.new_state(1, setup.cfg.deck)
-        kernel.copy_game(setup.dealt, 0, twin, 0)
+        kernel.copy_game(setup.position.dealt, 0, twin, 0)
         mid = kernel.new_state(1, setup.cfg.deck)
-        kernel.copy_game(setup.dealt, 0, mid, 0)
-        first = _ismcts.planner_action(setup.cfg, mid, setup.scratch)
+        kernel.copy_game(setup.position.dealt, 0, mid, 0)
+        first = _ismcts.planner_action(setup.cfg, mid, setup.position.scratch)
         assert first == _python_planner(setup.cfg, twin) and (mid.rng == twin.rng).all()
-        kernel.copy_game(setup.dealt, 0, twin, 0)
-        _ismcts.roll_out(setup.cfg, setup.dealt, setup.scratch)
+        kernel.copy_game(setup.position.dealt, 0, twin, 0)
+        _ismcts.roll_out(setup.cfg, setup.position.dealt, setup.position.scratch)
         _python_roll_out(setup.cfg, twin)
-    assert setup.dealt.board[0, kernel.OVER] == 1
-    assert (setup.dealt.board == twin.board).all() and (setup.dealt.rng == twin.rng).all()
+    assert setup.position.dealt.board[0, kernel.OVER] == 1
+    assert (setup.position.dealt.board == twin.board).all() and (setup.position.dealt.rng == twin.rng).all()
 
 
 @pytest.mark.parametrize("rules", VARIANTS[:: 1 if JIT else 6], ids=IDS[:: 1 if JIT else 6])
@@ -400,13 +400,13 @@ class Reference:
         state, _ = splitmix64(self.seed ^ (j * _GAMMA & _MASK64))
         s = self.setup
         with np.errstate(over="ignore"):
-            return int(determinize(self.n, s.start, s.dealt, s.me, s.pool, s.sizes, np.uint64(state), np.empty(len(s.pool), np.int64)))
+            return int(determinize(self.n, s.position, np.uint64(state), np.empty(len(s.position.pool), np.int64)))
 
     def descend(self, s: kernel.State, history: tuple[int, ...], state: int) -> list[tuple[int, ...]]:
         path = []
-        cfg, scratch = self.setup.cfg, self.setup.scratch
+        cfg, scratch = self.setup.cfg, self.setup.position.scratch
         while not s.board[0, kernel.OVER]:
-            if self.modelled and int(s.board[0, kernel.CURRENT]) != self.setup.me:
+            if self.modelled and int(s.board[0, kernel.CURRENT]) != self.setup.position.me:
                 with np.errstate(over="ignore"):
                     a = _python_planner(cfg, s) if self.planner else kernel.bot_action(cfg, s, 0, scratch)
                     kernel.apply_action(cfg, s, 0, a, scratch)
@@ -451,8 +451,8 @@ class Reference:
             if self.planner:
                 _python_roll_out(self.setup.cfg, s)
             else:
-                kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.scratch)
-            winner = kernel.outcome(self.setup.cfg, s, 0, scores, self.setup.scratch)
+                kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.position.scratch)
+            winner = kernel.outcome(self.setup.cfg, s, 0, scores, self.setup.position.scratch)
         self.stats[()][0] += 1
         for h in path:
             p = int(self.stats[h][3])
@@ -463,10 +463,10 @@ class Reference:
     def ucb_root(self, iterations: int) -> None:
         for j in range(iterations):
             state = self.deal(j)
-            self.finish(self.setup.dealt, self.descend(self.setup.dealt, (), state))
+            self.finish(self.setup.position.dealt, self.descend(self.setup.position.dealt, (), state))
 
     def halving(self, actions: list[int], budget: int) -> int:
-        s = self.setup
+        cfg, s = self.setup.cfg, self.setup.position
         self.kids[()] = list(actions)
         for a in actions:
             self.stats[(a,)] = [0, 0, 0.0, s.me]
@@ -481,7 +481,7 @@ class Reference:
                 for i, a in enumerate(survivors):
                     kernel.copy_game(s.dealt, 0, s.work, 0)
                     with np.errstate(over="ignore"):
-                        kernel.apply_action(s.cfg, s.work, 0, a, s.scratch)
+                        kernel.apply_action(cfg, s.work, 0, a, s.scratch)
                     self.stats[(a,)][1] += 1
                     ties, _ = splitmix64(state ^ ((i + 1) * 0xD1B54A32D192ED03 & _MASK64))
                     self.finish(s.work, [(a,)] + self.descend(s.work, (a,), ties))
@@ -541,8 +541,7 @@ def test_the_tree_keeps_its_invariants() -> None:
         while done < iterations:
             if tree.nodes.shape[0] - int(tree.size[0]) < 16:
                 tree = _ismcts.grown(tree, 2 * tree.nodes.shape[0])
-            done += _ismcts.iterate(setup.cfg, setup.start, setup.dealt, setup.me, setup.pool, setup.sizes, tree, done,
-                                    min(16, iterations - done), np.uint64(5), knobs, setup.scratch)  # fmt: skip
+            done += _ismcts.iterate(setup.cfg, setup.position, tree, done, min(16, iterations - done), np.uint64(5), knobs)
     size = int(tree.size[0])
     nodes = tree.nodes[:size]
     assert nodes[0, _ismcts.VISITS] == iterations and size == iterations + 1  # one node per iteration (a long game)

@@ -277,7 +277,7 @@ def test_the_search_starts_from_the_kernel_state_of_the_view(rules: Rules) -> No
             game = batch.game(0)
             me = game.current_player
             setup = _Setup.of(game.view(me), "greedy")
-            theirs, ours = batch._state.board[0], setup.start.board[0]
+            theirs, ours = batch._state.board[0], setup.position.start.board[0]
             for name, (at, size) in PUBLIC_FIELDS.items():
                 assert list(ours[at : at + size]) == list(theirs[at : at + size]), (name, game_seed, game.plays)
             assert ours[kernel.HAND + me] == theirs[kernel.HAND + me]

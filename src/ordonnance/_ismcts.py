@@ -80,7 +80,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._montecarlo import Search, _index, _Setup, check_rollout_options, determinize, reward
+from ordonnance._montecarlo import Position, Search, _index, _Setup, check_rollout_options, determinize, reward
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action
@@ -440,34 +440,23 @@ def finish(
 
 @numba.njit(cache=True)
 def iterate(
-    cfg: kernel.Config,
-    start: kernel.State,
-    dealt: kernel.State,
-    me: int,
-    pool: npt.NDArray[np.int64],
-    sizes: npt.NDArray[np.int64],
-    tree: Tree,
-    first: int,
-    count: int,
-    seed: np.uint64,
-    knobs: Knobs,
-    scratch: npt.NDArray[np.int64],
+    cfg: kernel.Config, pos: Position, tree: Tree, first: int, count: int, seed: np.uint64, knobs: Knobs
 ) -> int:
-    """Iterations ``first .. first + count - 1`` of plain SO-ISMCTS from ``start``; returns how many ran.
+    """Iterations ``first .. first + count - 1`` of plain SO-ISMCTS from ``pos.start``; returns how many ran.
 
     Iteration ``j`` draws its deal and its choices from SplitMix64 seeded
     with ``seed ^ j * gamma``, so a search split into several calls gives
     the same tree as one call. It stops early (before an iteration) when the
     tree may not have room for the node an iteration adds.
     """
-    n = cfg.n
-    deal, legal, choices, path, value, scores, out_actions = workspace(n, pool.shape[0])
+    n, dealt, scratch = cfg.n, pos.dealt, pos.scratch
+    deal, legal, choices, path, value, scores, out_actions = workspace(n, pos.pool.shape[0])
     for j in range(first, first + count):
         if tree.size[0] >= tree.nodes.shape[0]:
             return j - first
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
-        state = determinize(n, start, dealt, me, pool, sizes, state, deal)
+        state = determinize(n, pos, state, deal)
         depth = descend(cfg, dealt, tree, 0, path, 0, state, knobs, legal, choices, scratch)
         finish(cfg, dealt, tree, path, depth, knobs, value, scores, out_actions, scratch)
     return count
@@ -476,19 +465,13 @@ def iterate(
 @numba.njit(cache=True)
 def iterate_halving(
     cfg: kernel.Config,
-    start: kernel.State,
-    dealt: kernel.State,
-    work: kernel.State,
-    me: int,
-    pool: npt.NDArray[np.int64],
-    sizes: npt.NDArray[np.int64],
+    pos: Position,
     tree: Tree,
     roots: npt.NDArray[np.int64],
     first: int,
     count: int,
     seed: np.uint64,
     knobs: Knobs,
-    scratch: npt.NDArray[np.int64],
 ) -> int:
     """Deals ``first .. first + count - 1`` of a round of sequential halving; returns how many ran.
 
@@ -500,15 +483,15 @@ def iterate_halving(
     Stops early (before a deal) when the tree may not have room for the nodes a
     deal adds (one per root child).
     """
-    n = cfg.n
-    deal, legal, choices, path, value, scores, out_actions = workspace(n, pool.shape[0])
+    n, dealt, work, scratch = cfg.n, pos.dealt, pos.work, pos.scratch
+    deal, legal, choices, path, value, scores, out_actions = workspace(n, pos.pool.shape[0])
     nodes = tree.nodes
     for j in range(first, first + count):
         if tree.size[0] + roots.shape[0] > nodes.shape[0]:
             return j - first
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
-        state = determinize(n, start, dealt, me, pool, sizes, state, deal)
+        state = determinize(n, pos, state, deal)
         for i in range(roots.shape[0]):
             child = roots[i]
             kernel.copy_game(dealt, 0, work, 0)
@@ -693,7 +676,7 @@ class _Run:
         while done < budget:
             step = budget - done if clock.limit is None else min(BATCH, budget - done)
             self._room(step)
-            done += iterate(s.cfg, s.start, s.dealt, s.me, s.pool, s.sizes, self.tree, done, step, self.seed, self.knobs, s.scratch)
+            done += iterate(s.cfg, s.position, self.tree, done, step, self.seed, self.knobs)
             if clock.out():
                 break
         return None
@@ -711,7 +694,7 @@ class _Run:
         k = len(actions)
         self._room(k)
         for action in actions:
-            add_child(self.tree, 0, _index(action), s.me)
+            add_child(self.tree, 0, _index(action), s.position.me)
         node_of = list(range(1, k + 1))  # the children, in legal order
         survivors = list(range(k))
         rounds = math.ceil(math.log2(k))
@@ -731,8 +714,7 @@ class _Run:
                 step = per_action - spent if clock.limit is None else min(per_action - spent, max(1, BATCH // len(survivors)))
                 self._room(step * len(survivors))
                 before = time.perf_counter()
-                ran = iterate_halving(s.cfg, s.start, s.dealt, s.work, s.me, s.pool, s.sizes, self.tree, roots, deals, step,
-                                      self.seed, self.knobs, s.scratch)  # fmt: skip
+                ran = iterate_halving(s.cfg, s.position, self.tree, roots, deals, step, self.seed, self.knobs)
                 kernel_seconds += time.perf_counter() - before
                 deals += ran
                 spent += ran

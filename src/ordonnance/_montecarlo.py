@@ -62,7 +62,7 @@ import math
 import secrets
 import time
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import attrs
 import numba
@@ -113,41 +113,46 @@ def _word(masks: Iterable[int]) -> int:
     return sum(m << (8 * i) for i, m in enumerate(masks))
 
 
-@numba.njit(cache=True)
-def determinize(
-    n: int,
-    start: kernel.State,
-    dealt: kernel.State,
-    me: int,
-    pool: npt.NDArray[np.int64],
-    sizes: npt.NDArray[np.int64],
-    state: np.uint64,
-    deal: npt.NDArray[np.int64],
-) -> np.uint64:
-    """Game 0 of ``dealt`` set to ``start`` with the unseen cards dealt at random; returns the generator.
+class Position(NamedTuple):
+    """A view's position in the kernel, to be dealt again and again (:func:`determinize`).
 
-    ``start`` is a view's public position (:class:`_Setup`: the other hands
-    empty, no pile); ``pool`` holds the cards seat ``me`` cannot see, one
-    entry per copy. They are shuffled (Fisher-Yates from the end on
-    SplitMix64 from ``state``) into ``deal`` (working space, as long as the
-    pool), dealt into the other hands (``sizes[q]`` cards each, in seat order)
-    and the rest, in that order, becomes the draw pile. The next ``n`` outputs
-    seed the kernel bots of the seats.
+    Each state holds one game (game 0); :meth:`_Setup.of` builds it from a view.
     """
+
+    start: kernel.State  # the public position: the other hands empty, no pile
+    dealt: kernel.State  # start with the unseen cards dealt (written by determinize)
+    work: kernel.State  # a copy of dealt to play out
+    me: int  # the seat whose view it is
+    pool: npt.NDArray[np.int64]  # the cards me cannot see, one entry per copy
+    sizes: npt.NDArray[np.int64]  # each other seat's hand size (0 for me)
+    scratch: npt.NDArray[np.int64]  # the rules functions' working memory
+
+
+@numba.njit(cache=True)
+def determinize(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int64]) -> np.uint64:
+    """``pos.dealt`` set to ``pos.start`` with the unseen cards dealt at random; returns the generator.
+
+    The cards of ``pos.pool`` are shuffled (Fisher-Yates from the end on
+    SplitMix64 from ``state``) into ``deal`` (working space, as long as the
+    pool), dealt into the other hands (``pos.sizes[q]`` cards each, in seat
+    order) and the rest, in that order, becomes the draw pile. The next ``n``
+    outputs seed the kernel bots of the seats.
+    """
+    pool, dealt = pos.pool, pos.dealt
     n_pool = pool.shape[0]
     deal[:] = pool
     for i in range(n_pool - 1, 0, -1):
         state, value = _splitmix64_jit(state)
         k = kernel.bounded(value, i + 1)
         deal[i], deal[k] = deal[k], deal[i]
-    kernel.copy_game(start, 0, dealt, 0)
-    pos = 0
+    kernel.copy_game(pos.start, 0, dealt, 0)
+    at = 0
     for q in range(n):
-        if q != me:
-            dealt.board[0, kernel.HAND + q] = kernel.pack(deal[pos : pos + sizes[q]])
-            pos += sizes[q]
-    for i in range(n_pool - pos):
-        dealt.board[0, kernel.ORDER + i] = deal[pos + i]
+        if q != pos.me:
+            dealt.board[0, kernel.HAND + q] = kernel.pack(deal[at : at + pos.sizes[q]])
+            at += pos.sizes[q]
+    for i in range(n_pool - at):
+        dealt.board[0, kernel.ORDER + i] = deal[at + i]
     for q in range(n):
         state, value = _splitmix64_jit(state)
         dealt.rng[0, q] = value
@@ -171,12 +176,7 @@ def reward(winner: int, scores: npt.NDArray[np.int64], p: int, n: int, margin_we
 @numba.njit(cache=True)
 def _rollouts(
     cfg: kernel.Config,
-    start: kernel.State,
-    dealt: kernel.State,
-    work: kernel.State,
-    me: int,
-    pool: npt.NDArray[np.int64],
-    sizes: npt.NDArray[np.int64],
+    pos: Position,
     acts: npt.NDArray[np.int64],
     active: npt.NDArray[np.int64],
     per_action: int,
@@ -185,29 +185,28 @@ def _rollouts(
     max_score: int,
     sums: npt.NDArray[np.float64],
     counts: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64],
 ) -> None:
     """``per_action`` rollouts of each action index in ``acts[active]``; adds values to ``sums``.
 
-    ``start`` holds the position (game 0) with the other hands empty and no
-    deck. Rollout ``j`` deals the unseen cards into ``dealt`` (:func:`determinize`)
-    and seeds the bots the same way for every action, each of which is then
-    played out from a copy in ``work``.
+    Rollout ``j`` deals the unseen cards (:func:`determinize`) and seeds the
+    bots the same way for every action, each of which is then played out from
+    a copy in ``pos.work``.
     """
     n = cfg.n
-    deal = np.empty(pool.shape[0], np.int64)
+    deal = np.empty(pos.pool.shape[0], np.int64)
     out_actions = np.zeros((1, 3), np.int64)
     scores = np.zeros(n, np.int64)
+    work, scratch = pos.work, pos.scratch
     for j in range(per_action):
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
-        determinize(n, start, dealt, me, pool, sizes, state, deal)
+        determinize(n, pos, state, deal)
         for ai in range(active.shape[0]):
             a = active[ai]
-            kernel.copy_game(dealt, 0, work, 0)
+            kernel.copy_game(pos.dealt, 0, work, 0)
             kernel.play_out(cfg, work, 0, acts[a], out_actions, False, scratch)
             winner = kernel.outcome(cfg, work, 0, scores, scratch)
-            sums[a] += reward(winner, scores, me, n, margin_weight, max_score)
+            sums[a] += reward(winner, scores, pos.me, n, margin_weight, max_score)
             counts[a] += 1
 
 
@@ -403,16 +402,10 @@ def _index(action: Action) -> int:
 
 @attrs.frozen(eq=False)
 class _Setup:
-    """The public part of a position as a kernel state (game 0), plus the pool to deal from."""
+    """What the search of one view needs: the rules' kernel config, the position, the top score."""
 
     cfg: kernel.Config
-    me: int
-    pool: npt.NDArray[np.int64]
-    sizes: npt.NDArray[np.int64]
-    start: kernel.State
-    dealt: kernel.State
-    work: kernel.State
-    scratch: npt.NDArray[np.int64]
+    position: Position
     max_score: int
 
     @classmethod
@@ -455,17 +448,16 @@ class _Setup:
         policy = kernel.GREEDY if rollout_policy == "greedy" else kernel.RANDOM
         cfg = kernel.config(rules, [policy] * n)._replace(deck=view.deck_size)  # the pile left to draw
         kernel.prepare(cfg, start, 0)
-        return cls(
-            cfg=cfg,
-            me=me,
-            pool=pool,
-            sizes=sizes,
+        position = Position(
             start=start,
             dealt=kernel.new_state(1, view.deck_size),
             work=kernel.new_state(1, view.deck_size),
+            me=me,
+            pool=pool,
+            sizes=sizes,
             scratch=np.zeros(kernel.SCRATCH, np.int64),
-            max_score=(3 if rules.scoring == "points" else 1) * _TERRITORIES,
         )
+        return cls(cfg=cfg, position=position, max_score=(3 if rules.scoring == "points" else 1) * _TERRITORIES)
 
     def run(
         self,
@@ -480,7 +472,4 @@ class _Setup:
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
         with np.errstate(over="ignore"):
-            _rollouts(
-                self.cfg, self.start, self.dealt, self.work, self.me, self.pool, self.sizes, acts, active,
-                per_action, seed, margin_weight, self.max_score, sums, counts, self.scratch,
-            )  # fmt: skip
+            _rollouts(self.cfg, self.position, acts, active, per_action, seed, margin_weight, self.max_score, sums, counts)
