@@ -522,7 +522,9 @@ def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
     for q in range(n):
         hits += _below(state[TARGETS + q], size) if q != p else 0
     hits &= ~(_LANE_MASK << (LANE * a))
-    return int(((hits * _LANES) >> (LANE * (CLANS - 1))) & _LANE_MASK)
+    # int(): compiled, the product wraps at 64 bits, which keeps the top lane exact;
+    # without the JIT, a Python int neither wraps nor warns as a NumPy scalar would.
+    return int(((int(hits) * _LANES) >> (LANE * (CLANS - 1))) & _LANE_MASK)
 
 
 @numba.njit(cache=True, inline="always")
