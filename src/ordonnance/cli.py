@@ -201,7 +201,7 @@ def _rules(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Rules:
         parser.error(str(error))
 
 
-def _make_bot(spec: str, seed: int, parser: argparse.ArgumentParser, rollouts: int | None = None) -> Bot:
+def _make_bot(spec: str, seed: int, rollouts: int | None = None) -> Bot:
     """The bot of a ``--bots`` entry (``kind`` or ``kind:budget``); ``rollouts`` is the
     ``--rollouts`` default budget of Monte-Carlo bots given without one."""
     kind, _, budget = spec.partition(":")
@@ -502,7 +502,7 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     names: dict[int, str] = {}
     for seat in range(rules.players):
         if seat != args.seat:
-            bots[seat] = _make_bot(args.bot, (seed + seat) & _MASK64, parser)
+            bots[seat] = _make_bot(args.bot, (seed + seat) & _MASK64)
             names[seat] = _bot_title(args.bot)
     game = Game.new(rules, seed=seed)
     table = _Table(game, args.seat, bots, names)
@@ -539,7 +539,7 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         kinds = kinds * rules.players
     if len(kinds) != rules.players:
         parser.error(f"--bots must name 1 bot or {rules.players} (one per seat), got {len(kinds)}")
-    players = [_make_bot(kind, seat, parser, args.rollouts) for seat, kind in enumerate(kinds)]
+    players = [_make_bot(kind, seat, args.rollouts) for seat, kind in enumerate(kinds)]
     names = ", ".join(f"player {p} = {_bot_title(kind)}" for p, kind in enumerate(kinds))
     print(f"simulate: {args.games:,} games, {rules.players} players, seed {args.seed}: {names}")
     print(f"rules: {_rules_text(rules)}")
@@ -579,7 +579,7 @@ def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser, l
     players: dict[str, Bot] = {}
     for i, kind in enumerate(kinds):
         name = kind if counts[kind] == 1 else f"{kind}-{i}"
-        players[name] = _make_bot(kind, i, parser, args.rollouts)
+        players[name] = _make_bot(kind, i, args.rollouts)
     if ladder and args.anchor is not None and args.anchor not in players:
         parser.error(f"--anchor {args.anchor!r} is not one of the bots: {', '.join(players)}")
     progress = args.progress
