@@ -523,8 +523,8 @@ class ISMCTS(_SeededBot):
     (a node of N visits has at most ``1 + widening * sqrt(N)`` children;
     ``math.inf``: none); ``rollout_policy`` the kernel bot that plays every
     seat after the tree (``"greedy"``, the default, ``"random"``, or
-    ``"planner"``, :func:`planner_action`, the strongest at equal iterations
-    but not yet measured at equal time); ``margin_weight`` the weight of the score margin in a
+    ``"planner"``, :func:`planner_action`, stronger against MonteCarlo, not
+    against Greedy, as the bots page measures); ``margin_weight`` the weight of the score margin in a
     reward. ``root="halving"`` (the default) shares the budget among the root's
     actions by sequential halving over common deals, ``root="ucb"`` descends
     from the root by UCB1 as everywhere else. ``opponents="searched"`` (the
@@ -561,9 +561,7 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
         if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:
             raise InvalidRulesError(f"widening must be a positive number (math.inf: none), got {widening!r}")
-        if rollout_policy not in ("greedy", "random", "planner"):
-            raise InvalidRulesError(f"rollout_policy must be 'greedy', 'random' or 'planner', got {rollout_policy!r}")
-        check_rollout_options("greedy", margin_weight)
+        check_rollout_options(rollout_policy, margin_weight, ("greedy", "random", "planner"))
         if root not in ("halving", "ucb"):
             raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {root!r}")
         if opponents not in ("searched", "modelled"):

@@ -368,10 +368,14 @@ def default_work(rules: Rules) -> int:
     return DEFAULT_WORK
 
 
-def check_rollout_options(rollout_policy: object, margin_weight: object) -> None:
-    """Raise :class:`~ordonnance.errors.InvalidRulesError` unless the rollout policy and margin weight are valid."""
-    if rollout_policy not in ("greedy", "random"):
-        raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
+def check_rollout_options(
+    rollout_policy: object, margin_weight: object, policies: tuple[str, ...] = ("greedy", "random")
+) -> None:
+    """Raise :class:`~ordonnance.errors.InvalidRulesError` unless the rollout policy is one of
+    ``policies`` and the margin weight is valid."""
+    if rollout_policy not in policies:
+        named = ", ".join(repr(p) for p in policies[:-1]) + f" or {policies[-1]!r}"
+        raise InvalidRulesError(f"rollout_policy must be {named}, got {rollout_policy!r}")
     if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
         raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
 
