@@ -54,9 +54,14 @@ def new_work(cfg: k.Config) -> Array:
     return work
 
 
+def legal_at(deck: int) -> int:
+    """Where a state's ``board`` (deck of ``deck`` cards) lists its legal actions: after the game's row."""
+    return k.ORDER + deck
+
+
 def new_board(deck: int) -> Array:
     """A state's ``board``: one game's row for a deck of ``deck`` cards, then its legal actions."""
-    return np.zeros((1, k.ORDER + deck + NUM_ACTIONS), np.int64)
+    return np.zeros((1, legal_at(deck) + NUM_ACTIONS), np.int64)
 
 
 @numba.njit(cache=True, inline="always")

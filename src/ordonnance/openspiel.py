@@ -128,8 +128,6 @@ def _run(kernel: Callable[..., Any], *args: Any) -> Any:
 _step: Callable[..., int] = ok.step if _JIT else partial(_run, ok.step)
 
 
-
-
 def _require_extra() -> None:
     if _IMPORT_ERROR is not None:
         raise ImportError(
@@ -191,7 +189,7 @@ class _Setup:
         self.work = ok.new_work(k.config(rules, [k.RANDOM] * rules.players, unseen=True))
         self.cards = k.deck_of(rules)
         self.deck = len(rules.cards)
-        self.legal_at = k.ORDER + self.deck  # where a state's board lists its legal actions
+        self.legal_at = ok.legal_at(self.deck)
         self.counts = [0] * _CHANCE_OUTCOMES
         for m in self.cards.tolist():
             self.counts[m] += 1
