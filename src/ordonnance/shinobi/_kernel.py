@@ -355,14 +355,13 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
         state[EXTRA] -= 1
     elif state[DECK_POS] == state[DECK_END]:
         state[EXTRA] = n
+    state[ATTACKS] = 0
     if state[EXTRA] == 0:
         state[OVER] = 1
         state[ORDER] = 3
-        state[ATTACKS] = 0
     else:
         state[CUR] = p + 1 if p + 1 < n else 0
         state[ORDER] = 1
-        state[ATTACKS] = 0
         for q in range(n):
             state[CHANGED + q] = 0
             state[TARGETS + q] = _targets(state[SIZES + q])
@@ -562,7 +561,7 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
     rng, draw = splitmix64(rng)
     if order == 3:
         counts = state[ATTACKS]
-        count = (counts * 0x0101010101 >> 32) & 255  # the lanes' sum
+        count = (int(counts) * 0x0101010101 >> 32) & 255  # the lanes' sum (int(): as in _attacks_by)
         i = int(np.int64(bounded(draw, count + (1 if state[OPTIONAL] == 1 else 0))))  # typed for numba's unification
         code = PASS_CODE
         for a in range(CLANS):
