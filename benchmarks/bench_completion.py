@@ -11,6 +11,12 @@ through the public API (validation included) and through the engine's
 unchecked ``_best_completion_masks``; also ``_can_beat_masks`` asked to beat
 the best key, the answer "no" that a successful claim needs.
 
+Single calls: ``best_completion_key`` and ``can_beat`` on an empty army and
+the 56 int masks of a deck, against the kernel called directly, through
+numba's dispatcher and by the compiled entry that the public calls use (the
+floor for a call that must also validate every mask). Run with
+``--benchmark-timer time.thread_time``.
+
 The alternatives: the pure-Python brute force of the tests (every multiset
 of the missing cards, scored by ``tests.naive.strength``), and a NumPy brute
 force (every multiset the pool can supply, scored in one ``army_keys`` call).
@@ -279,3 +285,21 @@ def test_single_search_of_bytes_kernel_called_directly(benchmark: Any) -> None:
     items(benchmark, 1)
     _completion_kernel.search_of_bytes(0, pool, -1)
     benchmark.pedantic(_completion_kernel.search_of_bytes, args=(0, pool, -1), rounds=100, iterations=1_000, warmup_rounds=3)
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_search_of_bytes_compiled_entry(benchmark: Any) -> None:
+    """The same kernel by its compiled entry, as the public calls reach it (no numba
+    dispatcher): the floor for a call that must also validate the 56 masks."""
+    pool = bytes(DECK_MASKS)
+    entry = od.completion._compiled_entry(_completion_kernel.search_of_bytes, 0, pool, -1)
+    items(benchmark, 1)
+    benchmark.pedantic(entry, args=(0, pool, -1), rounds=100, iterations=1_000, warmup_rounds=3)
+
+
+@pytest.mark.benchmark(group="completion, one call: empty army vs 56 int masks")
+def test_single_can_beat_compiled_entry(benchmark: Any) -> None:
+    pool = bytes(DECK_MASKS)
+    entry = od.completion._compiled_entry(_completion_kernel.search_of_bytes, 0, pool, -1)
+    items(benchmark, 1)
+    benchmark.pedantic(entry, args=(0, pool, BEST_KEY), rounds=100, iterations=1_000, warmup_rounds=3)

@@ -4,6 +4,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -307,6 +308,9 @@ def test_completion_is_a_frozen_value() -> None:
         ([], [12, 1, 5, True, 1], od.OrdonnanceTypeError, "position 3"),
         ([], (1, 1, 1, True), od.OrdonnanceTypeError, "position 3"),
         ([1, 2], [*[1] * 10, 2, True], od.OrdonnanceTypeError, "position 11"),
+        ([], [True, 1, 1], od.OrdonnanceTypeError, "position 0"),
+        ([], [1, 1, True], od.OrdonnanceTypeError, "position 2"),
+        ([], [3, 1, 1, 7, True, 1], od.OrdonnanceTypeError, "position 4"),
         ([], (12, False), od.OrdonnanceTypeError, "position 1"),
         ([], [12, 0, 5], od.InvalidCardError, "position 1: card mask must be in 1..31, got 0"),
         ([], [12, 200], od.InvalidCardError, "got 200"),
@@ -350,3 +354,52 @@ def test_numpy_integer_thresholds_are_accepted() -> None:
     key = od.army_key(["F"] * 4)
     assert can_beat(["F"], ["F"] * 3, np.int64(key)) is not None  # type: ignore[arg-type]
     assert can_beat(["F"], ["F"] * 3, np.uint32(key + 1)) is None  # type: ignore[arg-type]
+
+
+@given(st.lists(masks, max_size=30), st.data())
+def test_a_bool_anywhere_in_a_pool_of_masks_is_refused_at_its_position(pool: list[int], data: st.DataObject) -> None:
+    """The bulk path looks only at the items whose byte is 1: a True among the 1s
+    (or anywhere) is still found, and the first one is named."""
+    at = data.draw(st.integers(0, len(pool)))
+    pool = [*pool[:at], True, *pool[at:]]
+    for form in (pool, tuple(pool)):
+        with pytest.raises(od.OrdonnanceTypeError, match=f"position {at}:"):
+            best_completion_key([], form)
+        with pytest.raises(od.OrdonnanceTypeError, match=f"position {at}:"):
+            can_beat([1], form, 0)
+
+
+@pytest.mark.parametrize("threshold", [-(2**70), -1, 0, 1, (1 << 24) - 1, 1 << 24, (1 << 24) + 1, 2**70])
+def test_thresholds_are_clamped_into_the_key_range(threshold: int) -> None:
+    """Ints inside 0..2**24 take a shortcut; the others are clamped: the same answers."""
+    clamped = min(max(threshold, 0), 1 << 24)
+    for partial in ([], ["F"], ["LBSHF", "F", "F"]):
+        masks = [od.cards.to_mask(c) for c in partial]
+        want = _can_beat_masks(masks, DECK_COUNTS, clamped)
+        got = can_beat(partial, DECK, threshold)
+        assert (None if got is None else (got.key, tuple(c.mask for c in got.cards))) == want
+
+
+def test_the_compiled_entry_gives_the_kernels_results() -> None:
+    """The search the public calls make without numba's dispatcher is the kernel's own."""
+    kernel = od._completion_kernel.search_of_bytes
+    entry = od.completion._compiled_entry(kernel, 0, bytes(1), -1)
+    assert (entry is kernel) == numba.config.DISABLE_JIT
+    for army, pool, threshold in [
+        (0, bytes(DECK), -1),
+        (0, bytes(DECK), od.army_key([31] * 4)),
+        (16 | 16 << 8, bytes([16, 16, 1, 2]), 0),
+        (1, bytes([1, 0, 2]), -1),
+        (1, bytes([1, 40]), -1),
+        (0x01010101, b"", 5),
+    ]:
+        assert entry(army, pool, threshold) == kernel(army, pool, threshold)
+
+
+def test_the_compiled_entry_falls_back_to_the_function_itself() -> None:
+    """Without numba's compiled overloads (no JIT, or another numba), the kernel is called."""
+
+    def plain(a: int, b: bytes, c: int) -> int:
+        return a + len(b) + c
+
+    assert od.completion._compiled_entry(plain, 0, b"", 0) is plain

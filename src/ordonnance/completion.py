@@ -31,10 +31,11 @@ validation included, even for an empty army against two whole decks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Union
 
 import attrs
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -127,6 +128,8 @@ def _pool_mask(card: object, where: str) -> int:
 
 
 def _threshold(value: object) -> int:
+    if type(value) is int and 0 <= value <= _KEY_LIMIT:
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise OrdonnanceTypeError(
             f"a threshold must be an int key, not {type(value).__name__}: {value!r}"
@@ -169,8 +172,9 @@ def _pool_bytes(pool: object) -> bytes | None:
 
     ``bytes()`` checks in one C pass that every item is an integer in 0..255;
     the kernel then refuses 0 and anything above 31. Only a bool passes both
-    and is no card, and it can only be a byte 0 or 1: the 1s are looked at.
-    None sends the pool to :func:`pool_counts`, which validates card by card.
+    and is no card, and it can only be a byte 0 or 1: the items at the 1s,
+    found by one C split of the bytes, are looked at. None sends the pool to
+    :func:`pool_counts`, which validates card by card.
     """
     if type(pool) is not list and type(pool) is not tuple:
         return None
@@ -181,13 +185,15 @@ def _pool_bytes(pool: object) -> bytes | None:
         packed = bytes(pool)
     except (TypeError, ValueError):
         return None
-    index = pool.index  # a list method, much cheaper per call than bytes.find
     i = -1
-    for _ in range(packed.count(1)):
-        i = index(1, i + 1)
+    for before in packed.split(_ONE)[:-1]:
+        i += len(before) + 1
         if pool[i] is True:
             return None
     return packed
+
+
+_ONE = bytes([1])
 
 
 def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) -> int:
@@ -209,7 +215,28 @@ def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) 
 
 _PADDING = [0] * ARMY_SIZE
 _BAD_POOL = _completion_kernel.BAD_POOL
-_search_of_bytes = _completion_kernel.search_of_bytes
+
+
+def _compiled_entry(kernel: Callable[..., int], *example: object) -> Callable[..., int]:
+    """``kernel``'s machine code for the argument types of ``example``, called without
+    numba's dispatcher (which types every argument of every call: a third of a
+    single search). ``kernel`` itself without the JIT, or if numba keeps its
+    compiled code elsewhere. Arguments of other types are converted or refused
+    as the kernel's own unboxing does (a float becomes an int): callers pass
+    what they have checked."""
+    kernel(*example)  # compile, or load from the disk cache
+    try:
+        signature = tuple(numba.typeof(value) for value in example)  # type: ignore[no-untyped-call]
+        return kernel.overloads[signature].entry_point  # type: ignore[attr-defined, no-any-return]
+    except (AttributeError, KeyError):
+        return kernel
+
+
+def _search_of_bytes(army: int, pool: bytes, threshold: int) -> int:
+    """:func:`_completion_kernel.search_of_bytes`, by its compiled entry found on the first call."""
+    global _search_of_bytes
+    _search_of_bytes = _compiled_entry(_completion_kernel.search_of_bytes, 0, bytes(1), -1)
+    return _search_of_bytes(army, pool, threshold)
 
 
 def _completion(packed: int) -> Completion | None:
