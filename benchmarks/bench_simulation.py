@@ -1,13 +1,36 @@
-"""Simulator throughput: games per second on one core, against Game driven from Python."""
+"""Simulator throughput: games per second on one core, with issue 11's targets.
+
+Targets (issue 11, part 3): at least 3,000,000 random 2-player games a second
+with the default rules and 600,000 with automatic claims. Each such case
+records ``target`` (games/s) and ``of_target`` (the measured median rate over
+the target) in its ``extra_info``, printed with ``-s`` and kept by
+``--benchmark-json``. Beside each case, in the same group and the same run:
+
+* the same bots through the :class:`~ordonnance.Game` API from Python;
+* for the default rules, the general rules kernel on the same games (what the
+  batched games, MonteCarlo and the automatic-claims case run; the default
+  case takes the player-by-player road, held to it by the tests);
+* dealing alone: each game's deck shuffled as ``Game.new`` shuffles it, the
+  floor of any simulator that deals identically.
+
+On a shared machine time in CPU time of the thread::
+
+    python -m pytest benchmarks/bench_simulation.py --benchmark-only --benchmark-timer time.thread_time -s
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numba
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 import ordonnance as od
 from conftest import items
+from ordonnance import _simulator_kernel as kernel
+from ordonnance.simulation import _run_kernel, bot_seeds, game_seeds
 
 GAMES = 200_000
 PYTHON_GAMES = 100
@@ -29,6 +52,8 @@ CASES = {
     "2p random, auto-claims": od.Rules(auto_claim=True),
     "4p random, auto-claims": od.Rules(players=4, auto_claim=True),
 }
+#: Games a second on one core (issue 11).
+TARGETS = {"2p random, default rules": 3_000_000, "2p random, auto-claims": 600_000}
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -38,6 +63,11 @@ def test_simulate(benchmark: Any, case: str) -> None:
     od.simulate(rules, games=10)  # compile outside the timing
     items(benchmark, GAMES, subject=True)
     benchmark.pedantic(od.simulate, args=(rules,), kwargs={"games": GAMES, "seed": 1}, rounds=5, iterations=1)
+    if case in TARGETS:
+        rate = GAMES / benchmark.stats.stats.median
+        benchmark.extra_info["target"] = TARGETS[case]
+        benchmark.extra_info["of_target"] = rate / TARGETS[case]
+        print(f"\n{case}: {rate:,.0f} games/s, {rate / TARGETS[case]:.2f}x the target of {TARGETS[case]:,}")
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -46,6 +76,47 @@ def test_game_api_with_python_bots(benchmark: Any, case: str) -> None:
     benchmark.group = f"simulate: {case}"
     items(benchmark, PYTHON_GAMES)
     benchmark.pedantic(python_games, args=(rules,), rounds=3, iterations=1)
+
+
+def general_kernel(rules: od.Rules, games: int) -> None:
+    """The games of ``simulate(rules, games=games, seed=1)`` through the general rules kernel."""
+    n = rules.players
+    seeds = game_seeds(1, games)
+    per_game = bot_seeds(seeds, [0] * n)
+    outputs = (np.empty(games, np.int8), np.empty((games, 5), np.int8), np.empty((games, 5), np.int8), np.empty((games, n), np.int16))
+    _run_kernel(rules, seeds, per_game, np.zeros(n, np.int64), *outputs, None, None, by_player=False)
+
+
+@pytest.mark.benchmark(group="simulate: 2p random, default rules")
+def test_general_kernel(benchmark: Any) -> None:
+    rules = od.Rules()
+    general_kernel(rules, 10)
+    items(benchmark, GAMES)
+    benchmark.pedantic(general_kernel, args=(rules, GAMES), rounds=3, iterations=1)
+
+
+@numba.njit(cache=True)
+def _deal_only(cards: npt.NDArray[np.int64], seeds: npt.NDArray[np.uint64], order: npt.NDArray[np.int64]) -> int:
+    top = 0
+    for g in range(seeds.shape[0]):
+        kernel._shuffle(cards, seeds[g], order)
+        top += order[0]
+    return top
+
+
+def deal_only(rules: od.Rules, games: int) -> int:
+    """Every game's deck shuffled as ``Game.new`` shuffles it, and nothing else."""
+    cards = kernel.deck_of(rules)
+    return int(_deal_only(cards, game_seeds(1, games), np.empty_like(cards)))
+
+
+@pytest.mark.parametrize("case", sorted(TARGETS))
+def test_deal_only(benchmark: Any, case: str) -> None:
+    rules = CASES[case]
+    benchmark.group = f"simulate: {case}"
+    deal_only(rules, 10)
+    items(benchmark, GAMES)
+    benchmark.pedantic(deal_only, args=(rules, GAMES), rounds=5, iterations=1)
 
 
 @pytest.mark.benchmark(group="simulate: 2p greedy vs greedy, default rules")
