@@ -40,6 +40,7 @@ from ordonnance import shinobi
 from ordonnance.simulation import game_seeds
 
 GAMES = 200_000
+TARGET = 300_000  # random 4-player games a second (issue 14)
 PYTHON_GAMES = 50
 MATCH_GAMES = int(os.environ.get("ORDONNANCE_BENCH_GAMES", "200"))
 DEAL_SEED = 2026
@@ -76,6 +77,10 @@ def test_simulate(benchmark: Any, case: str) -> None:
     items(benchmark, games, subject=True)
     benchmark.pedantic(shinobi.simulate, args=(rules,), kwargs={"games": games, "seed": 1, "players": _bots(kind, rules.players)},
                        rounds=5, iterations=1)  # fmt: skip
+    if case == "4p random":
+        rate = games / benchmark.stats.stats.median
+        benchmark.extra_info["of_target"] = rate / TARGET
+        print(f"\n4p random: {rate:,.0f} games/s, {rate / TARGET:.2f}x the target of {TARGET:,}")
 
 
 def test_game_api_with_python_bots(benchmark: Any) -> None:

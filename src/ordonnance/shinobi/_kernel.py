@@ -21,7 +21,8 @@ table and, at order 3, each home army's number of attacks (:data:`TABLE_ARMIES`,
 :data:`ATTACKS`); :func:`refresh` sets them for a record built from its other
 fields. Every scratch array a decision needs lives in one ``work`` array of
 :data:`WORK` entries. :func:`play_out` steps on a :func:`borrowed` view of the
-record, which numba does not reference-count.
+record, which numba does not reference-count, and with a Random bot in every
+seat runs :func:`_random_play_out`, a loop of :func:`random_step` alone.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
 """
@@ -105,6 +106,14 @@ WEAPON_WEIGHT = 1
 def state_size(deck_size: int) -> int:
     """Entries of a state record for a troop deck of ``deck_size`` cards."""
     return DECK + deck_size
+
+
+@numba.njit(cache=True, inline="always")
+def _small(value: int) -> int:
+    """``value``, a seat, a number of players or a card code (0..7), masked to three bits: numba
+    then knows that the indices made from it are not negative and drops its wrap-around
+    of negative indices (a test and an addition at every access of the state record)."""
+    return int(value & 7)
 
 
 @numba.njit(cache=True)
@@ -193,7 +202,7 @@ def _mask(state: npt.NDArray[np.int64], at: int) -> int:
 @numba.njit(cache=True, inline="always")
 def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     """Whether the current player has a legal choice for ``order`` (for order 3, setting :data:`ATTACKS`)."""
-    p = state[CUR]
+    p = _small(state[CUR])
     if order == 3:
         counts = _attack_counts(state)
         state[ATTACKS] = counts
@@ -208,7 +217,7 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
 @numba.njit(cache=True, inline="always")
 def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the current player's legal action codes, ascending, into ``out``; their count."""
-    p, n, order = state[CUR], state[N], state[ORDER]
+    p, n, order = _small(state[CUR]), _small(state[N]), state[ORDER]
     hand = HAND + CODES * p
     k = 0
     if order == 1:
@@ -314,7 +323,7 @@ def _next_order(state: npt.NDArray[np.int64]) -> None:
 def apply(state: npt.NDArray[np.int64], code: int) -> None:
     """Give the legal action ``code`` for the current player, then settle: skip orders
     without a choice, end turns (refill, final round) until a decision or the end."""
-    p = state[CUR]
+    p = _small(state[CUR])
     if code < NINJA_BASE:
         _deploy(state, p, code // SEATS, code % SEATS)
     elif code < REINFORCE_BASE:
@@ -343,9 +352,9 @@ def _settle(state: npt.NDArray[np.int64]) -> None:
 
 @numba.njit(cache=True, inline="always")
 def _end_turn(state: npt.NDArray[np.int64]) -> None:
-    p, n = state[CUR], state[N]
+    p, n = _small(state[CUR]), _small(state[N])
     while state[HAND_LEN + p] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
-        code = state[DECK + state[DECK_POS]]
+        code = _small(state[DECK + state[DECK_POS]])
         state[HAND + CODES * p + code] += 1
         state[HELD + p] |= (1 << code) & 31
         state[HAND_LEN + p] += 1
@@ -492,6 +501,11 @@ _HIGHS = _HIGH * _LANES
 _NO_TARGET = _HIGH - 1  # a lane no army size reaches
 _LANE_MASK = (1 << LANE) - 1
 
+# Five 8-bit lanes for the attack counts of ATTACKS (each at most 16, their sum at most 80).
+_BYTES = 0x0101010101  # 1 in every lane
+_BYTE_LANES = 0xFFFFFFFFFF
+_BYTE_HIGHS = 0x80 * _BYTES
+
 
 @numba.njit(cache=True, inline="always")
 def _below(word: int, size: int) -> int:
@@ -530,7 +544,7 @@ def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
 def _attack_counts(state: npt.NDArray[np.int64]) -> int:
     """The number of legal attacks of each of the current player's armies, clan ``a``'s in
     bits ``8a`` up (at most 16 each: four other provinces, four other clans)."""
-    p, n = state[CUR], state[N]
+    p, n = _small(state[CUR]), _small(state[N])
     counts = 0
     for a in range(CLANS):
         counts |= _attacks_by(state, p, n, a) << (8 * a)
@@ -541,14 +555,20 @@ def _attack_counts(state: npt.NDArray[np.int64]) -> int:
 def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> int:
     """The ``i``-th legal attack code of seat ``p``'s army of clan ``a`` (``i`` below their number)."""
     size = state[PROV + CLANS * p + a]
+    target = 0  # CLANS * q + b of the attacked army
     for q in range(n):
-        if q != p:
-            mask = _gather(_below(state[TARGETS + q], size)) & ~(1 << a)
-            k = POPCOUNT[mask]
-            if i < k:
-                return int(ATTACK_BASE + CLANS * (SEATS * a + q) + SELECT[CLANS * mask + i])
-            i -= k
-    return -1  # not reached
+        mask = _gather(_below(state[TARGETS + q], size)) & ~(1 << a) if q != p else 0
+        k = POPCOUNT[mask]
+        target |= (CLANS * q + SELECT[CLANS * mask + (i & 3)]) & _within(i, k)  # i & 3: in the table; exact below k <= 4
+        i -= k
+    return int(ATTACK_BASE + CLANS * SEATS * a + target)
+
+
+@numba.njit(cache=True, inline="always")
+def _within(i: int, k: int) -> int:
+    """All ones if ``0 <= i < k``, else 0: a choice among a few random ones made without a branch,
+    which the processor would mispredict about as often as it took it."""
+    return -int((i >= 0) & (i < k))
 
 
 @numba.njit(cache=True, inline="always")
@@ -557,19 +577,19 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
     worked out from masks of the clans in hand and in each province without listing
     the actions (deploys, ninjas, reinforcements and moves come in a regular grid)
     and applied without encoding and decoding it; (its code, the new rng)."""
-    p, n, order = state[CUR], state[N], state[ORDER]
+    p, n, order = _small(state[CUR]), _small(state[N]), state[ORDER]
     rng, draw = splitmix64(rng)
     if order == 3:
-        counts = state[ATTACKS]
-        count = (int(counts) * 0x0101010101 >> 32) & 255  # the lanes' sum (int(): as in _attacks_by)
+        # lane a of sums: the attacks of the armies of clans 0..a (int(): as in _attacks_by)
+        sums = (int(state[ATTACKS]) * _BYTES) & _BYTE_LANES
+        count = sums >> (8 * (CLANS - 1))
         i = int(np.int64(bounded(draw, count + (1 if state[OPTIONAL] == 1 else 0))))  # typed for numba's unification
         code = PASS_CODE
-        for a in range(CLANS):
-            k = counts >> (8 * a) & 255
-            if 0 <= i < k:
-                code = _nth_attack(state, p, n, a, i)
-            i -= k
-        if code != PASS_CODE:
+        if i < count:
+            # the attacking clan: the number of lanes of sums not above i (they rise lane by lane)
+            above = ((sums | _BYTE_HIGHS) - (i + 1) * _BYTES) & _BYTE_HIGHS
+            a = CLANS - (((above >> 7) * _BYTES >> (8 * (CLANS - 1))) & 7)
+            code = _nth_attack(state, p, n, a, i - ((sums << 8) >> (8 * a) & 255))
             _strike(state, ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS)
     else:
         held = state[HELD + p]
@@ -593,14 +613,14 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
         else:
             t = i - singles
             army = t if order == 1 else t // others  # the army-th army of the other provinces
-            source, clan = -1, 0
+            source, clan = 0, 0
             for q in range(n):
                 mask = state[ARMIES + q] if q != p else 0
-                if source < 0:
-                    if army < POPCOUNT[mask]:
-                        source, clan = q, SELECT[CLANS * mask + army]
-                    else:
-                        army -= POPCOUNT[mask]
+                k = POPCOUNT[mask]
+                take = _within(army, k)
+                source |= q & take
+                clan |= SELECT[CLANS * mask + min(army & 7, CLANS - 1)] & take  # exact below k <= 5
+                army -= k
             if order == 1:
                 code = NINJA_BASE + CLANS * source + clan
                 _ninja(state, p, source, clan)
@@ -665,12 +685,33 @@ def play_out(
     """Play the game in ``state`` to its end (or until ``until_turn`` turns are finished),
     seat ``p`` by ``policies[p]`` drawing from ``rngs[p]``; the codes go into ``record``
     while it has room. Returns the decisions made."""
+    randoms = 0
+    for p in range(state[N]):
+        randoms += 1 if policies[p] == RANDOM else 0
+    if randoms == state[N]:
+        return _random_play_out(state, rngs, record, until_turn)
     steps = 0
     state = borrowed(state)
     work = borrowed(work)
     while state[OVER] == 0 and state[TURNS] < until_turn:
         p = state[CUR]
         code, rngs[p] = step(state, policies[p], rngs[p], work)
+        if steps < record.shape[0]:
+            record[steps] = code
+        steps += 1
+    return steps
+
+
+@numba.njit(cache=True)
+def _random_play_out(state: npt.NDArray[np.int64], rngs: npt.NDArray[np.uint64], record: npt.NDArray[np.int64],
+                     until_turn: int) -> int:
+    """:func:`play_out` with a Random bot in every seat: a loop of :func:`random_step` alone,
+    which compiles to far less code than one that can also take Greedy's steps."""
+    steps = 0
+    state = borrowed(state)
+    while state[OVER] == 0 and state[TURNS] < until_turn:
+        p = _small(state[CUR])
+        code, rngs[p] = random_step(state, rngs[p])
         if steps < record.shape[0]:
             record[steps] = code
         steps += 1
