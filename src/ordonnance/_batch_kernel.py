@@ -16,16 +16,14 @@ Everything arrives validated; nothing here raises or reads out of bounds.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba.core import types
-from numba.extending import intrinsic, overload
 
 from ordonnance import _simulator_kernel as k
-from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State
+from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State, borrowed
 
 Array = npt.NDArray[np.int64]
 #: Observations are written as float32 or as bytes (the same small whole numbers).
@@ -75,36 +73,6 @@ def new_episodes(games: int) -> Episodes:
         np.zeros((games, HISTORY), np.int16),
         np.full((games, SEEN), -1, np.int64),
     )
-
-
-def borrowed(array: Any) -> Any:
-    """``array`` itself; compiled, a view of its memory without a reference count.
-
-    numba counts references to every array an inlined rule function takes
-    (atomic increments and decrements it cannot prune in the rules' branchy
-    loops): measured, about a fifth of a batched step. A view without a
-    memory owner skips them. It must not outlive ``array``, so the entry
-    points below borrow their arguments only for the length of the call.
-    """
-    return array
-
-
-@intrinsic
-def _data_of(typingctx: object, array: Any) -> tuple[object, object]:
-    """The data pointer of ``array``, typed as a pointer to its elements (for :func:`numba.carray`)."""
-
-    def codegen(context: Any, builder: object, signature: Any, args: list[object]) -> object:
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-
-    return types.CPointer(array.dtype)(array), codegen  # type: ignore[no-untyped-call]
-
-
-@overload(borrowed)
-def _borrowed(array: Any) -> Any:
-    def impl(array: Any) -> Any:  # numba wants the overload's parameters, annotations included
-        return numba.carray(_data_of(array), array.shape)  # type: ignore[attr-defined,call-arg]
-
-    return impl
 
 
 @numba.njit(cache=True, inline="always")

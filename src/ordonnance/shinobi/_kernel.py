@@ -29,15 +29,11 @@ Everything arrives validated; nothing here raises or reads out of bounds.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba.core import types
-from numba.extending import intrinsic, overload
 
-from ordonnance._simulator_kernel import bounded, splitmix64
+from ordonnance._simulator_kernel import borrowed, bounded, splitmix64
 
 CLANS = 5
 CODES = 6
@@ -641,36 +637,6 @@ def step(state: npt.NDArray[np.int64], policy: int, rng: np.uint64, work: npt.ND
     code, rng = greedy(state, count, rng, work)
     apply(state, code)
     return code, rng
-
-
-def borrowed(array: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """``array`` itself; compiled, a view of its memory without a reference count.
-
-    numba counts references to an array each time an inlined step takes it as an
-    argument (atomic increments and decrements that it cannot prune in a loop with
-    several exits): about a quarter of a random game's time. A view without a
-    memory owner skips them; it must not outlive ``array``, so it is only made
-    for the length of a call that holds ``array``.
-    """
-    return array
-
-
-@intrinsic
-def _int64_pointer(typingctx: object, address: types.Type) -> tuple[object, object]:
-    """The integer ``address`` as a pointer to int64 (for :func:`numba.carray`)."""
-
-    def codegen(context: object, builder: object, signature: object, args: list[object]) -> object:
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))  # type: ignore[attr-defined]
-
-    return types.CPointer(types.int64)(address), codegen  # type: ignore[no-untyped-call]
-
-
-@overload(borrowed)
-def _borrowed(array: Any) -> Any:
-    def impl(array: Any) -> Any:  # numba wants the overload's parameters, annotations included
-        return numba.carray(_int64_pointer(array.ctypes.data), array.shape[0])  # type: ignore[attr-defined,call-arg]
-
-    return impl
 
 
 @numba.njit(cache=True)
