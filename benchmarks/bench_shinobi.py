@@ -9,7 +9,9 @@
 * **MonteCarlo vs Greedy**: one MonteCarlo and three Greedy bots through
   ``Game``; the deals come from ``game_seeds(2026, games // 4)`` and each deal
   is played four times, MonteCarlo in each seat, so seats and deals are shared
-  fairly. A shared win counts as ``1/k``. Every MonteCarlo decision with more
+  fairly; each game's bots are seeded from a per-game seed (``game_seeds(2027,
+  games)``), the seat and the bot's own seed by ``bot_seeds``, so no two
+  games or seats share a stream. A shared win counts as ``1/k``. Every MonteCarlo decision with more
   than one legal action is timed (``choose(view)`` only), in wall time and in
   CPU time of the thread (target: at least 60% of the games, at most 50 ms a
   decision).
@@ -37,13 +39,15 @@ import pytest
 
 from conftest import items
 from ordonnance import shinobi
-from ordonnance.simulation import game_seeds
+from ordonnance.simulation import bot_seeds, game_seeds
 
 GAMES = 200_000
 TARGET = 300_000  # random 4-player games a second (issue 14)
 PYTHON_GAMES = 50
 MATCH_GAMES = int(os.environ.get("ORDONNANCE_BENCH_GAMES", "200"))
 DEAL_SEED = 2026
+BOT_SEED = 2027  # the per-game seeds the bots of a MonteCarlo match are mixed from
+_GREEDY_SEED, _MONTECARLO_SEED = 0x6E, 0x3C
 
 
 def python_games(rules: shinobi.Rules, games: int = PYTHON_GAMES) -> None:
@@ -145,13 +149,17 @@ def play_match(games: int, **settings: Any) -> dict[str, Any]:
     rules = shinobi.Rules(players=4)
     shinobi.bots.MonteCarlo(seed=0, rollouts=8).choose(shinobi.Game.new(rules, seed=0).view(0))  # load the kernels
     deals = game_seeds(DEAL_SEED, games // 4)
+    # Each game's bots: seeds mixed from a per-game seed, the seat and the bot's own seed
+    # (distinct for every game and seat; the four games of a deal share only the deal).
+    seeds = bot_seeds(game_seeds(BOT_SEED, games), [_GREEDY_SEED] * 4)
+    mc_seeds = bot_seeds(game_seeds(BOT_SEED, games), [_MONTECARLO_SEED] * 4)
     won = 0.0
     times: list[tuple[float, float]] = []
     start = time.perf_counter()
     for g in range(games):
         seat = g % 4
-        players: list[Any] = [shinobi.bots.Greedy(seed=g * 4 + p) for p in range(4)]
-        players[seat] = shinobi.bots.MonteCarlo(seed=g, **settings)
+        players: list[Any] = [shinobi.bots.Greedy(seed=int(seeds[g, p])) for p in range(4)]
+        players[seat] = shinobi.bots.MonteCarlo(seed=int(mc_seeds[g, seat]), **settings)
         game = shinobi.Game.new(rules, seed=int(deals[g // 4]))
         while not game.is_over:
             p = game.current_player
