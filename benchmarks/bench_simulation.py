@@ -95,7 +95,7 @@ def test_general_kernel(benchmark: Any) -> None:
     benchmark.pedantic(general_kernel, args=(rules, GAMES), rounds=3, iterations=1)
 
 
-@numba.njit(cache=True)
+@numba.njit  # not cached: the disk cache would not see an edit of the kernel it inlines
 def _deal_only(cards: npt.NDArray[np.int64], seeds: npt.NDArray[np.uint64], order: npt.NDArray[np.int64]) -> int:
     top = 0
     for g in range(seeds.shape[0]):
