@@ -104,14 +104,6 @@ def state_size(deck_size: int) -> int:
     return DECK + deck_size
 
 
-@numba.njit(cache=True, inline="always")
-def _small(value: int) -> int:
-    """``value``, a seat, a number of players or a card code (0..7), masked to three bits: numba
-    then knows that the indices made from it are not negative and drops its wrap-around
-    of negative indices (a test and an addition at every access of the state record)."""
-    return int(value & 7)
-
-
 @numba.njit(cache=True)
 def _shuffle(state: npt.NDArray[np.int64], start: int, length: int, rng: np.uint64) -> np.uint64:
     """Fisher-Yates on ``state[start:start + length]``, as ordonnance._rng.shuffle; the new rng."""
@@ -198,7 +190,7 @@ def _mask(state: npt.NDArray[np.int64], at: int) -> int:
 @numba.njit(cache=True, inline="always")
 def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     """Whether the current player has a legal choice for ``order`` (for order 3, setting :data:`ATTACKS`)."""
-    p = _small(state[CUR])
+    p = state[CUR]
     if order == 3:
         counts = _attack_counts(state)
         state[ATTACKS] = counts
@@ -213,7 +205,7 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
 @numba.njit(cache=True, inline="always")
 def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the current player's legal action codes, ascending, into ``out``; their count."""
-    p, n, order = _small(state[CUR]), _small(state[N]), state[ORDER]
+    p, n, order = state[CUR], state[N], state[ORDER]
     hand = HAND + CODES * p
     k = 0
     if order == 1:
@@ -319,7 +311,7 @@ def _next_order(state: npt.NDArray[np.int64]) -> None:
 def apply(state: npt.NDArray[np.int64], code: int) -> None:
     """Give the legal action ``code`` for the current player, then settle: skip orders
     without a choice, end turns (refill, final round) until a decision or the end."""
-    p = _small(state[CUR])
+    p = state[CUR]
     if code < NINJA_BASE:
         _deploy(state, p, code // SEATS, code % SEATS)
     elif code < REINFORCE_BASE:
@@ -348,9 +340,9 @@ def _settle(state: npt.NDArray[np.int64]) -> None:
 
 @numba.njit(cache=True, inline="always")
 def _end_turn(state: npt.NDArray[np.int64]) -> None:
-    p, n = _small(state[CUR]), _small(state[N])
+    p, n = state[CUR], state[N]
     while state[HAND_LEN + p] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
-        code = _small(state[DECK + state[DECK_POS]])
+        code = state[DECK + state[DECK_POS]]
         state[HAND + CODES * p + code] += 1
         state[HELD + p] |= (1 << code) & 31
         state[HAND_LEN + p] += 1
@@ -540,7 +532,7 @@ def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
 def _attack_counts(state: npt.NDArray[np.int64]) -> int:
     """The number of legal attacks of each of the current player's armies, clan ``a``'s in
     bits ``8a`` up (at most 16 each: four other provinces, four other clans)."""
-    p, n = _small(state[CUR]), _small(state[N])
+    p, n = state[CUR], state[N]
     counts = 0
     for a in range(CLANS):
         counts |= _attacks_by(state, p, n, a) << (8 * a)
@@ -573,7 +565,7 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
     worked out from masks of the clans in hand and in each province without listing
     the actions (deploys, ninjas, reinforcements and moves come in a regular grid)
     and applied without encoding and decoding it; (its code, the new rng)."""
-    p, n, order = _small(state[CUR]), _small(state[N]), state[ORDER]
+    p, n, order = state[CUR], state[N], state[ORDER]
     rng, draw = splitmix64(rng)
     if order == 3:
         # lane a of sums: the attacks of the armies of clans 0..a (int(): as in _attacks_by)
@@ -676,7 +668,7 @@ def _random_play_out(state: npt.NDArray[np.int64], rngs: npt.NDArray[np.uint64],
     steps = 0
     state = borrowed(state)
     while state[OVER] == 0 and state[TURNS] < until_turn:
-        p = _small(state[CUR])
+        p = state[CUR]
         code, rngs[p] = random_step(state, rngs[p])
         if steps < record.shape[0]:
             record[steps] = code
