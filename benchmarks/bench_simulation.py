@@ -28,7 +28,7 @@ import numpy.typing as npt
 import pytest
 
 import ordonnance as od
-from conftest import items
+from conftest import items, of_target
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.simulation import _run_kernel, bot_seeds, game_seeds
 
@@ -64,10 +64,7 @@ def test_simulate(benchmark: Any, case: str) -> None:
     items(benchmark, GAMES, subject=True)
     benchmark.pedantic(od.simulate, args=(rules,), kwargs={"games": GAMES, "seed": 1}, rounds=5, iterations=1)
     if case in TARGETS:
-        rate = GAMES / benchmark.stats.stats.median
-        benchmark.extra_info["target"] = TARGETS[case]
-        benchmark.extra_info["of_target"] = rate / TARGETS[case]
-        print(f"\n{case}: {rate:,.0f} games/s, {rate / TARGETS[case]:.2f}x the target of {TARGETS[case]:,}")
+        of_target(benchmark, case, TARGETS[case])
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -22,6 +22,16 @@ def items(benchmark: Any, count: int, *, subject: bool = False) -> None:
     benchmark.extra_info["subject"] = subject
 
 
+def of_target(benchmark: Any, label: str, target: float) -> float:
+    """After a timed run: record ``target`` (items/s) and the median rate's share of it
+    (``of_target``) in ``extra_info``, print them, and return the share."""
+    rate = float(benchmark.extra_info["items"]) / float(benchmark.stats.stats.median)  # the fixture's stats, not the session's
+    benchmark.extra_info["target"] = target
+    benchmark.extra_info["of_target"] = share = rate / target
+    print(f"\n{label}: {rate:,.0f} items/s, {share:.2f}x the target of {target:,.0f}")
+    return share
+
+
 def _rate(bench: Any) -> float:
     return float(bench.extra_info.get("items", 1)) / float(bench.stats.median)
 
