@@ -10,8 +10,10 @@ argument (and about a microsecond typing a NamedTuple), which would be a good
 part of a step. So the entry points take two arrays: ``work``, shared by the
 states of one set of rules, holds the rules (as a vector), then the rules'
 working memory and the legal-action mask (nothing stays in either between
-calls); ``board`` is the state's own, the game's row (:func:`new_board`)
-followed by room for the legal actions. The records are built inside.
+calls); ``board`` is the state's own, one flat array: the game's row
+(:func:`new_board`) followed by room for the legal actions (flat, so that
+the adapter reads the legal actions with one cheap slice). The records are
+built inside.
 The kernel bots' generators are not used (OpenSpiel chooses every action),
 so the state's ``rng`` is made inside too.
 
@@ -61,12 +63,13 @@ def legal_at(deck: int) -> int:
 
 def new_board(deck: int) -> Array:
     """A state's ``board``: one game's row for a deck of ``deck`` cards, then its legal actions."""
-    return np.zeros((1, legal_at(deck) + NUM_ACTIONS), np.int64)
+    return np.zeros(legal_at(deck) + NUM_ACTIONS, np.int64)
 
 
 @numba.njit(cache=True, inline="always")
 def _state(board: Array) -> k.State:
-    return k.State(board, np.zeros((1, k.SEATS), np.uint64))
+    """The one-game State of a flat ``board`` (its rows are views of it)."""
+    return k.State(board.reshape((1, board.shape[0])), np.zeros((1, k.SEATS), np.uint64))
 
 
 @numba.njit(cache=True, inline="always")
@@ -77,7 +80,7 @@ def _answer(cfg: k.Config, s: k.State, work: Array) -> int:
         return OVER
     mask = work[MASK:].view(np.bool_)
     k.legal_mask(cfg, s, 0, mask, work[SCRATCH:MASK])
-    first = board.shape[1] - NUM_ACTIONS
+    first = board.shape[1] - NUM_ACTIONS  # s.board: the flat board as one row
     at = first
     for a in range(NUM_ACTIONS):
         if mask[a]:
@@ -119,7 +122,7 @@ def prepared(work: Array, board: Array) -> int:
 @numba.njit(cache=True)
 def observe(work: Array, board: Array, seat: int, out: npt.NDArray[np.float32]) -> None:
     """``out``: the game seen from ``seat``, as ordonnance.rl.encode_view encodes it."""
-    bk.encode(k.unpack_config(work[CONFIG:SCRATCH]), board[0], seat, out, work[SCRATCH:MASK])
+    bk.encode(k.unpack_config(work[CONFIG:SCRATCH]), board, seat, out, work[SCRATCH:MASK])
 
 
 @numba.njit(cache=True)

@@ -58,6 +58,7 @@ from __future__ import annotations
 import os
 import secrets
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -70,6 +71,7 @@ from ordonnance import _simulator_kernel as k
 from ordonnance.actions import Action
 from ordonnance.bots import Bot
 from ordonnance.cards import Card, build_deck
+from ordonnance.completion import _compiled_entry
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeedError, OrdonnanceTypeError
 from ordonnance.game import _NOBODY, Game, shuffled_deck
 from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observation_layout
@@ -113,6 +115,7 @@ _DEFAULTS: dict[str, Any] = {
 }  # fmt: skip
 _JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 _SEED_LIMIT = 1 << 31  # OpenSpiel's integer parameters are C++ ints
+_ILLEGAL = ok.ILLEGAL
 
 
 def _run(kernel: Callable[..., Any], *args: Any) -> Any:
@@ -124,8 +127,18 @@ def _run(kernel: Callable[..., Any], *args: Any) -> Any:
         return kernel(*args)
 
 
+
+
+def _compiled_step(work: npt.NDArray[np.int64], board: npt.NDArray[np.int64], action: int) -> int:
+    """:func:`ok.step <ordonnance._openspiel_kernel.step>` by its compiled entry point, found
+    on the first call (numba's dispatcher would type the three arguments of every step)."""
+    global _step
+    _step = _compiled_entry(ok.step, work, board, -1)  # -1: never legal, so nothing changes
+    return _step(work, board, action)
+
+
 #: The kernel's step, called straight from a state's ``_apply_action``.
-_step: Callable[..., int] = ok.step if _JIT else partial(_run, ok.step)
+_step: Callable[..., int] = _compiled_step if _JIT else partial(_run, ok.step)
 
 
 def _require_extra() -> None:
@@ -193,11 +206,18 @@ class _Setup:
         self.counts = [0] * _CHANCE_OUTCOMES
         for m in self.cards.tolist():
             self.counts[m] += 1
-        self.masks = [m for m, c in enumerate(self.counts) if c]  # the deck's masks, increasing
-        self.index = [-1] * _CHANCE_OUTCOMES  # index[m]: mask m's place in masks, or -1
-        for i, m in enumerate(self.masks):
-            self.index[m] = i
-        self._outcomes: list[list[tuple[tuple[int, float], ...]] | None] = [None] * (self.deck + 1)
+        # A chance node's state is a "slot" per mask still in the deck: mask m with c copies
+        # left is slot base[m] + c (1 <= c <= counts[m]); the slots of the masks left, in
+        # increasing order, make a state's ``_live``, and row n of the outcome table holds
+        # the outcome of every slot with n cards left, so a node only looks them up.
+        self.base = [-1] * _CHANCE_OUTCOMES
+        self.slot_mask: list[int] = []
+        for m, c in enumerate(self.counts):
+            if c:
+                self.base[m] = len(self.slot_mask)
+                self.slot_mask += [m] * (c + 1)
+        self.live = array("q", [self.base[m] + c for m, c in enumerate(self.counts) if c])
+        self._outcomes: list[list[tuple[int, float]] | None] = [None] * (self.deck + 1)
         self.unshuffle = _unshuffling(self.deck)
         # A fixed deal is made once: every initial state copies it.
         if seed is not None:
@@ -206,12 +226,12 @@ class _Setup:
             self.dealt_legal: int = answer & 255
             self.dealt_current: int = answer >> 8
 
-    def outcomes(self, cards: int) -> list[tuple[tuple[int, float], ...]]:
-        """``outcomes(cards)[i][c]``: the chance outcome ``(m, c / cards)`` of ``m = masks[i]``
-        with c copies among ``cards`` left (made once: a chance node only looks them up)."""
+    def outcomes(self, cards: int) -> list[tuple[int, float]]:
+        """The outcome table with ``cards`` left: ``(m, c / cards)`` at slot ``base[m] + c``
+        (made once per number of cards left)."""
         row = self._outcomes[cards]
         if row is None:
-            row = self._outcomes[cards] = [tuple((m, c / cards) for c in range(self.counts[m] + 1)) for m in self.masks]
+            row = self._outcomes[cards] = [(m, (i - self.base[m]) / cards) for i, m in enumerate(self.slot_mask)]
         return row
 
     def __reduce__(self) -> tuple[Callable[..., _Setup], tuple[tuple[tuple[str, Any], ...]]]:
@@ -321,20 +341,20 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         # step, where a list would be copied element by element.
         self._decisions = array("q")
         self._returns: tuple[float, ...] | None = None
-        self._views = _Views()  # cleared by every action
+        self._views: _Views | None = None  # made by resampling, dropped by every action
         self._current: int
         if deal and setup.seed is not None:
             self._board = setup.dealt.copy()
             self._legal_count = setup.dealt_legal
             self._current = setup.dealt_current
             self._dealt = array("q")  # no chance nodes
-            self._left = array("q")
+            self._live = array("q")
         else:
             self._board = ok.new_board(setup.deck)
             self._legal_count = 0
             self._current = _CHANCE
             self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
-            self._left = array("q", [setup.counts[m] for m in setup.masks])  # copies left, by place in masks
+            self._live = setup.live[:]  # the slots of the masks left to deal (see _Setup)
 
     # --------------------------------------------------------------- the kernel
 
@@ -343,7 +363,11 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         if answer >= 0:
             self._legal_count = answer & 255
             self._current = answer >> 8
-            return
+        else:
+            self._ended()
+
+    def _ended(self) -> None:
+        """The game is over: read its result."""
         setup = self._s
         scores = np.zeros(k.SEATS, np.int64)
         winner = _run(ok.result, setup.work, self._board, scores)
@@ -369,16 +393,15 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action indices of ``player`` (default: the one to act), increasing;
         the chance outcomes' cards at a chance node."""
-        if player is not None and player != self._current:
-            return []
-        if self._current == _CHANCE:
-            return [m for m, c in zip(self._s.masks, self._left) if c]
-        return self._legal_list()
-
-    def _legal_list(self) -> list[int]:
-        """The legal action indices of the seat to act: the first ``_legal_count`` of the board's end."""
-        at = self._s.legal_at
-        return self._board[0, at : at + self._legal_count].tolist()  # type: ignore[no-any-return]
+        current = self._current
+        if player is None or player == current:
+            if current >= 0:  # the first _legal_count places of the board's end
+                at = self._s.legal_at
+                return self._board[at : at + self._legal_count].tolist()  # type: ignore[no-any-return]
+            if current == _CHANCE:
+                slot_mask = self._s.slot_mask
+                return [slot_mask[i] for i in self._live]
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
@@ -387,18 +410,23 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         """The next card of the deck: each mask left, with probability copies left / cards left."""
         if self._current != _CHANCE:
             return []
-        row = self._s.outcomes(self._s.deck - len(self._dealt))
-        return [outcome[c] for outcome, c in zip(row, self._left) if c]
+        setup = self._s
+        cards = setup.deck - len(self._dealt)
+        row = setup._outcomes[cards] or setup.outcomes(cards)
+        return [row[i] for i in self._live]
 
     def _apply_action(self, action: int) -> None:
         if self._current >= 0:
             answer = _step(self._s.work, self._board, action)
-            if answer == ok.ILLEGAL:
-                raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self._legal_list()})")
+            if answer >= 0:
+                self._legal_count = answer & 255
+                self._current = answer >> 8
+            elif answer == _ILLEGAL:
+                raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self.legal_actions()})")
+            else:
+                self._ended()
             self._decisions.append(action)
-            if self._views:
-                self._views = _Views()
-            self._started(answer)
+            self._views = None
         elif self._current == _CHANCE:
             self._deal(action)
         else:
@@ -407,10 +435,14 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
     def _deal(self, action: int) -> None:
         """Put card mask ``action`` next on the deck; the last card deals the game."""
         setup = self._s
-        i = setup.index[action] if 0 <= action < _CHANCE_OUTCOMES else -1
-        if i < 0 or not self._left[i]:
+        base = setup.base[action] if 0 <= action < _CHANCE_OUTCOMES else -1
+        live = self._live
+        j = bisect_left(live, base)  # the first slot above base (a live slot holds a copy)
+        if base < 0 or j == len(live) or setup.slot_mask[live[j]] != action:
             raise IllegalActionError(action, f"no card of mask {action!r} is left to deal")
-        self._left[i] -= 1
+        live[j] -= 1
+        if live[j] == base:
+            del live[j]
         self._dealt.append(action)
         if len(self._dealt) == setup.deck:
             order = np.frombuffer(self._dealt, np.int64)[setup.unshuffle]
@@ -438,6 +470,8 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
             seed = secrets.randbits(64)
         else:
             seed = int(probability_sampler() * 2**32) << 32 | int(probability_sampler() * 2**32)
+        if self._views is None:
+            self._views = _Views()
         view = self._views.get(player)
         if view is None:
             view = self._views[player] = self.game().view(player)
@@ -473,7 +507,7 @@ def _word(masks: list[int]) -> int:
 
 def _game_of(state: OrdonnanceState) -> Game:
     """The kernel's board of ``state`` as the engine's Game (every field mapped)."""
-    b = state._board[0].tolist()
+    b = state._board.tolist()
     setup = state._s
     rules, n, deck = setup.rules, setup.players, setup.deck
     game = Game.__new__(Game)
@@ -517,7 +551,7 @@ def state_of(
         raise InvalidArgumentError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
     state = OrdonnanceState(spiel_game, deal=False)
     n, deck, at = game.players, len(game.rules.cards), k.SEATS
-    b = [0] * state._board.shape[1]  # the row in a list first: a NumPy array is slow to fill field by field
+    b = [0] * len(state._board)  # the row in a list first: a NumPy array is slow to fill field by field
     for p in range(n):
         hand = game._hands[p]
         b[k.HAND + p] = _word(hand)
@@ -538,9 +572,9 @@ def state_of(
     b[k.CURRENT] = game._current
     b[k.OVER] = int(game._over)
     b[k.PASSED] = game._passed
-    state._board[0] = b
+    state._board[:] = b
     state._dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
-    state._left = array("q")
+    state._live = array("q")
     state._decisions = array("q", decisions or [])
     state._started(_run(ok.prepared, state._s.work, state._board))
     return state
@@ -586,7 +620,7 @@ class _Observer:
         """``player``'s information state (perfect recall) or observation, as text."""
         if state._current == _CHANCE:
             return f"seat {player}: dealing, {len(state._dealt)} cards dealt"
-        b = state._board[0]
+        b = state._board
         hand = " ".join(str(Card.from_mask(m)) for m in _lanes(int(b[k.HAND + player]), int(b[k.HAND_LEN + player])))
         if self._perfect_recall:
             return f"seat {player} | hand {hand} | decisions {' '.join(map(str, state._decisions))}"
