@@ -94,6 +94,33 @@ def test_every_step_agrees_with_the_engine(params: dict[str, Any]) -> None:
         assert od.Game.from_json(state.game().to_json()) == engine
 
 
+@pytest.mark.parametrize("params", [PARAMS[0], PARAMS[5], PARAMS[7]], ids=[IDS[0], IDS[5], IDS[7]])
+def test_a_clone_is_the_same_state_and_plays_on_alone(params: dict[str, Any]) -> None:
+    """At every step (chance nodes included) a clone equals its state, and playing the
+    clone to the end (as MCTS does) leaves the state exactly as it was."""
+    game = pyspiel.load_game("python_ordonnance", params)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+
+    def seen(s: Any) -> tuple[Any, ...]:
+        return s.history(), str(s), s.information_state_string(0), s.legal_actions(), s.chance_outcomes(), s.returns()
+
+    while not state.is_terminal():
+        clone = state.clone()
+        before = seen(state)
+        assert seen(clone) == before
+        if not state.is_chance_node():
+            p = state.current_player()
+            assert clone.information_state_string(p) == state.information_state_string(p)
+            assert clone.observation_tensor(p) == state.observation_tensor(p)
+        if JIT or len(before[0]) % 10 == 0:
+            while not clone.is_terminal():
+                clone.apply_action(_random_step(clone, rng))
+            assert seen(state) == before
+        state.apply_action(_random_step(state, rng))
+    assert seen(state.clone()) == seen(state)
+
+
 def test_a_fixed_deal_is_game_new_of_its_seed_and_has_no_chance_node() -> None:
     state = ops.load(Rules(players=3), seed=42).new_initial_state()
     assert not state.is_chance_node() and state.game() == od.Game.new(Rules(players=3), seed=42)

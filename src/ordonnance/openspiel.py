@@ -241,16 +241,6 @@ class _Setup:
         return self
 
 
-class _Views(dict[int, PlayerView]):
-    """The views of a position, by seat, for resampling; a copy of a state starts empty."""
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _Views:
-        return _Views()
-
-    def __reduce__(self) -> tuple[type[_Views], tuple[()]]:
-        return _Views, ()
-
-
 _SETUPS: dict[tuple[tuple[str, Any], ...], _Setup] = {}
 
 
@@ -330,31 +320,51 @@ def _unshuffling(size: int) -> npt.NDArray[np.int64]:
     return where
 
 
+class _Play:
+    """A state's game: its kernel board and its history. OpenSpiel clones a Python state
+    by deep-copying its attributes one by one (about half a microsecond each, and more
+    for a NumPy array), so a state keeps only this besides two ints, and this copies
+    itself in one step."""
+
+    __slots__ = ("setup", "board", "decisions", "dealt", "live", "returns", "views")
+
+    def __init__(self, setup: _Setup, board: npt.NDArray[np.int64], live: array[int]) -> None:
+        self.setup = setup
+        self.board = board
+        self.decisions = array("q")  # every decision so far
+        self.dealt = array("q")  # the chance outcomes so far: the deck, top card first
+        self.live = live  # the slots of the masks left to deal (see _Setup)
+        self.returns: tuple[float, ...] | None = None
+        self.views: dict[int, PlayerView] | None = None  # made by resampling, dropped by every action
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Play:
+        copy = _Play.__new__(_Play)
+        copy.setup = self.setup
+        copy.board = self.board.copy()
+        copy.decisions = self.decisions[:]
+        copy.dealt = self.dealt[:]
+        copy.live = self.live[:]
+        copy.returns = self.returns
+        copy.views = None
+        return copy
+
+
 class OrdonnanceState(_StateBase):  # type: ignore[misc]
     """A ``pyspiel.State``: one game on the simulator kernel (see the module's docstring)."""
 
     def __init__(self, game: OrdonnanceGame, *, deal: bool = True) -> None:
         super().__init__(game)
         setup = game._setup
-        self._s = setup
-        # OpenSpiel clones a state by deep-copying these attributes: arrays copy in one
-        # step, where a list would be copied element by element.
-        self._decisions = array("q")
-        self._returns: tuple[float, ...] | None = None
-        self._views: _Views | None = None  # made by resampling, dropped by every action
         self._current: int
+        self._legal_count: int
         if deal and setup.seed is not None:
-            self._board = setup.dealt.copy()
+            self._p = _Play(setup, setup.dealt.copy(), array("q"))  # no chance nodes
             self._legal_count = setup.dealt_legal
             self._current = setup.dealt_current
-            self._dealt = array("q")  # no chance nodes
-            self._live = array("q")
         else:
-            self._board = ok.new_board(setup.deck)
+            self._p = _Play(setup, ok.new_board(setup.deck), setup.live[:])
             self._legal_count = 0
             self._current = _CHANCE
-            self._dealt = array("q")  # the chance outcomes so far: the deck, top card first
-            self._live = setup.live[:]  # the slots of the masks left to deal (see _Setup)
 
     # --------------------------------------------------------------- the kernel
 
@@ -368,11 +378,12 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def _ended(self) -> None:
         """The game is over: read its result."""
-        setup = self._s
+        play = self._p
+        setup = play.setup
         scores = np.zeros(k.SEATS, np.int64)
-        winner = _run(ok.result, setup.work, self._board, scores)
+        winner = _run(ok.result, setup.work, play.board, scores)
         n = setup.players
-        self._returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
+        play.returns = (0.0,) * n if winner < 0 else tuple(1.0 if p == winner else -1.0 for p in range(n))
         self._legal_count = 0
         self._current = _TERMINAL
 
@@ -384,7 +395,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game has ended."""
-        return self._returns is not None
+        return self._current == _TERMINAL
 
     def is_chance_node(self) -> bool:
         """Whether the next action deals a card."""
@@ -396,11 +407,13 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         current = self._current
         if player is None or player == current:
             if current >= 0:  # the first _legal_count places of the board's end
-                at = self._s.legal_at
-                return self._board[at : at + self._legal_count].tolist()  # type: ignore[no-any-return]
+                play = self._p
+                at = play.setup.legal_at
+                return play.board[at : at + self._legal_count].tolist()  # type: ignore[no-any-return]
             if current == _CHANCE:
-                slot_mask = self._s.slot_mask
-                return [slot_mask[i] for i in self._live]
+                play = self._p
+                slot_mask = play.setup.slot_mask
+                return [slot_mask[i] for i in play.live]
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -410,14 +423,16 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         """The next card of the deck: each mask left, with probability copies left / cards left."""
         if self._current != _CHANCE:
             return []
-        setup = self._s
-        cards = setup.deck - len(self._dealt)
+        play = self._p
+        setup = play.setup
+        cards = setup.deck - len(play.dealt)
         row = setup._outcomes[cards] or setup.outcomes(cards)
-        return [row[i] for i in self._live]
+        return [row[i] for i in play.live]
 
     def _apply_action(self, action: int) -> None:
         if self._current >= 0:
-            answer = _step(self._s.work, self._board, action)
+            play = self._p
+            answer = _step(play.setup.work, play.board, action)
             if answer >= 0:
                 self._legal_count = answer & 255
                 self._current = answer >> 8
@@ -425,8 +440,8 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
                 raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self.legal_actions()})")
             else:
                 self._ended()
-            self._decisions.append(action)
-            self._views = None
+            play.decisions.append(action)
+            play.views = None
         elif self._current == _CHANCE:
             self._deal(action)
         else:
@@ -434,19 +449,20 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def _deal(self, action: int) -> None:
         """Put card mask ``action`` next on the deck; the last card deals the game."""
-        setup = self._s
+        play = self._p
+        setup = play.setup
         base = setup.base[action] if 0 <= action < _CHANCE_OUTCOMES else -1
-        live = self._live
+        live = play.live
         j = bisect_left(live, base)  # the first slot above base (a live slot holds a copy)
         if base < 0 or j == len(live) or setup.slot_mask[live[j]] != action:
             raise IllegalActionError(action, f"no card of mask {action!r} is left to deal")
         live[j] -= 1
         if live[j] == base:
             del live[j]
-        self._dealt.append(action)
-        if len(self._dealt) == setup.deck:
-            order = np.frombuffer(self._dealt, np.int64)[setup.unshuffle]
-            self._started(_run(ok.start, setup.work, self._board, order, np.uint64(0)))
+        play.dealt.append(action)
+        if len(play.dealt) == setup.deck:
+            order = np.frombuffer(play.dealt, np.int64)[setup.unshuffle]
+            self._started(_run(ok.start, setup.work, play.board, order, np.uint64(0)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -455,7 +471,8 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """+1 to the winner and -1 to every other seat once over (0 to all in a draw); zeros before."""
-        return list(self._returns) if self._returns is not None else [0.0] * self._s.players
+        play = self._p
+        return list(play.returns) if play.returns is not None else [0.0] * play.setup.players
 
     def resample_from_infostate(
         self, player: int, probability_sampler: Callable[[], float] | None = None
@@ -470,12 +487,13 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
             seed = secrets.randbits(64)
         else:
             seed = int(probability_sampler() * 2**32) << 32 | int(probability_sampler() * 2**32)
-        if self._views is None:
-            self._views = _Views()
-        view = self._views.get(player)
+        play = self._p
+        if play.views is None:
+            play.views = {}
+        view = play.views.get(player)
         if view is None:
-            view = self._views[player] = self.game().view(player)
-        return state_of(view.sample_game(seed), self.get_game(), decisions=self._decisions.tolist())
+            view = play.views[player] = self.game().view(player)
+        return state_of(view.sample_game(seed), self.get_game(), decisions=play.decisions.tolist())
 
     def game(self) -> Game:
         """This position as a :class:`~ordonnance.Game` (read from the kernel's board)."""
@@ -485,7 +503,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self._current == _CHANCE:
-            return f"dealing: {len(self._dealt)} of {self._s.deck} cards"
+            return f"dealing: {len(self._p.dealt)} of {self._p.setup.deck} cards"
         return str(self.game())
 
 
@@ -507,8 +525,8 @@ def _word(masks: list[int]) -> int:
 
 def _game_of(state: OrdonnanceState) -> Game:
     """The kernel's board of ``state`` as the engine's Game (every field mapped)."""
-    b = state._board.tolist()
-    setup = state._s
+    b = state._p.board.tolist()
+    setup = state._p.setup
     rules, n, deck = setup.rules, setup.players, setup.deck
     game = Game.__new__(Game)
     game._rules = rules
@@ -551,7 +569,8 @@ def state_of(
         raise InvalidArgumentError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
     state = OrdonnanceState(spiel_game, deal=False)
     n, deck, at = game.players, len(game.rules.cards), k.SEATS
-    b = [0] * len(state._board)  # the row in a list first: a NumPy array is slow to fill field by field
+    play = state._p
+    b = [0] * len(play.board)  # the row in a list first: a NumPy array is slow to fill field by field
     for p in range(n):
         hand = game._hands[p]
         b[k.HAND + p] = _word(hand)
@@ -572,11 +591,11 @@ def state_of(
     b[k.CURRENT] = game._current
     b[k.OVER] = int(game._over)
     b[k.PASSED] = game._passed
-    state._board[:] = b
-    state._dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
-    state._live = array("q")
-    state._decisions = array("q", decisions or [])
-    state._started(_run(ok.prepared, state._s.work, state._board))
+    play.board[:] = b
+    play.dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
+    play.live = array("q")
+    play.decisions = array("q", decisions or [])
+    state._started(_run(ok.prepared, play.setup.work, play.board))
     return state
 
 
@@ -614,16 +633,16 @@ class _Observer:
         if state._current == _CHANCE:
             self.tensor.fill(0)
             return
-        _run(ok.observe, self._setup.work, state._board, player, self.tensor)
+        _run(ok.observe, self._setup.work, state._p.board, player, self.tensor)
 
     def string_from(self, state: OrdonnanceState, player: int) -> str:
         """``player``'s information state (perfect recall) or observation, as text."""
         if state._current == _CHANCE:
-            return f"seat {player}: dealing, {len(state._dealt)} cards dealt"
-        b = state._board
+            return f"seat {player}: dealing, {len(state._p.dealt)} cards dealt"
+        b = state._p.board
         hand = " ".join(str(Card.from_mask(m)) for m in _lanes(int(b[k.HAND + player]), int(b[k.HAND_LEN + player])))
         if self._perfect_recall:
-            return f"seat {player} | hand {hand} | decisions {' '.join(map(str, state._decisions))}"
+            return f"seat {player} | hand {hand} | decisions {' '.join(map(str, state._p.decisions))}"
         return _table_text(state.game(), player, hand)
 
 
