@@ -223,23 +223,37 @@ def _army_from_description(d: od.ArmyDescription) -> list[int]:
     return [m for m in army if m]
 
 
-def test_scalar_tables_agree_with_the_kernel_on_every_ordered_army() -> None:
-    """army_key's pair tables, read exactly as army_key reads them, against the batch
-    kernel on every ordered 4-tuple of card masks (a subsample without the JIT)."""
+def test_scalar_table_agrees_with_the_kernel_on_every_ordered_army() -> None:
+    """army_key's nested table, read exactly as army_key reads it, against the batch
+    kernel on every ordered 4-tuple of slots 0..31 (0 = empty; a subsample without the JIT)."""
     from ordonnance import army
 
-    masks = np.arange(1, 32)
+    masks = np.arange(32)
     rows = np.stack(np.meshgrid(masks, masks, masks, masks, indexing="ij"), axis=-1).reshape(-1, 4)
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
-        rows = rows[:: 97]
-    state, padded = np.array(army._PAIR_STATE), np.array(army._PADDED_PAIR_STATE)
-    keys = np.array([-1 if k is None else k for k in army._PAIR_KEYS])
-    want = od.army_keys(rows.astype(np.uint8))
-    first, second = rows[:, 0] << 5 | rows[:, 1], rows[:, 2] << 5 | rows[:, 3]
-    assert np.array_equal(keys[np.array(army._PAIR_ROW)[first] + state[second]], want)
-    assert np.array_equal(keys[padded[first] * army._STATES + padded[second]], want)
-    # a 0 is no card: the strict table sends every pair holding one to the refusal
-    assert all(state[a << 5 | b] == army._NO_PAIR for a in range(32) for b in range(32) if a == 0 or b == 0)
+        rows = rows[::97]
+    table = army._KEYS
+    got = [table[a][b][c][d] for a, b, c, d in rows.tolist()]
+    assert got == od.army_keys(rows.astype(np.uint8)).tolist()
+    assert all(len(level) == 32 for level in (table, table[5], table[5][7], table[5][7][9]))
+
+
+def test_card_int_check_is_true_exactly_for_plain_ints_1_to_31() -> None:
+    """army_key's fast path trusts ``_CARD_INT[x] is x`` (or an IndexError/TypeError) to
+    mean "x is a plain int card mask"; anything else must fail it."""
+    from ordonnance import army
+
+    def passes(x: object) -> bool:
+        try:
+            return army._CARD_INT[x] is x  # type: ignore[index]
+        except (IndexError, TypeError):
+            return False
+
+    for x in range(-300, 300):
+        assert passes(x) == (1 <= x <= 31), x
+    others: list[object] = [True, False, 2**70, -(2**70), 1.0, 12.0, "1", None, Card.from_mask(3)]
+    others += [np.int64(3), np.uint8(12), np.bool_(True), Symbol.SWORD]
+    assert not any(passes(x) for x in others)
 
 
 def test_scalar_path_agrees_with_the_batch_on_every_partial_army() -> None:

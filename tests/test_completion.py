@@ -270,7 +270,7 @@ def test_bulk_pools_and_card_by_card_pools_agree(partial: list[int], pool: list[
     want = od.completion._best_completion_masks(partial, counts)
     want_beat = od.completion._can_beat_masks(partial, counts, threshold)
     for form in (pool, tuple(pool), [Card.from_mask(m) for m in pool], [np.int64(m) for m in pool]):
-        assert _unpacked(od.completion._search(partial, form, None)) == want
+        assert _unpacked(od.completion._search(partial, form, -1)) == want
         assert _unpacked(od.completion._search(partial, form, threshold)) == want_beat
     assert (best_completion_key(partial, pool) is None) == (want is None)
 
@@ -383,7 +383,7 @@ def test_thresholds_are_clamped_into_the_key_range(threshold: int) -> None:
 def test_the_compiled_entry_gives_the_kernels_results() -> None:
     """The search the public calls make without numba's dispatcher is the kernel's own."""
     kernel = od._completion_kernel.search_of_bytes
-    entry = od.completion._compiled_entry(kernel, 0, bytes(1), -1)
+    entry = od.completion._compiled_entry(kernel, 0, bytearray(1), -1)
     assert (entry is kernel) == numba.config.DISABLE_JIT
     for army, pool, threshold in [
         (0, bytes(DECK), -1),
@@ -393,7 +393,46 @@ def test_the_compiled_entry_gives_the_kernels_results() -> None:
         (1, bytes([1, 40]), -1),
         (0x01010101, b"", 5),
     ]:
-        assert entry(army, pool, threshold) == kernel(army, pool, threshold)
+        assert entry(army, bytearray(pool), threshold) == kernel(army, pool, threshold)
+
+
+def test_the_count_entries_give_the_kernels_results() -> None:
+    """The engine's unchecked calls reach the kernels by their compiled entries too."""
+    for partial in ([], [16], [1, 2, 4]):
+        p = [*partial, 0, 0, 0, 0]
+        for counts in (DECK_COUNTS, DECK_COUNTS[::2], DECK_COUNTS.astype(np.int32)):
+            want = od._completion_kernel.best_completion(p[0], p[1], p[2], p[3], np.ascontiguousarray(counts, np.int64))
+            assert _best_completion_masks(partial, counts) == (None if want < 0 else od._completion_kernel.unpack(want))
+            for threshold in (0, od.army_key([31] * 4)):
+                beat = od._completion_kernel.beats(p[0], p[1], p[2], p[3], np.ascontiguousarray(counts, np.int64), threshold)
+                assert _can_beat_masks(partial, counts, threshold) == (None if beat < 0 else od._completion_kernel.unpack(beat))
+
+
+class _OddIndex:
+    """An integer-like object (``__index__``) that is not equal to its value."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+class _OddOne(_OddIndex):
+    """An integer-like object whose value is 5 but that compares equal to 1."""
+
+    def __eq__(self, other: object) -> bool:
+        return other == 1
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_the_bulk_path_sends_bools_and_odd_objects_card_by_card() -> None:
+    """Only a list whose items equal to 1 are all plain 1s is taken in bulk: the bool
+    check cannot be misled by objects that bytearray() accepts."""
+    assert od.completion._pool_bytes([1, 2, 1, 3]) == bytearray([1, 2, 1, 3])
+    for pool in ([True], [1, 2, True], [_OddIndex(1), 2], [_OddOne(5), 1, True], (1, True)):
+        assert od.completion._pool_bytes(pool) is None
 
 
 def test_the_compiled_entry_falls_back_to_the_function_itself() -> None:

@@ -47,6 +47,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 import attrs
 import numpy as np
@@ -108,39 +109,42 @@ def army_masks(cards: Iterable[CardLike]) -> list[int]:
     return masks
 
 
-# army_key's tables. A pair of card masks (a, b) is in one of 3**5 states, a
-# base-3 digit per symbol (on neither card, on one, on both), and an army's
-# key depends only on the states of its two pairs (a symbol's count is the sum
-# of its counts in the pairs). _PAIR_STATE[a << 5 | b] is the state (_NO_PAIR when a or b is 0,
-# which is no card), _PAIR_ROW the same times _STATES, and
-# _PAIR_KEYS[row + state] the key of an army of pairs in those two states,
-# computed at import by the kernel's own word_key run on NumPy arrays (no
-# compilation); a 0-slot army (fewer cards) uses _PADDED_PAIR_STATE, where 0
-# is an empty slot.
-_STATES = 3**5 + 1
-_NO_PAIR = _STATES - 1
+# army_key's table: nested lists, one level per card slot, so that a key is four
+# list subscripts, _KEYS[a][b][c][d] for the masks of the slots (0 = an empty
+# slot). A level's lists depend only on the symbol counts of the slots before
+# it, so they are shared: lists are keyed by those counts, a base-4 digit per
+# symbol (_SPREAD[m] is the digits of one mask; at most three slots are summed).
+# The keys are computed at import by the kernel's own word_key run on NumPy
+# arrays (no compilation).
+_SPREAD = np.array([sum(4**rank for rank in range(5) if mask >> rank & 1) for mask in range(MAX_MASK + 1)])
 
 
-def _pair_tables() -> tuple[list[int], list[int], list[int], list[int | None]]:
-    masks = np.arange(1 << 10)
-    a, b = masks >> 5, masks & MAX_MASK
-    bits = np.arange(5)[:, None]
-    digits = ((a >> bits) & 1) + ((b >> bits) & 1)
-    state = (digits * 3 ** bits).sum(axis=0)
-    representative = np.zeros(_STATES, np.uint32)  # the bytes (a, b) of a pair in each state
-    representative[state[::-1]] = (a | b << 8)[::-1].astype(np.uint32)
-    words = (representative[:, None] | representative[None, :] << np.uint32(16)).reshape(-1)
-    # The kernel's Python function (the kernel itself without the JIT) works on arrays.
+def _key_table() -> list[Any]:
+    masks = np.arange(MAX_MASK + 1)
+    a, b, c = (m.reshape(-1) for m in np.meshgrid(masks, masks, masks, indexing="ij"))
+    # Every symbol-count state of three slots, with one army word reaching it.
+    states, first = np.unique(_SPREAD[a] + _SPREAD[b] + _SPREAD[c], return_index=True)
+    words = (a | b << 8 | c << 16)[first, None].astype(np.uint32) | masks.astype(np.uint32) << np.uint32(24)
     word_key: Callable[[npt.NDArray[np.uint32]], npt.NDArray[np.uint32]]
     word_key = getattr(_army_kernel.word_key, "py_func", None) or _army_kernel.word_key  # type: ignore[assignment]
-    keys: list[int | None] = word_key(words).tolist()
-    for s in range(_STATES):
-        keys[s * _STATES + _NO_PAIR] = keys[_NO_PAIR * _STATES + s] = None
-    pair_state = np.where((a == 0) | (b == 0), _NO_PAIR, state)
-    return state.tolist(), pair_state.tolist(), (pair_state * _STATES).tolist(), keys
+    distinct, index = np.unique(word_key(words), return_inverse=True)
+    keys = list(map(distinct.tolist().__getitem__, index.reshape(-1).tolist()))  # one int object per distinct key
+    row = len(masks)
+    level = {state: keys[i * row : (i + 1) * row] for i, state in enumerate(states.tolist())}
+    for slots in (2, 1, 0):
+        prefix = np.unique(sum((_SPREAD[m] for m in (a, b, c)[:slots]), np.zeros_like(a))).tolist()
+        level = {state: [level[state + spread] for spread in _SPREAD.tolist()] for state in prefix}
+    return level[0]
 
 
-_PADDED_PAIR_STATE, _PAIR_STATE, _PAIR_ROW, _PAIR_KEYS = _pair_tables()
+_KEYS = _key_table()
+# _CARD_INT[x] is x exactly when x is a plain int in 1..31 (a card mask): those are
+# CPython's shared small int objects. Anything else fails: a bool or a NumPy
+# integer (another object), a 0 or an index past 31 (None), a negative index
+# (it lands on None or on another int), an index past 63 (IndexError) and any
+# non-integer (TypeError). A plain int that fails goes to the validator, which
+# accepts it: the check decides the speed, never the answer.
+_CARD_INT: list[int | None] = [None, *range(1, MAX_MASK + 1), *[None] * (MAX_MASK + 1)]
 
 
 def army_key(cards: Iterable[CardLike]) -> int:
@@ -155,15 +159,20 @@ def army_key(cards: Iterable[CardLike]) -> int:
     """
     if (type(cards) is list or type(cards) is tuple) and len(cards) == ARMY_SIZE:
         a, b, c, d = cards
-        if type(a) is int and type(b) is int and type(c) is int and type(d) is int and 0 <= a | b | c | d <= MAX_MASK:
-            key = _PAIR_KEYS[_PAIR_ROW[a << 5 | b] + _PAIR_STATE[c << 5 | d]]
-            if key is not None:  # None: a 0 among them, not a card
-                return key
+        if type(a) is int:
+            try:
+                if _CARD_INT[a] is a and _CARD_INT[b] is b and _CARD_INT[c] is c and _CARD_INT[d] is d:
+                    key: int = _KEYS[a][b][c][d]
+                    return key
+            except (IndexError, TypeError):
+                pass
         elif type(a) is Card and type(b) is Card and type(c) is Card and type(d) is Card:
-            return _PAIR_KEYS[_PAIR_ROW[a.mask << 5 | b.mask] + _PAIR_STATE[c.mask << 5 | d.mask]]  # type: ignore[return-value]
+            card_key: int = _KEYS[a.mask][b.mask][c.mask][d.mask]
+            return card_key
     m = army_masks(cards)
     m.extend([0] * (ARMY_SIZE - len(m)))
-    return _PAIR_KEYS[_PADDED_PAIR_STATE[m[0] << 5 | m[1]] * _STATES + _PADDED_PAIR_STATE[m[2] << 5 | m[3]]]  # type: ignore[return-value]
+    padded_key: int = _KEYS[m[0]][m[1]][m[2]][m[3]]
+    return padded_key
 
 
 def army_keys(masks: npt.NDArray[np.integer], out: npt.NDArray[np.uint32] | None = None) -> npt.NDArray[np.uint32]:

@@ -128,8 +128,7 @@ def _pool_mask(card: object, where: str) -> int:
 
 
 def _threshold(value: object) -> int:
-    if type(value) is int and 0 <= value <= _KEY_LIMIT:
-        return value
+    """A threshold that is not an int in 0..2**24 (can_beat's shortcut), checked and clamped."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise OrdonnanceTypeError(
             f"a threshold must be an int key, not {type(value).__name__}: {value!r}"
@@ -148,7 +147,7 @@ def _best_completion_masks(
     when the pool holds too few cards. Nothing is validated.
     """
     p = (*partial_masks, 0, 0, 0, 0)
-    packed = int(_completion_kernel.best_completion(p[0], p[1], p[2], p[3], counts))
+    packed = _best_of_counts(p[0], p[1], p[2], p[3], _int64(counts))
     return None if packed < 0 else _completion_kernel.unpack(packed)
 
 
@@ -163,54 +162,78 @@ def _can_beat_masks(
     None when there is none.
     """
     p = (*partial_masks, 0, 0, 0, 0)
-    packed = int(_completion_kernel.beats(p[0], p[1], p[2], p[3], counts, threshold))
+    packed = _beats_of_counts(p[0], p[1], p[2], p[3], _int64(counts), threshold)
     return None if packed < 0 else _completion_kernel.unpack(packed)
 
 
-def _pool_bytes(pool: object) -> bytes | None:
+_INT64 = np.dtype(np.int64)
+
+
+def _int64(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``counts`` as the compiled entries read it (they check no type): int64, C-contiguous."""
+    if counts.dtype is _INT64 and counts.flags.c_contiguous:
+        return counts
+    return np.ascontiguousarray(counts, dtype=np.int64)
+
+
+def _best_of_counts(p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64]) -> int:
+    """:func:`_completion_kernel.best_completion`, by its compiled entry found on the first call."""
+    global _best_of_counts
+    _best_of_counts = _int_entry(_completion_kernel.best_completion, 0, 0, 0, 0, np.zeros(1, np.int64))
+    return _best_of_counts(p0, p1, p2, p3, counts)
+
+
+def _beats_of_counts(p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64], threshold: int) -> int:
+    """:func:`_completion_kernel.beats`, by its compiled entry found on the first call."""
+    global _beats_of_counts
+    _beats_of_counts = _int_entry(_completion_kernel.beats, 0, 0, 0, 0, np.zeros(1, np.int64), 0)
+    return _beats_of_counts(p0, p1, p2, p3, counts, threshold)
+
+
+def _pool_bytes(pool: list[object] | tuple[object, ...]) -> bytearray | None:
     """A list or tuple of int masks (or of Cards) as one byte per card, else None.
 
-    ``bytes()`` checks in one C pass that every item is an integer in 0..255;
-    the kernel then refuses 0 and anything above 31. Only a bool passes both
-    and is no card, and it can only be a byte 0 or 1: the items at the 1s,
-    found by one C split of the bytes, are looked at. None sends the pool to
-    :func:`pool_counts`, which validates card by card.
+    ``bytearray()`` checks in one C pass that every item is an integer in
+    0..255 (twice as fast as ``bytes()`` here); the kernel then refuses 0 and
+    anything above 31. Only a bool passes both and is no card, and it can only
+    be a byte 0 or 1: the items equal to 1, found by ``list.index`` in C, are
+    looked at. None sends the pool to :func:`pool_counts`, which validates
+    card by card.
     """
-    if type(pool) is not list and type(pool) is not tuple:
-        return None
     if pool and type(pool[0]) is Card:
         masks = [card.mask for card in pool if type(card) is Card]
-        return bytes(masks) if len(masks) == len(pool) else None
+        return bytearray(masks) if len(masks) == len(pool) else None
     try:
-        packed = bytes(pool)
+        packed = bytearray(pool)  # type: ignore[arg-type]  # refused below if not ints
     except (TypeError, ValueError):
         return None
-    i = -1
-    for before in packed.split(_ONE)[:-1]:
-        i += len(before) + 1
-        if pool[i] is True:
-            return None
+    at = -1
+    try:
+        for _ in range(packed.count(1)):
+            at = pool.index(1, at + 1)
+            if pool[at] is True or packed[at] != 1:  # a bool, or an odd object equal to 1
+                return None
+    except ValueError:  # an odd integer-like object that is not equal to its value
+        return None
     return packed
 
 
-_ONE = bytes([1])
-
-
-def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int | None) -> int:
-    """Validate and search: the packed best completion, or with ``threshold`` one
-    reaching it (``NONE``, negative, when there is none)."""
+def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> int:
+    """Validate and search: the packed best completion when ``threshold`` is negative,
+    else one reaching it (``NONE``, negative, when there is none)."""
     m = army_masks(partial)
-    packed_pool = _pool_bytes(pool)
-    if packed_pool is not None:
-        army = int.from_bytes(bytes(m), "little") if m else 0  # the army word: a mask per byte
-        packed = int(_search_of_bytes(army, packed_pool, -1 if threshold is None else threshold))
-        if packed != _BAD_POOL:
-            return packed
+    if type(pool) is list or type(pool) is tuple:
+        packed_pool = _pool_bytes(pool)
+        if packed_pool is not None:
+            army = int.from_bytes(bytes(m), "little") if m else 0  # the army word: a mask per byte
+            packed: int = _search_of_bytes(army, packed_pool, threshold)
+            if packed != _BAD_POOL:
+                return packed
     m += _PADDING[len(m) :]
     counts = pool_counts(pool)  # validates card by card (and explains a refusal)
-    if threshold is None:
-        return int(_completion_kernel.best_completion(m[0], m[1], m[2], m[3], counts))
-    return int(_completion_kernel.beats(m[0], m[1], m[2], m[3], counts, threshold))
+    if threshold < 0:
+        return _best_of_counts(m[0], m[1], m[2], m[3], counts)
+    return _beats_of_counts(m[0], m[1], m[2], m[3], counts, threshold)
 
 
 _PADDING = [0] * ARMY_SIZE
@@ -232,10 +255,19 @@ def _compiled_entry(kernel: Callable[..., int], *example: object) -> Callable[..
         return kernel
 
 
-def _search_of_bytes(army: int, pool: bytes, threshold: int) -> int:
+def _int_entry(kernel: Callable[..., int], *example: object) -> Callable[..., int]:
+    """:func:`_compiled_entry`, whose results are ints also without the JIT (where the
+    kernel's Python function returns NumPy integers)."""
+    entry = _compiled_entry(kernel, *example)
+    if entry is not kernel:
+        return entry
+    return lambda *args: int(kernel(*args))
+
+
+def _search_of_bytes(army: int, pool: bytearray, threshold: int) -> int:
     """:func:`_completion_kernel.search_of_bytes`, by its compiled entry found on the first call."""
     global _search_of_bytes
-    _search_of_bytes = _compiled_entry(_completion_kernel.search_of_bytes, 0, bytes(1), -1)
+    _search_of_bytes = _int_entry(_completion_kernel.search_of_bytes, 0, bytearray(1), -1)
     return _search_of_bytes(army, pool, threshold)
 
 
@@ -260,7 +292,7 @@ def best_completion_key(partial: Iterable[CardLike], pool: PoolLike) -> int | No
     >>> best_completion_key(["F", "F"], ["F"]) is None
     True
     """
-    packed = _search(partial, pool, None)
+    packed = _search(partial, pool, -1)
     return None if packed < 0 else packed >> _completion_kernel.KEY_SHIFT
 
 
@@ -276,7 +308,7 @@ def best_completion(partial: Iterable[CardLike], pool: PoolLike) -> Completion |
     >>> best_completion(["L", "B", "S", "H"], [])
     Completion(key=0, cards=())
     """
-    return _completion(_search(partial, pool, None))
+    return _completion(_search(partial, pool, -1))
 
 
 def can_beat(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> Completion | None:
@@ -295,4 +327,6 @@ def can_beat(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> Com
     >>> can_beat(["H", "H"], ["H", "L", "B"], claimant + 1) is None
     True
     """
-    return _completion(_search(partial, pool, _threshold(threshold)))
+    if type(threshold) is not int or not 0 <= threshold <= _KEY_LIMIT:
+        threshold = _threshold(threshold)
+    return _completion(_search(partial, pool, threshold))
