@@ -12,7 +12,7 @@ import pytest
 from ordonnance.errors import IllegalActionError, InvalidRulesError
 from ordonnance.shinobi import CLANS, Game, Rules, bots, simulate
 from ordonnance.shinobi import _kernel as kernel
-from ordonnance.shinobi._montecarlo import clan_prior, determinize, state_of_view
+from ordonnance.shinobi._montecarlo import clan_prior, determinize, rollouts, state_of_view
 
 from .test_game import random_game
 
@@ -63,6 +63,49 @@ def test_montecarlo_refuses_bad_settings() -> None:
         bots.MonteCarlo(horizon=0)
     with pytest.raises(InvalidRulesError, match="margin_weight"):
         bots.MonteCarlo(margin_weight=2)
+    with pytest.raises(InvalidRulesError, match="work must be an int in 1..10,000,000,000, got -5"):
+        bots.MonteCarlo(work=-5)
+
+
+def _open_view(k: int) -> object:
+    """The ``k``-th position of :func:`positions` with a choice to make, as its player's view."""
+    games = [g for g in positions(12) if not g.is_over and len(g.legal_actions()) > 2]
+    return games[k].view(games[k].current_player)
+
+
+def _search(view: object, per_action: int, share: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """One round of MonteCarlo's rollouts for every legal action of ``view``: (work, sums, counts)."""
+    base, pool = state_of_view(view)  # type: ignore[arg-type]
+    clans, cumulative = clan_prior(view, 0.0)  # type: ignore[arg-type]
+    codes = np.array([a.code for a in view.legal_actions], np.int64)  # type: ignore[attr-defined]
+    sums, counts = np.zeros(len(codes)), np.zeros(len(codes), np.int64)
+    with np.errstate(over="ignore"):
+        work = rollouts(base, view.seat, pool, clans, cumulative, codes, np.arange(len(codes), dtype=np.int64),  # type: ignore[attr-defined]
+                        per_action, share, np.uint64(11), np.full(base[kernel.N], kernel.GREEDY, np.int64), 0.1, 58, 4,
+                        sums, counts)  # fmt: skip
+    return work, sums, counts
+
+
+def test_montecarlo_work_stops_a_round_after_the_first_rollout_index_that_reaches_it() -> None:
+    view = _open_view(0)
+    share = 3_000 if numba.config.DISABLE_JIT else 60_000
+    work, sums, counts = _search(view, 10**6, share)
+    played = int(counts[0])
+    assert np.all(counts == played) and played > 1 and work >= share
+    # the same rollouts, counted: one index fewer stays below the share, and exactly `played` spend `work`
+    assert _search(view, played - 1, 10**12)[0] < share
+    again, same_sums, _ = _search(view, played, 10**12)
+    assert again == work and np.array_equal(same_sums, sums)
+    # work counts the decisions played and the actions Greedy valued: more than a decision each
+    assert _search(view, 1, 10**12)[0] > 2 * len(view.legal_actions)
+
+
+def test_montecarlo_work_bounds_a_decision_and_keeps_it_reproducible() -> None:
+    view = _open_view(1)
+    small = dict(rollouts=10**6, work=2_000 if numba.config.DISABLE_JIT else 20_000)
+    first = bots.MonteCarlo(seed=8, **small).choose(view)  # type: ignore[arg-type]
+    assert first in view.legal_actions and first == bots.MonteCarlo(seed=8, **small).choose(view)  # type: ignore[arg-type]
+    assert "work=" in repr(bots.MonteCarlo(seed=1, work=7))
 
 
 @pytest.mark.parametrize("home_weight", [0.0, 1.5])

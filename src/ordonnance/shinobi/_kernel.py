@@ -79,10 +79,11 @@ ACTION_COUNT = PASS_CODE + 1
 LEGAL = 0
 TIES = LEGAL + ACTION_COUNT
 VALUES = TIES + ACTION_COUNT
-BEST = VALUES + ACTION_COUNT  # [seat]: the largest army in the province
-BEST_CLAN = BEST + SEATS  # [seat]: its clan
-SECOND = BEST_CLAN + SEATS  # [seat]: the largest army of another clan
-WORK = SECOND + SEATS
+WORDS = VALUES + ACTION_COUNT  # [seat]: the province's size word (as SIZES) after the action valued
+REACH = WORDS + SEATS  # [seat]: its _reach word
+BEYOND = REACH + SEATS  # [seat]: the lane by lane maximum of the reach words of the later provinces
+VALUED = BEYOND + SEATS  # the actions Greedy has valued, a running count (MonteCarlo's work)
+WORK = VALUED + 1
 
 #: play_out's ``until_turn`` for a whole game.
 ALL_TURNS = 1 << 40
@@ -366,87 +367,125 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
 
 @numba.njit(cache=True, inline="always")
 def evaluate(state: npt.NDArray[np.int64], seat: int, clan: int, work: npt.NDArray[np.int64]) -> int:
-    """Greedy's value of the table for ``seat`` of ``clan`` (ordonnance.shinobi.bots.evaluate).
-
-    An army of clan ``c`` in province ``q`` is threatened when some province
-    ``r != q`` holds a bigger army of another clan. With each province's largest
-    army and the largest of another clan, the largest threat to clan ``c`` from
-    each province is known; the two provinces with the largest threats to ``c``
-    then answer for every ``q`` at once: O(seats x clans), not its square.
-    """
-    n = state[N]
-    for r in range(n):
-        best, best_clan, second = 0, -1, 0
+    """Greedy's value of the table in ``state``'s provinces for ``seat`` of ``clan``
+    (ordonnance.shinobi.bots.evaluate), by :func:`_value`."""
+    for q in range(state[N]):
+        word = 0
         for c in range(CLANS):
-            size = state[PROV + CLANS * r + c]
-            if size > best:
-                second, best, best_clan = best, size, c
-            elif size > second:
-                second = size
-        work[BEST + r], work[BEST_CLAN + r], work[SECOND + r] = best, best_clan, second
-    strongest, others, own = -(1 << 40), 0, 0
+            word |= state[PROV + CLANS * q + c] << (LANE * c)
+        work[WORDS + q] = word
+        work[REACH + q] = _reach(word)
+    return _value(work, state[N], seat, clan)
+
+
+@numba.njit(cache=True, inline="always")
+def _reach(word: int) -> int:
+    """Lane ``c``: the largest army of a clan other than ``c`` in the province of size word ``word``
+    (the largest army everywhere but in its own lane, which holds the second largest)."""
+    best, second, at = 0, 0, 0
     for c in range(CLANS):
-        top, top_at, runner_up = 0, -1, 0  # the two largest threats to clan c and where the first is
-        for r in range(n):
-            threat = work[SECOND + r] if work[BEST_CLAN + r] == c else work[BEST + r]
-            if threat > top:
-                runner_up, top, top_at = top, threat, r
-            elif threat > runner_up:
-                runner_up = threat
-        strength = 0
-        for q in range(n):
-            size = state[PROV + CLANS * q + c]
-            if size > 0:
-                strength += 2 * size
-                if (runner_up if top_at == q else top) > size:
-                    strength -= 1
-        if c == clan:
-            own = strength
-        else:
-            strongest = max(strongest, strength)
-            others += strength
-    weapon = 0
+        size = (word >> (LANE * c)) & _LANE_MASK
+        second = max(second, min(best, size))
+        at = c if size > best else at
+        best = max(best, size)
+    return int(best * _LANES - ((best - second) << (LANE * at)))
+
+
+@numba.njit(cache=True, inline="always")
+def _lane_max(x: int, y: int) -> int:
+    """The larger of ``x`` and ``y`` in each lane (lanes below :data:`_HIGH`)."""
+    keep = ((((x | _HIGHS) - y) & _HIGHS) >> (LANE - 1)) * _LANE_MASK  # the lanes where x >= y
+    return (x & keep) | (y & ~keep)
+
+
+@numba.njit(cache=True, inline="always")
+def _value(work: npt.NDArray[np.int64], n: int, seat: int, clan: int) -> int:
+    """Greedy's value of the table whose size words are ``work[WORDS:]``, with their
+    :func:`_reach` words in ``work[REACH:]``, for ``seat`` of ``clan``.
+
+    The army of clan ``c`` in province ``q`` is threatened when lane ``c`` of the
+    reach words of the other provinces exceeds its size somewhere: their lane by
+    lane maximum, before ``q`` (running) and after it (``work[BEYOND + q]``),
+    compared with the province's size word in all five lanes at once. The
+    clans' strengths then come out of one word, two per card less the
+    threatened armies."""
+    beyond = 0
+    for q in range(n - 1, -1, -1):
+        work[BEYOND + q] = beyond
+        beyond = _lane_max(beyond, work[REACH + q])
+    before, totals, threatened = 0, 0, 0
+    for q in range(n):
+        word = work[WORDS + q]
+        threat = _lane_max(before, work[BEYOND + q])
+        armies = ((word | _HIGHS) - _LANES) & _HIGHS  # the lanes of size 1 and more
+        outnumbered = ((threat | _HIGHS) - word - _LANES) & _HIGHS  # the lanes where threat > size
+        threatened += (armies & outnumbered) >> (LANE - 1)
+        totals += word
+        before = _lane_max(before, work[REACH + q])
+    strengths = 2 * totals - threatened
+    own = (strengths >> (LANE * clan)) & _LANE_MASK
+    home = work[WORDS + seat]
+    strongest, others, weapon = 0, -own, 0
     for c in range(CLANS):
-        weapon = max(weapon, state[PROV + CLANS * seat + c])
+        strength = (strengths >> (LANE * c)) & _LANE_MASK
+        others += strength
+        strongest = max(strongest, strength) if c != clan else strongest
+        weapon = max(weapon, (home >> (LANE * c)) & _LANE_MASK)
     value = (OWN_WEIGHT * own - STRONGEST_WEIGHT * strongest - OTHERS_WEIGHT * others
-             + HOME_WEIGHT * state[PROV + CLANS * seat + clan] + WEAPON_WEIGHT * weapon)  # fmt: skip
+             + HOME_WEIGHT * ((home >> (LANE * clan)) & _LANE_MASK) + WEAPON_WEIGHT * weapon)  # fmt: skip
     return int(value)
 
 
 @numba.njit(cache=True, inline="always")
-def _shift(state: npt.NDArray[np.int64], p: int, code: int, sign: int) -> None:
-    """Add ``code``'s effect on the armies' sizes to ``state`` (sign 1), or take it back (-1)."""
+def _changes(p: int, code: int) -> tuple[int, int, int, int, int]:
+    """What ``code`` does to the armies' sizes: ``(f, t, c, df, dt)``, the army of clan ``c``
+    changes by ``df`` in province ``f`` and by ``dt`` in ``t`` (``dt`` is 0 but for a move)."""
     if code < NINJA_BASE:
-        state[PROV + CLANS * (code % SEATS) + code // SEATS] += sign
-    elif code < REINFORCE_BASE:
-        state[PROV + code - NINJA_BASE] -= sign
-    elif code < MOVE_BASE:
-        state[PROV + CLANS * p + code - REINFORCE_BASE] += sign
-    elif code < ATTACK_BASE:
+        return code % SEATS, code % SEATS, code // SEATS, 1, 0
+    if code < REINFORCE_BASE:
+        q = (code - NINJA_BASE) // CLANS
+        return q, q, (code - NINJA_BASE) % CLANS, -1, 0
+    if code < MOVE_BASE:
+        return p, p, code - REINFORCE_BASE, 1, 0
+    if code < ATTACK_BASE:
         rest, t = (code - MOVE_BASE) // SEATS, (code - MOVE_BASE) % SEATS
-        state[PROV + rest] -= sign
-        state[PROV + CLANS * t + rest % CLANS] += sign
-    elif code < PASS_CODE:
-        q, b = ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS
-        state[PROV + CLANS * q + b] -= sign
+        return rest // CLANS, t, rest % CLANS, -1, 1
+    if code < PASS_CODE:
+        q = ((code - ATTACK_BASE) // CLANS) % SEATS
+        return q, q, (code - ATTACK_BASE) % CLANS, -1, 0
+    return p, p, 0, 0, 0
 
 
 @numba.njit(cache=True, inline="always")
 def values(state: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], count: int,
            work: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
-    """``out[i]``: Greedy's value of the table after the current player gives ``codes[i]``."""
-    p = state[CUR]
+    """``out[i]``: Greedy's value of the table after the current player gives ``codes[i]``:
+    the :data:`SIZES` words with the one or two changed lanes, their reach words
+    recomputed for the changed provinces only."""
+    p, n = state[CUR], state[N]
     clan = state[CLAN + p]
+    for q in range(n):
+        work[WORDS + q] = state[SIZES + q]
+        work[REACH + q] = _reach(state[SIZES + q])
     for i in range(count):
-        _shift(state, p, codes[i], 1)
-        out[i] = evaluate(state, p, clan, work)
-        _shift(state, p, codes[i], -1)
+        f, t, c, df, dt = _changes(p, codes[i])
+        from_word, to_word = work[WORDS + f], work[WORDS + t]
+        from_reach, to_reach = work[REACH + f], work[REACH + t]
+        work[WORDS + f] = from_word + (df << (LANE * c))
+        work[WORDS + t] += dt << (LANE * c)
+        work[REACH + f] = _reach(work[WORDS + f])
+        work[REACH + t] = _reach(work[WORDS + t])
+        out[i] = _value(work, n, p, clan)
+        work[WORDS + t], work[REACH + t] = to_word, to_reach
+        work[WORDS + f], work[REACH + f] = from_word, from_reach
 
 
 @numba.njit(cache=True, inline="always")
 def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.NDArray[np.int64]) -> tuple[int, np.uint64]:
-    """Greedy's choice among the ``count`` legal codes in ``work[LEGAL:]``; (code, new rng)."""
+    """Greedy's choice among the ``count`` legal codes in ``work[LEGAL:]``, adding ``count``
+    to ``work[VALUED]``; (code, new rng)."""
     values(state, work[LEGAL:], count, work, work[VALUES:])
+    work[VALUED] += count
     best, ties = 0, 0
     for i in range(count):
         value = work[VALUES + i]

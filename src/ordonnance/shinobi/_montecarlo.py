@@ -33,8 +33,9 @@ The search, step by step:
   whole ones: in tuning runs (four players, 400 rollouts, 150 games each, so
   about +-4 points) 6 turns won 48%, 8 turns 51%, 10 turns 60%, 12 turns 54-56%,
   16 turns 50%; whole games needed 1,000 rollouts (about 85 ms) for 57%. On the
-  benchmark's 200 games, 500 rollouts won 56.2% and 800 (the default) 65.2%, at
-  a median 34 ms of CPU time a decision.
+  benchmark's 200 games, 500 rollouts won 56.2% and 800 65.2%, at a median 34 ms
+  of CPU time a decision (before Greedy's evaluation in lanes made rollouts
+  about twice as fast).
 * **Clans.** Every consistent clan assignment is equally likely by default;
   ``home_weight`` leans the deals towards giving each seat the clan it has most
   of at home (weight ``exp(home_weight x cards)``). Against Greedy that lost
@@ -46,9 +47,21 @@ The search, step by step:
   ``ceil(log2(k))`` rounds for ``k`` actions; each round shares its part equally
   among the actions still in the race and keeps the better half (by mean value,
   the earlier action on ties). The best survivor is played.
+* **A bound on the work.** A rollout's cost varies with the table (Greedy
+  values every legal action of every decision, a dozen on average and up to
+  about fifty), so ``rollouts`` alone does not bound a decision's time.
+  ``work`` (:data:`DEFAULT_WORK`) bounds the work of all the rollouts of one
+  decision, counted as the decisions played plus the actions Greedy valued:
+  each round may spend its share of what is left and stops after the first
+  rollout index ``j`` (played for every action in the race) that reaches it,
+  so every action keeps the same deals and at least one rollout a round. A
+  unit of work costs about 65-70 ns of one core, so the defaults (1,600
+  rollouts, 450,000 work, which binds in most decisions) take about 25-30 ms
+  of CPU time a decision and at most about 40 ms on the development machine
+  (see ``docs/shinobi.rst``).
 
-A decision with one legal action is given at once. The budget counts rollouts,
-so a seeded bot is reproducible on every machine.
+A decision with one legal action is given at once. The budgets count rollouts
+and work, not time, so a seeded bot is reproducible on every machine.
 """
 
 from __future__ import annotations
@@ -71,12 +84,16 @@ from ordonnance.shinobi.bots import _legal, _ShinobiBot
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.view import PlayerView
 
-__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_HORIZON", "state_of_view", "clan_prior", "determinize"]
+__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "DEFAULT_HORIZON", "state_of_view", "clan_prior", "determinize"]
 
 #: Rollouts per decision by default.
-DEFAULT_ROLLOUTS = 800
+DEFAULT_ROLLOUTS = 1_600
+#: The most work of one decision by default (see the module docs).
+DEFAULT_WORK = 450_000
 #: The largest budget a bot accepts (a decision then takes minutes, not forever).
 MAX_ROLLOUTS = 1_000_000
+#: The largest ``work`` a bot accepts.
+MAX_WORK = 10**10
 #: Turns a rollout plays by default before the table is scored (2.5 rounds of 4 players).
 DEFAULT_HORIZON = 10
 _MASK64 = (1 << 64) - 1
@@ -183,16 +200,20 @@ def rollouts(
     codes: npt.NDArray[np.int64],
     active: npt.NDArray[np.int64],
     per_action: int,
+    share: int,
     seed: np.uint64,
     policies: npt.NDArray[np.int64],
     margin_weight: float,
     cards: int,
     horizon: int,
     sums: npt.NDArray[np.float64],
-) -> None:
-    """``per_action`` rollouts of each action ``codes[a]`` for ``a`` in ``active``; adds their
-    values to ``sums[a]``. Rollout ``j`` deals and seeds the bots alike for every action; a
-    rollout stops after ``horizon`` turns, and its margin counts in units of ``cards``."""
+    counts: npt.NDArray[np.int64],
+) -> int:
+    """Rollouts ``j = 0, 1, ...`` of each action ``codes[a]`` for ``a`` in ``active``, adding their
+    values to ``sums[a]`` and their number to ``counts[a]``, until ``per_action`` are played or
+    the work (decisions played, and actions Greedy valued) reaches ``share`` after some ``j``;
+    returns the work. Rollout ``j`` deals and seeds the bots alike for every action; a rollout
+    stops after ``horizon`` turns, and its margin counts in units of ``cards``."""
     n = base[kernel.N]
     dealt = np.empty_like(base)
     state = np.empty_like(base)
@@ -201,7 +222,10 @@ def rollouts(
     rngs = np.zeros(n, np.uint64)
     record = np.zeros(0, np.int64)
     stream = seed
+    decisions = 0
     for j in range(per_action):
+        if j > 0 and decisions + work[kernel.VALUED] >= share:
+            break
         stream, deal_seed = _splitmix64_jit(stream)
         rng = determinize(base, me, pool, clans, cumulative, dealt, deal_seed)
         for q in range(n):
@@ -211,7 +235,7 @@ def rollouts(
             state[:] = dealt
             rngs[:] = rng0
             kernel.apply(state, codes[a])
-            kernel.play_out(state, policies, rngs, work, record, base[kernel.TURNS] + horizon)
+            decisions += kernel.play_out(state, policies, rngs, work, record, base[kernel.TURNS] + horizon)
             mask = kernel.winners(state)
             value = 0.0
             if mask >> me & 1:
@@ -224,17 +248,20 @@ def rollouts(
                 if q != me:
                     best = max(best, kernel.score(state, q))
             sums[a] += value + margin_weight * (mine - best) / max(cards, 1)
+            counts[a] += 1
+    return int(decisions + work[kernel.VALUED])
 
 
 class MonteCarlo(_ShinobiBot):
     """Determinized Monte-Carlo search with Greedy rollouts (see the module docs).
 
-    ``rollouts`` is the budget per decision (default :data:`DEFAULT_ROLLOUTS`);
-    ``rollout_policy`` plays every seat in the rollouts (``"greedy"`` or
-    ``"random"``); ``margin_weight`` adds the final score margin, scaled to the
-    cards in the game, to each rollout's win value; ``horizon`` cuts rollouts
-    after that many turns (None: whole games); ``home_weight`` is the clan prior
-    (see the module docs).
+    ``rollouts`` is the budget per decision (default :data:`DEFAULT_ROLLOUTS`)
+    and ``work`` the most work its rollouts may do (default :data:`DEFAULT_WORK`;
+    see the module docs), both reproducible; ``rollout_policy`` plays every seat
+    in the rollouts (``"greedy"`` or ``"random"``); ``margin_weight`` adds the
+    final score margin, scaled to the cards in the game, to each rollout's win
+    value; ``horizon`` cuts rollouts after that many turns (None: whole games);
+    ``home_weight`` is the clan prior (see the module docs).
     """
 
     def __init__(
@@ -242,33 +269,36 @@ class MonteCarlo(_ShinobiBot):
         seed: int | None = None,
         *,
         rollouts: int = DEFAULT_ROLLOUTS,
+        work: int = DEFAULT_WORK,
         rollout_policy: Literal["greedy", "random"] = "greedy",
         margin_weight: float = 0.1,
         horizon: int | None = DEFAULT_HORIZON,
         home_weight: float = 0.0,
     ) -> None:
         super().__init__(seed)
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or not 1 <= rollouts <= MAX_ROLLOUTS:
-            raise InvalidRulesError(f"rollouts must be an int in 1..{MAX_ROLLOUTS:,}, got {rollouts!r}")
+        for name, value, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+                raise InvalidRulesError(f"{name} must be an int in 1..{limit:,}, got {value!r}")
         if rollout_policy not in ("greedy", "random"):
             raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
         if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
             raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
+        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= 1 << 30):
+            raise InvalidRulesError(f"horizon must be a positive int (turns) or None, got {horizon!r}")
+        if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
+            raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
         self.rollouts = rollouts
         """Rollouts per decision."""
+        self.work = work
+        """The most work (rollout decisions and actions Greedy values) of one decision: a bound on its time."""
         self.rollout_policy = rollout_policy
         """The policy of every seat in the rollouts."""
         self.margin_weight = float(margin_weight)
         """Weight of the final score margin in a rollout's value."""
-        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= 1 << 30):
-            raise InvalidRulesError(f"horizon must be a positive int (turns) or None, got {horizon!r}")
         self.horizon = horizon
-        if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
-            raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
-        self.home_weight = float(home_weight)
-
-        """How strongly a seat's armies at home hint at its clan (0: every consistent clan equally likely)."""
         """Turns a rollout plays before the table is scored as if the game ended (None: to the end)."""
+        self.home_weight = float(home_weight)
+        """How strongly a seat's armies at home hint at its clan (0: every consistent clan equally likely)."""
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best mean rollout value."""
@@ -287,13 +317,14 @@ class MonteCarlo(_ShinobiBot):
         rounds = max(1, math.ceil(math.log2(len(alive))))
         stream = seed
         horizon = kernel.ALL_TURNS if self.horizon is None else self.horizon
+        work_left = self.work
         with np.errstate(over="ignore"):
-            for _ in range(rounds):
+            for r in range(rounds):
                 per_action = max(1, self.rollouts // (rounds * len(alive)))
                 stream, round_seed = splitmix64(stream)
-                rollouts(base, view.seat, pool, clans, cumulative, codes, np.array(alive, np.int64), per_action,
-                         np.uint64(round_seed), policies, self.margin_weight, len(view.rules.troop_deck), horizon, sums)  # fmt: skip
-                played[alive] += per_action
+                work_left -= rollouts(base, view.seat, pool, clans, cumulative, codes, np.array(alive, np.int64), per_action,
+                                      work_left // (rounds - r), np.uint64(round_seed), policies, self.margin_weight,
+                                      len(view.rules.troop_deck), horizon, sums, played)  # fmt: skip
                 alive.sort(key=lambda a: (-sums[a] / played[a], a))
                 alive = alive[: max(1, (len(alive) + 1) // 2)]
                 if len(alive) == 1:
@@ -301,5 +332,5 @@ class MonteCarlo(_ShinobiBot):
         return actions[alive[0]]
 
     def __repr__(self) -> str:
-        return (f"shinobi.bots.MonteCarlo(seed={self.seed}, rollouts={self.rollouts}, "
+        return (f"shinobi.bots.MonteCarlo(seed={self.seed}, rollouts={self.rollouts}, work={self.work}, "
                 f"rollout_policy={self.rollout_policy!r}, margin_weight={self.margin_weight})")  # fmt: skip
