@@ -147,6 +147,45 @@ def test_strings() -> None:
     assert ops.load().new_initial_state().action_to_string(pyspiel.PlayerId.CHANCE, 12) == "Deal SH"
 
 
+def _table_text(game: od.Game, player: int) -> str:
+    """The observation string's twin, written on the public Game API."""
+    hand = " ".join(map(str, game.hand(player)))
+    turn = "over" if game.is_over else f"player {game.current_player} to act"
+    sizes = [len(game.hand(p)) for p in range(game.players)]
+    lines = [f"seat {player} | hand {hand} | hands {sizes} | pile {game.deck_size} | {turn}"]
+    for t in od.Territory:
+        armies = " / ".join(" ".join(map(str, game.army(t, p))) or "-" for p in range(game.players))
+        owner = game.territory_owner(t)
+        won = "" if owner is None else f" won by {owner} (marker {game.marker(t)})"
+        lines.append(f"{t.label}: {armies}{won}")
+    passed = [p for p in range(game.players) if game._passed >> p & 1]
+    if passed:
+        lines.append(f"passed: {passed}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=IDS)
+def test_the_strings_agree_with_the_engine(params: dict[str, Any]) -> None:
+    """Observation and information-state strings, at every step, against the same text
+    made from ``state.game()`` through the public Game API."""
+    game = pyspiel.load_game("python_ordonnance", params)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    decisions: list[int] = []
+    while state.is_chance_node():
+        state.apply_action(_random_step(state, rng))
+    while True:
+        engine = state.game()
+        for p in range(game.num_players()):
+            assert state.observation_string(p) == _table_text(engine, p)
+            hand = " ".join(map(str, engine.hand(p)))
+            assert state.information_state_string(p) == f"seat {p} | hand {hand} | decisions {' '.join(map(str, decisions))}"
+        if state.is_terminal():
+            break
+        decisions.append(_random_step(state, rng))
+        state.apply_action(decisions[-1])
+
+
 @pytest.mark.parametrize("params", PARAMS[:6], ids=IDS[:6])
 def test_resampling_keeps_the_information_state(params: dict[str, Any]) -> None:
     game = pyspiel.load_game("python_ordonnance", params)

@@ -220,6 +220,7 @@ class _Setup:
         self._outcomes: list[list[tuple[int, float]] | None] = [None] * (self.deck + 1)
         self.unshuffle = _unshuffling(self.deck)
         # A fixed deal is made once: every initial state copies it.
+        self.rng_state = None if seed is None else shuffled_deck(rules, seed)[1]  # Game._rng_state after the deal
         if seed is not None:
             self.dealt = ok.new_board(self.deck)
             answer = _run(ok.start, self.work, self.dealt, self.cards, np.uint64(seed))
@@ -532,7 +533,7 @@ def _game_of(state: OrdonnanceState) -> Game:
     game._rules = rules
     seed = setup.seed
     game._seed = seed
-    game._rng_state = None if seed is None else shuffled_deck(rules, seed)[1]
+    game._rng_state = setup.rng_state
     game._deck = b[k.ORDER + b[k.TOP] : k.ORDER + deck][::-1]
     game._hands = [_lanes(b[k.HAND + p], b[k.HAND_LEN + p]) for p in range(n)]
     at = k.SEATS
@@ -639,23 +640,34 @@ class _Observer:
         """``player``'s information state (perfect recall) or observation, as text."""
         if state._current == _CHANCE:
             return f"seat {player}: dealing, {len(state._p.dealt)} cards dealt"
-        b = state._p.board
-        hand = " ".join(str(Card.from_mask(m)) for m in _lanes(int(b[k.HAND + player]), int(b[k.HAND_LEN + player])))
+        b = state._p.board.tolist()
+        hand = _text(b[k.HAND + player], b[k.HAND_LEN + player])
         if self._perfect_recall:
             return f"seat {player} | hand {hand} | decisions {' '.join(map(str, state._p.decisions))}"
-        return _table_text(state.game(), player, hand)
+        return _table_text(b, self._setup, player, hand)
 
 
-def _table_text(game: Game, player: int, hand: str) -> str:
-    turn = "over" if game.is_over else f"player {game.current_player} to act"
-    sizes = [len(game.hand(p)) for p in range(game.players)]
-    lines = [f"seat {player} | hand {hand} | hands {sizes} | pile {game.deck_size} | {turn}"]
+#: ``_CARD_TEXT[m]``: the text of the card of mask m (1..31).
+_CARD_TEXT = [""] + [str(Card.from_mask(m)) for m in range(1, _CHANCE_OUTCOMES)]
+
+
+def _text(word: int, length: int) -> str:
+    """The cards in the first ``length`` lanes of a kernel word, as text."""
+    return " ".join([_CARD_TEXT[(word >> (8 * i)) & 255] for i in range(length)])
+
+
+def _table_text(b: list[int], setup: _Setup, player: int, hand: str) -> str:
+    """The table as ``player`` sees it, read from the board ``b`` (as a list)."""
+    n, at = setup.players, k.SEATS
+    turn = "over" if b[k.OVER] else f"player {b[k.CURRENT]} to act"
+    sizes = b[k.HAND_LEN : k.HAND_LEN + n]
+    lines = [f"seat {player} | hand {hand} | hands {sizes} | pile {setup.deck - b[k.TOP]} | {turn}"]
     for t in Territory:
-        armies = " / ".join(" ".join(map(str, game.army(t, p))) or "-" for p in range(game.players))
-        owner = game.territory_owner(t)
-        won = "" if owner is None else f" won by {owner} (marker {game.marker(t)})"
+        armies = " / ".join(_text(b[k.ARMY_AT + t * at + p], b[k.ARMY_LEN + t * at + p]) or "-" for p in range(n))
+        owner = b[k.OWNER + t]
+        won = "" if owner == _NOBODY else f" won by {owner} (marker {b[k.MARKER + t]})"
         lines.append(f"{t.label}: {armies}{won}")
-    passed = [p for p in range(game.players) if game._passed >> p & 1]
+    passed = [p for p in range(n) if b[k.PASSED] >> p & 1]
     if passed:
         lines.append(f"passed: {passed}")
     return "\n".join(lines)
