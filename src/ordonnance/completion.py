@@ -196,32 +196,33 @@ def _pool_bytes(pool: list[object] | tuple[object, ...]) -> bytearray | None:
     ``bytearray()`` checks in one C pass that every item is an integer in
     0..255 (twice as fast as ``bytes()`` here); the kernel then refuses 0 and
     anything above 31. Only a bool passes both and is no card, and it can only
-    be a byte 0 or 1: the items equal to 1, found by ``list.index`` in C, are
-    looked at. None sends the pool to :func:`pool_counts`, which validates
-    card by card.
+    be a byte 0 or 1: each item at a 1 must be the int 1 itself (CPython's
+    shared small int), found by ``list.index`` in C; an item that is not (True,
+    a NumPy 1, anything odd) sends the whole pool to :func:`pool_counts`,
+    which validates card by card (and refuses bools). None means that.
     """
     if pool and type(pool[0]) is Card:
         masks = [card.mask for card in pool if type(card) is Card]
         return bytearray(masks) if len(masks) == len(pool) else None
     try:
         packed = bytearray(pool)  # type: ignore[arg-type]  # refused below if not ints
+        at = -1
+        for _ in range(packed.count(1)):
+            at = pool.index(1, at + 1)  # ValueError: an odd integer-like object not equal to 1
+            if pool[at] is not _ONE:
+                return None
     except (TypeError, ValueError):
         return None
-    at = -1
-    try:
-        for _ in range(packed.count(1)):
-            at = pool.index(1, at + 1)
-            if pool[at] is True or packed[at] != 1:  # a bool, or an odd object equal to 1
-                return None
-    except ValueError:  # an odd integer-like object that is not equal to its value
-        return None
     return packed
+
+
+_ONE = 1
 
 
 def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> int:
     """Validate and search: the packed best completion when ``threshold`` is negative,
     else one reaching it (``NONE``, negative, when there is none)."""
-    m = army_masks(partial)
+    m = [] if type(partial) is list and not partial else army_masks(partial)
     if type(pool) is list or type(pool) is tuple:
         packed_pool = _pool_bytes(pool)
         if packed_pool is not None:
