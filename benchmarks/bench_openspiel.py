@@ -6,7 +6,10 @@ The loop is the one an OpenSpiel user writes (``is_terminal``,
 by hand on the public ``Game`` API (117 games/s with chance nodes and 419 with
 a fixed deal when the issue was written; the target is ten times that): it is
 written out below as :class:`EngineState` and measured in the same run, so
-the ratios are the ones to quote. On a shared machine the speed drifts within
+the ratios are the ones to quote. :class:`ReplayGame` is the floor of any
+Python game under this loop: recorded games of the adapter replayed by states
+that do no work (OpenSpiel's calls into Python and the loop's own list
+handling and sampling). On a shared machine the speed drifts within
 a run too, so ``test_ratio_to_the_baseline`` also times the two in
 alternation, round by round, and prints the ratio of their medians against the
 target of 10. Skipped without OpenSpiel. Run with::
@@ -126,6 +129,88 @@ def rollouts(game: Any, games: int = GAMES) -> None:
                 state.apply_action(rng.choice(state.legal_actions()))
 
 
+_FLOOR = "python_ordonnance_replay_floor"
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
+
+class ReplayGame(pyspiel.Game):  # type: ignore[misc]
+    """The floor of any Python game under this loop: states that replay recorded games
+    of the adapter (the seat to act, the chance outcomes or legal actions of every node,
+    ready-made) and do no work at all, whatever action is applied."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        adapter = pyspiel.load_game("python_ordonnance", params)
+        info = pyspiel.GameInfo(num_distinct_actions=rl.NUM_ACTIONS, max_chance_outcomes=32, num_players=adapter.num_players(),
+                                min_utility=-1.0, max_utility=1.0, utility_sum=None, max_game_length=2000)  # fmt: skip
+        super().__init__(_FLOOR_TYPE, info, params)
+        self.traces = [_trace(adapter, random.Random(g)) for g in range(20)]
+        self.next = 0
+
+    def new_initial_state(self) -> ReplayState:
+        self.next += 1
+        return ReplayState(self, self.traces[self.next % len(self.traces)])
+
+
+class ReplayState(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: ReplayGame, trace: list[tuple[int, list[Any]]]) -> None:
+        super().__init__(game)
+        self.trace = trace
+        self.at = 0
+
+    def current_player(self) -> int:
+        return self.trace[self.at][0] if self.at < len(self.trace) else _TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.at == len(self.trace)
+
+    def is_chance_node(self) -> bool:
+        return self.at < len(self.trace) and self.trace[self.at][0] == _CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self.trace[self.at][1])
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return list(self.trace[self.at][1])
+
+    def _apply_action(self, action: int) -> None:
+        self.at += 1
+
+    def returns(self) -> list[float]:
+        return [0.0] * self.num_players()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(action)
+
+    def __str__(self) -> str:
+        return f"node {self.at}"
+
+
+def _trace(game: Any, rng: random.Random) -> list[tuple[int, list[Any]]]:
+    """One random game of ``game``: each node's player and chance outcomes or legal actions."""
+    state, trace = game.new_initial_state(), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            trace.append((_CHANCE, state.chance_outcomes()))
+            outcomes, probabilities = zip(*trace[-1][1])
+            state.apply_action(rng.choices(outcomes, probabilities)[0])
+        else:
+            trace.append((state.current_player(), state.legal_actions()))
+            state.apply_action(rng.choice(trace[-1][1]))
+    return trace
+
+
+_FLOOR_TYPE = pyspiel.GameType(
+    short_name=_FLOOR, long_name="Recorded Ordonnance games replayed (benchmark floor)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION, utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=4, min_num_players=2,
+    provides_information_state_string=False, provides_information_state_tensor=False,
+    provides_observation_string=False, provides_observation_tensor=False,
+    parameter_specification={"players": 2, "seed": -1},
+)  # fmt: skip
+pyspiel.register_game(_FLOOR_TYPE, ReplayGame)
+
 CASES = [({}, 10), ({"seed": 3}, 40), ({"players": 4}, 5), ({"players": 4, "seed": 3}, 20)]
 IDS = ["2p-chance-deal", "2p-fixed-deal", "4p-chance-deal", "4p-fixed-deal"]
 
@@ -148,26 +233,39 @@ def test_random_rollouts_on_the_python_engine(benchmark: Any, params: dict[str, 
 
 
 @pytest.mark.parametrize(("params", "baseline_games"), CASES, ids=IDS)
+def test_random_rollouts_replayed_floor(benchmark: Any, params: dict[str, Any], baseline_games: int) -> None:
+    """The same loop over recorded games that do no work: what OpenSpiel and the loop cost alone."""
+    benchmark.group = f"openspiel: random rollouts, {IDS[CASES.index((params, baseline_games))]}"
+    game = pyspiel.load_game(_FLOOR, params)
+    items(benchmark, GAMES)
+    benchmark.pedantic(rollouts, args=(game,), rounds=5, iterations=1)
+
+
+@pytest.mark.parametrize(("params", "baseline_games"), CASES, ids=IDS)
 def test_ratio_to_the_baseline(benchmark: Any, params: dict[str, Any], baseline_games: int) -> None:
-    """The adapter and the baseline timed in alternation (CPU time), five rounds each:
-    the ratio of their median games/s, and its share of the target of 10."""
+    """The adapter, the baseline and the replayed floor timed in alternation (CPU time),
+    five rounds each: the ratios of their median games/s (the floor's ratio to the
+    baseline is the most any Python game can reach under this loop), against the target of 10."""
     name = IDS[CASES.index((params, baseline_games))]
-    benchmark.group = f"openspiel: adapter and baseline alternated, {name}"
-    adapter, baseline = pyspiel.load_game("python_ordonnance", params), pyspiel.load_game(_BASELINE, params)
-    rollouts(adapter, 2)
-    rates: dict[str, list[float]] = {"adapter": [], "baseline": []}
+    benchmark.group = f"openspiel: adapter, baseline and floor alternated, {name}"
+    games = {"adapter": (pyspiel.load_game("python_ordonnance", params), GAMES),
+             "baseline": (pyspiel.load_game(_BASELINE, params), baseline_games),
+             "floor": (pyspiel.load_game(_FLOOR, params), GAMES)}  # fmt: skip
+    rollouts(games["adapter"][0], 2)
+    rates: dict[str, list[float]] = {key: [] for key in games}
 
-    def pair() -> None:
-        for key, game, games in (("adapter", adapter, GAMES), ("baseline", baseline, baseline_games)):
+    def rounds() -> None:
+        for key, (game, count) in games.items():
             start = time.thread_time()
-            rollouts(game, games)
-            rates[key].append(games / (time.thread_time() - start))
+            rollouts(game, count)
+            rates[key].append(count / (time.thread_time() - start))
 
-    items(benchmark, GAMES + baseline_games)
-    benchmark.pedantic(pair, rounds=5, iterations=1)
-    ours, theirs = statistics.median(rates["adapter"]), statistics.median(rates["baseline"])
-    benchmark.extra_info.update(adapter=ours, baseline=theirs, ratio=ours / theirs, of_target=ours / theirs / 10)
-    print(f"\n{name}: adapter {ours:,.0f} games/s, baseline {theirs:,.0f}: {ours / theirs:.2f}x (target 10x)")
+    items(benchmark, 2 * GAMES + baseline_games)
+    benchmark.pedantic(rounds, rounds=5, iterations=1)
+    ours, theirs, floor = (statistics.median(rates[key]) for key in games)
+    benchmark.extra_info.update(adapter=ours, baseline=theirs, floor=floor, ratio=ours / theirs, of_target=ours / theirs / 10)
+    print(f"\n{name}: adapter {ours:,.0f} games/s, baseline {theirs:,.0f}, floor {floor:,.0f}: "
+          f"{ours / theirs:.2f}x the baseline (target 10x; the floor is {floor / theirs:.2f}x), {ours / floor:.2f} of the floor")
 
 
 @pytest.mark.benchmark(group="openspiel: resample_from_infostate (IS-MCTS's re-deal)")
