@@ -591,6 +591,17 @@ def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) ->
     return int(ATTACK_BASE + CLANS * SEATS * a + target)
 
 
+# 2**16 / d rounded up, for d = 1..4: multiplying by it and shifting divides exactly below 2**12
+_RECIPROCALS = np.array([0, 1 << 16, 1 << 15, 21_846, 1 << 14], np.int64)
+
+
+@numba.njit(cache=True, inline="always")
+def _divmod_small(i: int, d: int) -> tuple[int, int]:
+    """``divmod(i, d)`` for ``0 <= i < 4096`` and ``1 <= d <= 4`` without a division instruction."""
+    q = (i * _RECIPROCALS[d]) >> 16
+    return q, i - q * d
+
+
 @numba.njit(cache=True, inline="always")
 def _within(i: int, k: int) -> int:
     """All ones if ``0 <= i < k``, else 0: a choice among a few random ones made without a branch,
@@ -627,19 +638,21 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
             count = singles + (armies if state[HAND + CODES * p + NINJA] > 0 else 0)
         else:
             count = singles + armies * others
-        i = bounded(draw, count)
+        i = int(np.int64(bounded(draw, count)))  # signed: numba compares uint64 with int64 as floats
         if i < singles:
             if order == 2:
                 c = SELECT[CLANS * held + i]
                 code = REINFORCE_BASE + c
                 _deploy(state, p, c, p)
             else:
-                c, q = SELECT[CLANS * held + i // others], _nth_other(i % others, p)
+                which, nth = _divmod_small(i, others)
+                c, q = SELECT[CLANS * held + which], _nth_other(nth, p)
                 code = DEPLOY_BASE + SEATS * c + q
                 _deploy(state, p, c, q)
         else:
             t = i - singles
-            army = t if order == 1 else t // others  # the army-th army of the other provinces
+            quotient, rest = _divmod_small(t, others)
+            army = t if order == 1 else quotient  # the army-th army of the other provinces
             source, clan = 0, 0
             for q in range(n):
                 mask = state[ARMIES + q] if q != p else 0
@@ -652,7 +665,7 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
                 code = NINJA_BASE + CLANS * source + clan
                 _ninja(state, p, source, clan)
             else:
-                to = _nth_other(t % others, source)
+                to = _nth_other(rest, source)
                 code = MOVE_BASE + SEATS * (CLANS * source + clan) + to
                 _move(state, source, clan, to)
     _next_order(state)
