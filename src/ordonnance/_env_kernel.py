@@ -24,9 +24,12 @@ from ordonnance._simulator_kernel import Config, State
 Array = npt.NDArray[np.int64]
 
 #: ``book`` fields: the actions recorded so far, the winner once over (-1: nobody), the
-#: final scores (SCORES + p).
+#: final scores (SCORES + p), then what the observation vector holds (SEEN: the batch
+#: kernel's ``seen`` row of :func:`~ordonnance._batch_kernel.encode_update`), so that a
+#: step writes only what changed.
 LENGTH, WINNER, SCORES = 0, 1, 2
-BOOK = SCORES + k.SEATS
+SEEN = SCORES + k.SEATS
+BOOK = SEEN + bk.SEEN
 #: ``step``'s answers besides a winner: the action was illegal (nothing changed), the game goes on.
 ILLEGAL, GOING_ON = -3, -2
 
@@ -52,8 +55,10 @@ def _bots_play(cfg: Config, s: State, book: Array, history: npt.NDArray[np.int16
 
 
 @numba.njit(cache=True, inline="always")
-def _look(cfg: Config, s: State, seat: int, observation: bk.Observations, mask: npt.NDArray[np.bool_], scratch: Array) -> None:
-    bk.encode(cfg, s.board[0], seat, observation, scratch)
+def _look(
+    cfg: Config, s: State, book: Array, seat: int, observation: bk.Observations, mask: npt.NDArray[np.bool_], scratch: Array
+) -> None:
+    bk.encode_update(cfg, s.board[0], seat, observation, book[SEEN : SEEN + bk.SEEN], scratch)
     if s.board[0, k.CURRENT] == seat:
         k.legal_mask(cfg, s, 0, mask, scratch)
     else:
@@ -83,9 +88,10 @@ def start(
     k.deal(cfg, s, 0, cards, seed, bot_seeds, scratch)
     book[LENGTH] = 0
     book[WINNER] = -1
+    book[SEEN + bk.SEEN_ME] = -1  # a new deal: its first observation is written afresh
     _bots_play(cfg, s, book, history, kernel_seats, scratch)
     if seat >= 0:
-        _look(cfg, s, seat, observation, mask, scratch)
+        _look(cfg, s, book, seat, observation, mask, scratch)
 
 
 @numba.njit(cache=True)
@@ -112,15 +118,15 @@ def step(
     _apply(cfg, s, book, history, a, scratch)
     _bots_play(cfg, s, book, history, kernel_seats, scratch)
     if seat >= 0:
-        _look(cfg, s, seat, observation, mask, scratch)
+        _look(cfg, s, book, seat, observation, mask, scratch)
     return int(book[WINNER]) if board[0, k.OVER] else GOING_ON
 
 
 @numba.njit(cache=True)
 def look(
-    c: Array, board: Array, rng: npt.NDArray[np.uint64], seat: int, observation: bk.Observations,
+    c: Array, board: Array, rng: npt.NDArray[np.uint64], book: Array, seat: int, observation: bk.Observations,
     mask: npt.NDArray[np.bool_], scratch: Array,
 ) -> None:  # fmt: skip
-    """The game observed from ``seat``: its observation vector and legal-action mask
-    (all False when ``seat`` is not to act)."""
-    _look(k.unpack_config(c), State(board, rng), seat, observation, mask, scratch)
+    """The game observed from ``seat``: its observation vector (``observation`` must hold
+    what ``book``'s SEEN row says) and legal-action mask (all False when ``seat`` is not to act)."""
+    _look(k.unpack_config(c), State(board, rng), book, seat, observation, mask, scratch)

@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Literal
 
 import numba
@@ -94,6 +95,7 @@ from ordonnance import bots
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play
 from ordonnance.army import ARMY_SIZE, army_key
 from ordonnance.cards import MAX_MASK, Symbol
+from ordonnance.completion import _compiled_entry
 from ordonnance.errors import (
     BotError,
     IllegalActionError,
@@ -488,6 +490,11 @@ class _KernelGame:
         self._applied = 0
         self._head = (self.config, self.board, self.rng, self.book, self.history)
         self._tail = (self.observation, self.mask, self.scratch)
+        # A step through numba's dispatcher types its eleven arguments first (about a tenth
+        # of a step): call its machine code (found by an illegal action, which changes nothing).
+        self._step: Callable[..., int] = (
+            _compiled_entry(ek.step, *self._head, NUM_ACTIONS, 0, -1, *self._tail) if _JIT else partial(_kernel_call, ek.step)
+        )
 
     @property
     def current_player(self) -> int:
@@ -521,11 +528,11 @@ class _KernelGame:
     def step(self, a: int, seat: int) -> int:
         """Action index ``a``, then the kernel bots; observe from ``seat`` (-1: do not).
         Returns ``ek.ILLEGAL``, ``ek.GOING_ON`` or the winner (-1: nobody)."""
-        return int(_kernel_call(ek.step, *self._head, a, self.kernel_seats, seat, *self._tail))
+        return int(self._step(*self._head, a, self.kernel_seats, seat, *self._tail))
 
     def look(self, seat: int) -> None:
         """``observation`` and ``mask`` from ``seat``."""
-        _kernel_call(ek.look, self.config, self.board, self.rng, seat, self.observation, self.mask, self.scratch)
+        _kernel_call(ek.look, self.config, self.board, self.rng, self.book, seat, self.observation, self.mask, self.scratch)
 
     def game(self) -> Game:
         """The Game of this position (kept, and brought up to date from the actions played)."""
