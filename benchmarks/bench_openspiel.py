@@ -104,15 +104,20 @@ class EngineState(pyspiel.State):  # type: ignore[misc]
         return str(self.game)
 
 
-_BASELINE_TYPE = pyspiel.GameType(
-    short_name=_BASELINE, long_name="Ordonnance on the Python engine (benchmark baseline)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION, utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=4, min_num_players=2,
-    provides_information_state_string=False, provides_information_state_tensor=False,
-    provides_observation_string=False, provides_observation_tensor=False,
-    parameter_specification={"players": 2, "seed": -1},
-)  # fmt: skip
+def _bench_game_type(short_name: str, long_name: str) -> Any:
+    """The GameType of a benchmark's own pyspiel game (only the names differ)."""
+    return pyspiel.GameType(
+        short_name=short_name, long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION, utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=4, min_num_players=2,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={"players": 2, "seed": -1},
+    )  # fmt: skip
+
+
+_BASELINE_TYPE = _bench_game_type(_BASELINE, "Ordonnance on the Python engine (benchmark baseline)")
 pyspiel.register_game(_BASELINE_TYPE, EngineGame)
 
 
@@ -200,15 +205,7 @@ def _trace(game: Any, rng: random.Random) -> list[tuple[int, list[Any]]]:
     return trace
 
 
-_FLOOR_TYPE = pyspiel.GameType(
-    short_name=_FLOOR, long_name="Recorded Ordonnance games replayed (benchmark floor)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION, utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL, max_num_players=4, min_num_players=2,
-    provides_information_state_string=False, provides_information_state_tensor=False,
-    provides_observation_string=False, provides_observation_tensor=False,
-    parameter_specification={"players": 2, "seed": -1},
-)  # fmt: skip
+_FLOOR_TYPE = _bench_game_type(_FLOOR, "Recorded Ordonnance games replayed (benchmark floor)")
 pyspiel.register_game(_FLOOR_TYPE, ReplayGame)
 
 CASES = [({}, 10), ({"seed": 3}, 40), ({"players": 4}, 5), ({"players": 4, "seed": 3}, 20)]
