@@ -37,6 +37,7 @@ import pytest
 
 import ordonnance as od
 from ordonnance import _completion_kernel
+from ordonnance._entry import compiled_entry
 from conftest import items, of_target
 from ordonnance.completion import (
     _best_completion_masks,
@@ -306,7 +307,7 @@ def test_single_search_of_bytes_compiled_entry(benchmark: Any) -> None:
     numba dispatcher), the bytes ready: the floor for a call that must also
     validate the 56 masks."""
     pool = bytearray(DECK_MASKS)
-    entry = od.completion._compiled_entry(_completion_kernel.search_of_bytes, 0, pool, -1)
+    entry = compiled_entry(_completion_kernel.search_of_bytes, 0, pool, -1)
     items(benchmark, 1)
     benchmark.pedantic(entry, args=(0, pool, -1), **SINGLE)
 
@@ -314,6 +315,6 @@ def test_single_search_of_bytes_compiled_entry(benchmark: Any) -> None:
 @pytest.mark.benchmark(group=SINGLE_GROUP)
 def test_single_can_beat_compiled_entry(benchmark: Any) -> None:
     pool = bytearray(DECK_MASKS)
-    entry = od.completion._compiled_entry(_completion_kernel.search_of_bytes, 0, pool, -1)
+    entry = compiled_entry(_completion_kernel.search_of_bytes, 0, pool, -1)
     items(benchmark, 1)
     benchmark.pedantic(entry, args=(0, pool, BEST_KEY), **SINGLE)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import ordonnance as od
 from ordonnance import Card
+from ordonnance._entry import compiled_entry
 from ordonnance.completion import (
     Completion,
     _best_completion_masks,
@@ -383,7 +384,7 @@ def test_thresholds_are_clamped_into_the_key_range(threshold: int) -> None:
 def test_the_compiled_entry_gives_the_kernels_results() -> None:
     """The search the public calls make without numba's dispatcher is the kernel's own."""
     kernel = od._completion_kernel.search_of_bytes
-    entry = od.completion._compiled_entry(kernel, 0, bytearray(1), -1)
+    entry = compiled_entry(kernel, 0, bytearray(1), -1)
     assert (entry is kernel) == numba.config.DISABLE_JIT
     for army, pool, threshold in [
         (0, bytes(DECK), -1),
@@ -441,4 +442,4 @@ def test_the_compiled_entry_falls_back_to_the_function_itself() -> None:
     def plain(a: int, b: bytes, c: int) -> int:
         return a + len(b) + c
 
-    assert od.completion._compiled_entry(plain, 0, b"", 0) is plain
+    assert compiled_entry(plain, 0, b"", 0) is plain

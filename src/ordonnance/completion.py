@@ -31,15 +31,15 @@ validation included, even for an empty army against two whole decks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
 import attrs
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _completion_kernel
+from ordonnance._entry import int_entry
 from ordonnance.army import ARMY_SIZE, KEY_BITS, army_masks
 from ordonnance.cards import MAX_MASK, Card, CardLike, to_mask
 from ordonnance.errors import (
@@ -179,14 +179,14 @@ def _int64(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 def _best_of_counts(p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64]) -> int:
     """:func:`_completion_kernel.best_completion`, by its compiled entry found on the first call."""
     global _best_of_counts
-    _best_of_counts = _int_entry(_completion_kernel.best_completion, 0, 0, 0, 0, np.zeros(1, np.int64))
+    _best_of_counts = int_entry(_completion_kernel.best_completion, 0, 0, 0, 0, np.zeros(1, np.int64))
     return _best_of_counts(p0, p1, p2, p3, counts)
 
 
 def _beats_of_counts(p0: int, p1: int, p2: int, p3: int, counts: npt.NDArray[np.int64], threshold: int) -> int:
     """:func:`_completion_kernel.beats`, by its compiled entry found on the first call."""
     global _beats_of_counts
-    _beats_of_counts = _int_entry(_completion_kernel.beats, 0, 0, 0, 0, np.zeros(1, np.int64), 0)
+    _beats_of_counts = int_entry(_completion_kernel.beats, 0, 0, 0, 0, np.zeros(1, np.int64), 0)
     return _beats_of_counts(p0, p1, p2, p3, counts, threshold)
 
 
@@ -241,34 +241,10 @@ _PADDING = [0] * ARMY_SIZE
 _BAD_POOL = _completion_kernel.BAD_POOL
 
 
-def _compiled_entry(kernel: Callable[..., int], *example: object) -> Callable[..., int]:
-    """``kernel``'s machine code for the argument types of ``example``, called without
-    numba's dispatcher (which types every argument of every call: a third of a
-    single search). ``kernel`` itself without the JIT, or if numba keeps its
-    compiled code elsewhere. Arguments of other types are converted or refused
-    as the kernel's own unboxing does (a float becomes an int): callers pass
-    what they have checked."""
-    kernel(*example)  # compile, or load from the disk cache
-    try:
-        signature = tuple(numba.typeof(value) for value in example)  # type: ignore[no-untyped-call]
-        return kernel.overloads[signature].entry_point  # type: ignore[attr-defined, no-any-return]
-    except (AttributeError, KeyError):
-        return kernel
-
-
-def _int_entry(kernel: Callable[..., int], *example: object) -> Callable[..., int]:
-    """:func:`_compiled_entry`, whose results are ints also without the JIT (where the
-    kernel's Python function returns NumPy integers)."""
-    entry = _compiled_entry(kernel, *example)
-    if entry is not kernel:
-        return entry
-    return lambda *args: int(kernel(*args))
-
-
 def _search_of_bytes(army: int, pool: bytearray, threshold: int) -> int:
     """:func:`_completion_kernel.search_of_bytes`, by its compiled entry found on the first call."""
     global _search_of_bytes
-    _search_of_bytes = _int_entry(_completion_kernel.search_of_bytes, 0, bytearray(1), -1)
+    _search_of_bytes = int_entry(_completion_kernel.search_of_bytes, 0, bytearray(1), -1)
     return _search_of_bytes(army, pool, threshold)
 
 

@@ -71,7 +71,7 @@ from ordonnance import _simulator_kernel as k
 from ordonnance.actions import Action
 from ordonnance.bots import Bot
 from ordonnance.cards import Card, build_deck
-from ordonnance.completion import _compiled_entry
+from ordonnance._entry import compiled_entry
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeedError, OrdonnanceTypeError
 from ordonnance.game import _NOBODY, Game, shuffled_deck
 from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observation_layout
@@ -133,7 +133,7 @@ def _compiled_step(work: npt.NDArray[np.int64], board: npt.NDArray[np.int64], ac
     """:func:`ok.step <ordonnance._openspiel_kernel.step>` by its compiled entry point, found
     on the first call (numba's dispatcher would type the three arguments of every step)."""
     global _step
-    _step = _compiled_entry(ok.step, work, board, -1)  # -1: never legal, so nothing changes
+    _step = compiled_entry(ok.step, work, board, -1)  # -1: never legal, so nothing changes
     return _step(work, board, action)
 
 

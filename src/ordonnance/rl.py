@@ -95,7 +95,7 @@ from ordonnance import bots
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play
 from ordonnance.army import ARMY_SIZE, army_key
 from ordonnance.cards import MAX_MASK, Symbol
-from ordonnance.completion import _compiled_entry
+from ordonnance._entry import compiled_entry
 from ordonnance.errors import (
     BotError,
     IllegalActionError,
@@ -493,7 +493,7 @@ class _KernelGame:
         # A step through numba's dispatcher types its eleven arguments first (about a tenth
         # of a step): call its machine code (found by an illegal action, which changes nothing).
         self._step: Callable[..., int] = (
-            _compiled_entry(ek.step, *self._head, NUM_ACTIONS, 0, -1, *self._tail) if _JIT else partial(_kernel_call, ek.step)
+            compiled_entry(ek.step, *self._head, NUM_ACTIONS, 0, -1, *self._tail) if _JIT else partial(_kernel_call, ek.step)
         )
 
     @property
