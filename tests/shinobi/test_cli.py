@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from pathlib import Path
 
+import pytest
+
+from ordonnance.errors import OrdonnanceError
 from ordonnance.shinobi import Game
-from ordonnance.shinobi.cli import add_play_arguments, add_simulate_arguments, rules_from_args, run_play, run_simulate
+from ordonnance.shinobi._montecarlo import DEFAULT_WORK
+from ordonnance.shinobi.cli import (add_play_arguments, add_simulate_arguments, bot_spec, make_bot, rules_from_args,
+                                    run_play, run_simulate)  # fmt: skip
 
 
 def parse(add: object, argv: list[str], **kwargs: bool) -> argparse.Namespace:
@@ -63,3 +69,38 @@ def test_shinobi_only_options_fit_a_parser_that_has_the_common_ones() -> None:
     add_simulate_arguments(parser, common=False)
     assert rules_from_args(parser.parse_args(["--shinobi-players", "5", "--attack", "optional"])).players == 5
     assert rules_from_args(parser.parse_args(["--players", "3"])).players == 3
+
+
+def test_montecarlo_takes_its_work_budget_as_name_colon_work() -> None:
+    bot = make_bot("montecarlo:2000", seed=3, rollouts=40)
+    assert (bot.work, bot.rollouts) == (2000, 40)
+    assert make_bot(" MonteCarlo ", seed=3).work == DEFAULT_WORK
+    out = io.StringIO()
+    args = parse(add_simulate_arguments, ["--games", "2", "--players", "3", "--bots", "montecarlo:1500,random,greedy"])
+    assert run_simulate(args, out) == 0
+    assert "player 0 = montecarlo:1500" in out.getvalue()
+    out = io.StringIO()
+    assert run_play(parse(add_play_arguments, ["--seed", "2", "--seat", "1", "--bot", "montecarlo:1500"]), io.StringIO("1\n"), out) == 0
+    assert "against montecarlo:1500 bots" in out.getvalue() and "player 0 (montecarlo:1500): " in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("montecarlo:0", "the budget of 'montecarlo:0' (work a decision) must be an int in 1..10,000,000,000, got '0'"),
+        ("montecarlo:lots", "got 'lots'"),
+        ("montecarlo:", "got ''"),
+        (f"montecarlo:{10**10 + 1}", f"got '{10**10 + 1}'"),
+        ("greedy:500", "the greedy bot takes no budget, got 'greedy:500'"),
+        ("ismcts:500", "unknown bot 'ismcts'"),
+    ],
+)
+def test_bad_bot_budgets_are_refused_with_the_value(spec: str, message: str) -> None:
+    with pytest.raises(OrdonnanceError, match=re.escape(message)):
+        bot_spec(spec)
+    out = io.StringIO()
+    assert run_simulate(parse(add_simulate_arguments, ["--bots", spec]), out) == 2
+    assert out.getvalue().startswith("simulate: ") and message in out.getvalue()
+    out = io.StringIO()
+    assert run_play(parse(add_play_arguments, ["--bot", spec]), io.StringIO(""), out) == 2
+    assert out.getvalue().startswith("play: ") and message in out.getvalue()

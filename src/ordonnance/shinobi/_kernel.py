@@ -754,13 +754,6 @@ def winners(state: npt.NDArray[np.int64]) -> int:
     return mask
 
 
-#: Columns of :func:`simulate`'s results: the winners' bit mask, the turns, the
-#: decisions, then the cards of each clan on the table and the clan cards in dealt order.
-WINNERS, TURNS_PLAYED, DECISIONS, TOTALS = 0, 1, 2, 3
-CLANS_DEALT = TOTALS + CLANS
-RESULTS = CLANS_DEALT + CLANS
-
-
 @numba.njit(cache=True)
 def simulate(
     n: int,
@@ -769,25 +762,41 @@ def simulate(
     seeds: npt.NDArray[np.uint64],
     bot_seeds: npt.NDArray[np.uint64],
     policies: npt.NDArray[np.int64],
-    results: npt.NDArray[np.int64],
-    actions: npt.NDArray[np.int64],
+    won: npt.NDArray[np.bool_],
+    sole: npt.NDArray[np.int8],
+    scores: npt.NDArray[np.int16],
+    totals: npt.NDArray[np.int16],
+    clans: npt.NDArray[np.int8],
+    turns: npt.NDArray[np.int16],
+    decisions: npt.NDArray[np.int16],
+    actions: npt.NDArray[np.int16],
 ) -> None:
-    """Play ``len(seeds)`` games: ``results[g]`` gets game ``g``'s row (columns
-    :data:`WINNERS` .. :data:`RESULTS`), and its action codes go into ``actions[g]``
-    while it has room."""
+    """Play ``len(seeds)`` games straight into the result arrays of
+    :class:`ordonnance.shinobi.SimulationResult` (``won`` its ``winners``, ``sole``
+    its ``winner``): row ``g`` gets game ``g``'s results, and its action codes go
+    into ``actions[g]`` while it has room."""
     state = np.zeros(DECK + troop.shape[0], np.int64)
     work = np.zeros(WORK, np.int64)
     rngs = np.zeros(n, np.uint64)
+    record = np.zeros(actions.shape[1], np.int64)
     for g in range(seeds.shape[0]):
         deal(state, n, troop, optional, seeds[g])
         for p in range(n):
             rngs[p] = bot_seeds[g, p]
-        results[g, DECISIONS] = play_out(state, policies, rngs, work, actions[g], ALL_TURNS)
-        results[g, WINNERS] = winners(state)
-        results[g, TURNS_PLAYED] = state[TURNS]
+        steps = play_out(state, policies, rngs, work, record, ALL_TURNS)
+        decisions[g] = steps
+        for i in range(min(steps, record.shape[0])):
+            actions[g, i] = record[i]
+        mask = winners(state)
+        sole[g] = -1
+        for p in range(n):
+            won[g, p] = mask >> p & 1 == 1
+            sole[g] = p if mask == 1 << p else sole[g]
+            scores[g, p] = score(state, p)
+        turns[g] = state[TURNS]
         for c in range(CLANS):
             total = 0
             for q in range(n):
                 total += state[PROV + CLANS * q + c]
-            results[g, TOTALS + c] = total
-            results[g, CLANS_DEALT + c] = state[CLAN + c]
+            totals[g, c] = total
+            clans[g, c] = state[CLAN + c]

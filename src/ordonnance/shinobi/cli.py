@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from ordonnance.errors import OrdonnanceError
 from ordonnance.shinobi import bots as shinobi_bots
+from ordonnance.shinobi._montecarlo import DEFAULT_ROLLOUTS, DEFAULT_WORK, MAX_WORK
 from ordonnance.shinobi.actions import Action
 from ordonnance.shinobi.cards import CLAN_NAMES
 from ordonnance.shinobi.game import Game
@@ -32,12 +33,14 @@ from ordonnance.shinobi.render import board
 from ordonnance.shinobi.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.shinobi.simulation import simulate
 
-__all__ = ["BOT_KINDS", "add_play_arguments", "add_simulate_arguments", "rules_from_args", "make_bot",
+__all__ = ["BOT_KINDS", "add_play_arguments", "add_simulate_arguments", "rules_from_args", "bot_spec", "make_bot",
            "run_play", "run_simulate"]  # fmt: skip
 
 #: The bots the command line offers.
 BOT_KINDS = ("random", "greedy", "montecarlo")
 _MASK64 = (1 << 64) - 1
+_BUDGET_HELP = (f"montecarlo:WORK bounds the work of each decision (rollout decisions and actions valued; "
+                f"default {DEFAULT_WORK:,}, which is about 30 ms)")  # fmt: skip
 _HELP = """Each turn gives three orders, in this order (an order without a legal choice is skipped):
   1. deploy a samurai from your hand into another player's province, or play a ninja
      to remove one card from an army in another player's province;
@@ -62,7 +65,8 @@ def _rules_arguments(parser: argparse.ArgumentParser, *, players: bool) -> None:
 def add_play_arguments(parser: argparse.ArgumentParser, *, common: bool = True) -> None:
     """Add ``play``'s options (``common=False``: only the Shinobi-specific ones)."""
     if common:
-        parser.add_argument("--bot", choices=BOT_KINDS, default="greedy", help="the opponents (default greedy)")
+        parser.add_argument("--bot", default="greedy", metavar="{random,greedy,montecarlo}[:WORK]",
+                            help=f"the opponents (default greedy); {_BUDGET_HELP}")  # fmt: skip
         parser.add_argument("--seed", type=int, default=None, help="the deal's seed (default: random, and printed)")
         parser.add_argument("--seat", type=int, default=0, help="your seat (default 0: you start)")
         parser.add_argument("--save", metavar="FILE", default=None, help="save the game as JSON when it ends or you quit")
@@ -78,7 +82,8 @@ def add_simulate_arguments(parser: argparse.ArgumentParser, *, common: bool = Tr
         parser.add_argument("--games", type=int, default=10_000, help="games to play (default 10,000)")
         parser.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
         parser.add_argument("--bots", default=None, metavar="BOT[,BOT...]",
-                            help="the bot of each seat, or one for every seat: random (default), greedy, montecarlo")  # fmt: skip
+                            help=f"the bot of each seat, or one for every seat: random (default), greedy, montecarlo; "
+                                 f"{_BUDGET_HELP}")  # fmt: skip
         parser.add_argument("--rollouts", type=int, default=None, help="rollouts per decision of montecarlo bots")
     else:
         parser.add_argument("--shinobi-players", type=int, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), default=None,
@@ -92,15 +97,31 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(players=players, samurai=args.samurai, ninjas=args.ninjas, attack=args.attack)
 
 
+def bot_spec(text: str) -> tuple[str, int | None]:
+    """A bot's command-line name, ``kind`` or ``montecarlo:WORK``, checked: ``(kind, work or None)``."""
+    kind, colon, budget = text.strip().lower().partition(":")
+    kind = kind.strip()
+    if kind not in BOT_KINDS:
+        raise OrdonnanceError(f"unknown bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+    if not colon:
+        return kind, None
+    if kind != "montecarlo":
+        raise OrdonnanceError(f"the {kind} bot takes no budget, got {text.strip()!r}")
+    work = budget.strip()
+    if not work.isdigit() or not 1 <= int(work) <= MAX_WORK:
+        raise OrdonnanceError(f"the budget of {text.strip()!r} (work a decision) must be an int in 1..{MAX_WORK:,}, got {work!r}")
+    return kind, int(work)
+
+
 def make_bot(kind: str, seed: int, rollouts: int | None = None) -> Any:
-    """A bot by its command-line name."""
+    """A bot by its command-line name (``kind``, or ``montecarlo:WORK``; see :func:`bot_spec`)."""
+    kind, work = bot_spec(kind)
     if kind == "random":
         return shinobi_bots.Random(seed=seed)
     if kind == "greedy":
         return shinobi_bots.Greedy(seed=seed)
-    if kind == "montecarlo":
-        return shinobi_bots.MonteCarlo(seed=seed) if rollouts is None else shinobi_bots.MonteCarlo(seed=seed, rollouts=rollouts)
-    raise OrdonnanceError(f"unknown bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+    return shinobi_bots.MonteCarlo(seed=seed, rollouts=DEFAULT_ROLLOUTS if rollouts is None else rollouts,
+                                   work=DEFAULT_WORK if work is None else work)  # fmt: skip
 
 
 def _ask(game: Game, seat: int, stdin: TextIO, stdout: TextIO) -> Action | None:

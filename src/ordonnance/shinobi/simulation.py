@@ -36,7 +36,6 @@ from ordonnance.simulation import _players as _checked_players
 __all__ = ["simulate", "SimulationResult", "Summary", "max_decisions"]
 
 _MASK64 = (1 << 64) - 1
-_CHUNK = 65_536  # games per kernel call: bounds the working memory
 #: The most games one :func:`simulate` call plays.
 MAX_GAMES = 100_000_000
 
@@ -177,8 +176,7 @@ class SimulationResult:
             raise InvalidRulesError("games with bots outside the kernel replay only with record=True")
         out = _Outputs(1, self.rules, record=True)
         _run_kernel(self.rules, self.seeds[index : index + 1], self.bot_seeds[index : index + 1],
-                    np.array(policies, np.int64), out, 0)  # fmt: skip
-        assert out.actions is not None
+                    np.array(policies, np.int64), out)  # fmt: skip
         return tuple(int(c) for c in out.actions[0, : int(out.decisions[0])])
 
     def replay(self, game: int) -> Game:
@@ -205,13 +203,14 @@ class _Outputs:
 
     def __init__(self, games: int, rules: Rules, *, record: bool) -> None:
         n = rules.players
-        self.winners = np.zeros(games, np.int64)
+        self.winners = np.zeros((games, n), np.bool_)
+        self.winner = np.zeros(games, np.int8)
+        self.scores = np.zeros((games, n), np.int16)
         self.totals = np.zeros((games, CLANS), np.int16)
         self.clans = np.zeros((games, CLANS), np.int8)
         self.turns = np.zeros(games, np.int16)
         self.decisions = np.zeros(games, np.int16)
-        self.actions = np.zeros((games, max_decisions(rules)), np.int16) if record else None
-        self.scores = np.zeros((games, n), np.int16)
+        self.actions = np.zeros((games, max_decisions(rules) if record else 0), np.int16)
 
 
 def _players(players: Sequence[Bot] | None, n: int) -> list[Bot]:
@@ -257,20 +256,14 @@ def simulate(
     if python:
         _run_python(rules, bots, seeds, per_game, out)
     else:
-        for start in range(0, games, _CHUNK):
-            stop = min(start + _CHUNK, games)
-            _run_kernel(rules, seeds[start:stop], per_game[start:stop], np.array(policies, np.int64), out, start)
-    winners = (out.winners[:, None] >> np.arange(n)) & 1 == 1
-    single = winners.sum(axis=1) == 1
-    for seat in range(n):
-        out.scores[:, seat] = np.take_along_axis(out.totals, out.clans[:, seat : seat + 1].astype(np.int64), axis=1)[:, 0]
+        _run_kernel(rules, seeds, per_game, np.array(policies, np.int64), out)
     return SimulationResult(
         rules=rules,
         players=tuple(repr(bot) for bot in bots),
         seeds=seeds,
         bot_seeds=per_game,
-        winner=np.where(single, winners.argmax(axis=1), -1).astype(np.int8),
-        winners=winners,
+        winner=out.winner,
+        winners=out.winners,
         scores=out.scores,
         totals=out.totals,
         clans=out.clans,
@@ -287,22 +280,11 @@ def _run_kernel(
     bot_seeds: npt.NDArray[np.uint64],
     policies: npt.NDArray[np.int64],
     out: _Outputs,
-    start: int,
 ) -> None:
-    size = len(seeds)
-    stop = start + size
-    results = np.zeros((size, kernel.RESULTS), np.int64)
-    actions = np.zeros((size, max_decisions(rules) if out.actions is not None else 0), np.int64)
     with _wrapping():
         kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, seeds,
-                        np.ascontiguousarray(bot_seeds), policies, results, actions)  # fmt: skip
-    out.winners[start:stop] = results[:, kernel.WINNERS]
-    out.turns[start:stop] = results[:, kernel.TURNS_PLAYED]
-    out.decisions[start:stop] = results[:, kernel.DECISIONS]
-    out.totals[start:stop] = results[:, kernel.TOTALS : kernel.TOTALS + CLANS]
-    out.clans[start:stop] = results[:, kernel.CLANS_DEALT : kernel.CLANS_DEALT + CLANS]
-    if out.actions is not None:
-        out.actions[start:stop] = actions
+                        np.ascontiguousarray(bot_seeds), policies, out.winners, out.winner, out.scores, out.totals,
+                        out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
 
 
 def _run_python(
@@ -313,7 +295,6 @@ def _run_python(
     out: _Outputs,
 ) -> None:
     actions = out.actions
-    assert actions is not None
     for g, game_seed in enumerate(seeds.tolist()):
         game = Game.new(rules, seed=game_seed)
         step = 0
@@ -324,11 +305,10 @@ def _run_python(
             step += 1
 
         play_to_the_end(game, seeded_copies(bots, bot_seeds[g].tolist()), index=g, deal_seed=game_seed, on_action=record)
-        mask = 0
-        for seat in game.winners:
-            mask |= 1 << seat
-        out.winners[g] = mask
+        out.winners[g, list(game.winners)] = True
+        out.winner[g] = -1 if game.winner is None else game.winner
         out.totals[g] = game.totals
         out.clans[g] = game._clan_order
+        out.scores[g] = game.scores
         out.turns[g] = game.turns
         out.decisions[g] = step
