@@ -92,6 +92,15 @@ def test_claims_and_passes_are_searched_too() -> None:
     assert sum(search.rollouts) == 20 and min(search.rollouts) >= 1
 
 
+def test_claims_first_takes_a_claim_at_once_with_two_players_only() -> None:
+    game = position({C: ["F F F F", "L"]}, hands=["S", "B"], deck="H", current=0)
+    search = ISMCTS(seed=0, iterations=20, claims="first").search(game.view(0))
+    assert search.action == Claim(C) and search.rollouts == (0, 0)
+    three = position({C: ["F F F F", "L", "B"]}, hands=["S", "B", "L"], deck="H", current=0)
+    assert Claim(C) in three.legal_actions()
+    assert sum(ISMCTS(seed=0, iterations=20, claims="first").search(three.view(0)).rollouts) == 20
+
+
 def test_a_single_legal_action_is_returned_without_search() -> None:
     game = position({C: ["F F F", "L"]}, hands=["S", "B"], deck="H", current=0)
     search = ISMCTS(seed=0).search(game.view(0))
@@ -333,10 +342,15 @@ def _python_planner(cfg: kernel.Config, s: kernel.State) -> int:
     return best
 
 
-def _python_roll_out(cfg: kernel.Config, s: kernel.State) -> None:
+def _python_roll_out(cfg: kernel.Config, s: kernel.State, planners: int = -1) -> None:
+    """The planner in the seats of the bit mask ``planners`` (every seat: -1), the kernel bots in the others."""
     scratch = np.zeros(kernel.SCRATCH, np.int64)
     while not s.board[0, kernel.OVER]:
-        kernel.apply_action(cfg, s, 0, _python_planner(cfg, s), scratch)
+        if (planners >> int(s.board[0, kernel.CURRENT])) & 1:
+            a = _python_planner(cfg, s)
+        else:
+            a = kernel.bot_action(cfg, s, 0, scratch)
+        kernel.apply_action(cfg, s, 0, a, scratch)
 
 
 @settings(max_examples=40 if JIT else 4, deadline=None)
@@ -356,8 +370,9 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
         first = _ismcts.planner_action(setup.cfg, mid, setup.position.scratch)
         assert first == _python_planner(setup.cfg, twin) and (mid.rng == twin.rng).all()
         kernel.copy_game(setup.position.dealt, 0, twin, 0)
-        _ismcts.roll_out(setup.cfg, setup.position.dealt, setup.position.scratch)
-        _python_roll_out(setup.cfg, twin)
+        planners = (1 << rules.players) - 1 if seed % 2 else 1 << (seed // 2 % rules.players)  # every seat, or one
+        _ismcts.roll_out(setup.cfg, setup.position.dealt, planners, setup.position.scratch)
+        _python_roll_out(setup.cfg, twin, planners)
     assert setup.position.dealt.board[0, kernel.OVER] == 1
     assert (setup.position.dealt.board == twin.board).all() and (setup.position.dealt.rng == twin.rng).all()
 
@@ -385,10 +400,10 @@ class Reference:
 
     def __init__(
         self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool,
-        planner: bool = False,
+        planners: int = 0, claim_first: bool = False,
     ) -> None:
         self.setup = _Setup.of(view, "greedy")
-        self.modelled, self.planner = modelled, planner
+        self.modelled, self.planners, self.claim_first = modelled, planners, claim_first
         self.n = view.rules.players
         self.seed, self.exploration, self.widening, self.margin_weight = seed, exploration, widening, margin_weight
         self.max_score = (3 if view.rules.scoring == "points" else 1) * 5
@@ -406,9 +421,17 @@ class Reference:
         path = []
         cfg, scratch = self.setup.cfg, self.setup.position.scratch
         while not s.board[0, kernel.OVER]:
-            if self.modelled and int(s.board[0, kernel.CURRENT]) != self.setup.position.me:
+            p = int(s.board[0, kernel.CURRENT])
+            if self.claim_first:
+                kernel.legal_mask(cfg, s, 0, self.legal, scratch)
+                claims = [a for a in range(kernel.CLAIM_ACTIONS, kernel.PASS_ACTION) if self.legal[a]]
+                if claims:
+                    with np.errstate(over="ignore"):
+                        kernel.apply_action(cfg, s, 0, claims[0], scratch)
+                    continue
+            if self.modelled and p != self.setup.position.me:
                 with np.errstate(over="ignore"):
-                    a = _python_planner(cfg, s) if self.planner else kernel.bot_action(cfg, s, 0, scratch)
+                    a = _python_planner(cfg, s) if (self.planners >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
                     kernel.apply_action(cfg, s, 0, a, scratch)
                 continue
             kernel.legal_mask(cfg, s, 0, self.legal, scratch)
@@ -448,8 +471,8 @@ class Reference:
     def finish(self, s: kernel.State, path: list[tuple[int, ...]]) -> None:
         scores = np.zeros(self.n, np.int64)
         with np.errstate(over="ignore"):
-            if self.planner:
-                _python_roll_out(self.setup.cfg, s)
+            if self.planners:
+                _python_roll_out(self.setup.cfg, s, self.planners)
             else:
                 kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.position.scratch)
             winner = kernel.outcome(self.setup.cfg, s, 0, scores, self.setup.position.scratch)
@@ -495,9 +518,11 @@ class Reference:
 
 
 @pytest.mark.parametrize(
-    ("root", "opponents", "policy"),
-    [("halving", "searched", "greedy"), ("ucb", "searched", "greedy"), ("halving", "modelled", "greedy"),
-     ("halving", "searched", "planner"), ("ucb", "modelled", "planner")],
+    ("root", "opponents", "policy", "claims"),
+    [("halving", "searched", "greedy", "searched"), ("ucb", "searched", "greedy", "searched"),
+     ("halving", "modelled", "greedy", "searched"), ("halving", "searched", "planner", "searched"),
+     ("ucb", "modelled", "planner", "searched"), ("halving", "searched", "mixed", "first"),
+     ("ucb", "modelled", "mixed", "first")],
 )  # fmt: skip
 @pytest.mark.parametrize(
     ("rules", "plays", "plays_without_jit"),
@@ -505,16 +530,22 @@ class Reference:
     ids=["2p", "3p-auto", "4p-points"],
 )
 def test_whole_search_matches_the_python_reference(
-    rules: Rules, plays: int, plays_without_jit: int, root: str, opponents: str, policy: str
+    rules: Rules, plays: int, plays_without_jit: int, root: str, opponents: str, policy: str, claims: str
 ) -> None:
     game = _advance(od.Game.new(rules, seed=31), plays if JIT else plays_without_jit)
     assert not game.is_over
     view = game.view(game.current_player)
     iterations = 150 if JIT else 12
-    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy)  # type: ignore[arg-type]
+    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy, claims=claims)  # type: ignore[arg-type]
     _, decision_seed = splitmix64(77)
     search = bot.search(view)
-    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", policy == "planner")
+    n, me = rules.players, view.seat
+    planners = {"planner": (1 << n) - 1, "mixed": 1 << me}.get(policy, 0)
+    claim_first = claims == "first" and n == 2
+    if claim_first and any(isinstance(a, Claim) for a in view.legal_actions):
+        assert search.action == next(a for a in view.legal_actions if isinstance(a, Claim)) and sum(search.rollouts) == 0
+        return
+    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", planners, claim_first)
     with np.errstate(over="ignore"):  # without the JIT the kernel's 64-bit words wrap on NumPy scalars
         if root == "ucb":
             reference.ucb_root(iterations)
@@ -534,7 +565,7 @@ def test_the_tree_keeps_its_invariants() -> None:
     view = _advance(od.Game.new(Rules(players=3), seed=4), 9).view(0)
     setup = _Setup.of(view, "greedy")
     tree = _ismcts.new_tree(8)
-    knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5, me=-1, planner=False)
+    knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5, me=-1, planner=0, claim_first=False)
     done = 0
     iterations = 300 if JIT else 20
     with np.errstate(over="ignore"):
@@ -588,12 +619,13 @@ def test_random_rollouts_are_available() -> None:
         ({"time_limit": "1"}, "time_limit"),
         ({"exploration": -0.1}, "exploration must be a number in 0..100, got -0.1"),
         ({"exploration": math.nan}, "exploration"),
-        ({"rollout_policy": "smart"}, "rollout_policy must be 'greedy', 'random' or 'planner', got 'smart'"),
+        ({"rollout_policy": "smart"}, "rollout_policy must be 'greedy', 'random', 'planner' or 'mixed', got 'smart'"),
         ({"margin_weight": 2}, "margin_weight must be a number in 0..1, got 2"),
         ({"widening": 0}, "widening must be a positive number"),
         ({"widening": "wide"}, "widening"),
         ({"root": "flat"}, "root must be 'halving' or 'ucb', got 'flat'"),
         ({"opponents": "greedy"}, "opponents must be 'searched' or 'modelled', got 'greedy'"),
+        ({"claims": "never"}, "claims must be 'searched' or 'first', got 'never'"),
     ],
 )
 def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
@@ -607,8 +639,8 @@ def test_repr_seed_and_protocol() -> None:
     assert repr(ISMCTS(seed=1, exploration=1.5, rollout_policy="random", margin_weight=0.0)) == (
         "bots.ISMCTS(seed=1, exploration=1.5, rollout_policy='random', margin_weight=0.0)"
     )
-    assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb", opponents="modelled")) == (
-        "bots.ISMCTS(seed=2, widening=inf, root='ucb', opponents='modelled')"
+    assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb", opponents="modelled", claims="first")) == (
+        "bots.ISMCTS(seed=2, widening=inf, root='ucb', opponents='modelled', claims='first')"
     )
     assert isinstance(ISMCTS().seed, int)
     assert isinstance(ISMCTS(seed=0), od.bots.Bot)

@@ -36,7 +36,9 @@ One iteration, step by step:
   (:func:`ordonnance._simulator_kernel.play_out`); with
   ``rollout_policy="planner"`` by :func:`planner_action`, which keeps the most
   of each army's potential and discards its weakest card where another seat's
-  complete army already wins (stronger rollouts: see the bots page).
+  complete army already wins (stronger rollouts: see the bots page); with
+  ``rollout_policy="mixed"`` by the planner in the searching seat's place and
+  Greedy in the others'.
 * **Backup.** Every node on the path counts one more visit and adds the reward
   of the seat that moved into it: 1 for a win, 0 otherwise, plus
   ``margin_weight`` times the score margin over the best other seat, divided
@@ -83,7 +85,7 @@ from ordonnance import _simulator_kernel as kernel
 from ordonnance._montecarlo import Position, Search, _index, _Setup, check_rollout_options, determinize, reward
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
-from ordonnance.actions import Action
+from ordonnance.actions import Action, Claim
 from ordonnance.bots import _legal, _SeededBot
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.view import PlayerView
@@ -264,7 +266,8 @@ class Knobs(NamedTuple):
     margin_weight: float
     max_score: int
     me: int  # -1: every seat's moves are searched; else only this seat's, the others play the rollout policy
-    planner: bool  # the rollout policy is planner_action, else the kernel bots of the Config
+    planner: int  # the seats (a bit each) whose rollout policy is planner_action; the others play the Config's kernel bots
+    claim_first: bool  # a seat that can claim does, outside the tree (see ISMCTS's ``claims``)
 
 
 @numba.njit(cache=True)
@@ -292,8 +295,14 @@ def descend(
     """
     nodes = tree.nodes
     while s.board[0, kernel.OVER] == 0 and depth < MAX_DEPTH:
-        if knobs.me >= 0 and s.board[0, kernel.CURRENT] != knobs.me:
-            a = planner_action(cfg, s, scratch) if knobs.planner else kernel.bot_action(cfg, s, 0, scratch)
+        p = s.board[0, kernel.CURRENT]
+        if knobs.claim_first and cfg.explicit_claims:
+            t = kernel._first_claim(cfg, s.board, 0, p, scratch)
+            if t >= 0:
+                kernel.apply_action(cfg, s, 0, kernel.CLAIM_ACTIONS + t, scratch)  # claimed, not searched
+                continue
+        if knobs.me >= 0 and p != knobs.me:
+            a = planner_action(cfg, s, scratch) if (knobs.planner >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
             kernel.apply_action(cfg, s, 0, a, scratch)  # modelled, not searched
             continue
         kernel.legal_mask(cfg, s, 0, legal, scratch)
@@ -402,10 +411,15 @@ def planner_action(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.
 
 
 @numba.njit(cache=True)
-def roll_out(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.int64]) -> None:
-    """Play game 0 of ``s`` to its end with :func:`planner_action` in every seat."""
+def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, scratch: npt.NDArray[np.int64]) -> None:
+    """Play game 0 of ``s`` to its end with :func:`planner_action` in the seats of the bit mask
+    ``planner``, the Config's kernel bots in the others."""
     while not s.board[0, kernel.OVER]:
-        kernel.apply_action(cfg, s, 0, planner_action(cfg, s, scratch), scratch)
+        if (planner >> s.board[0, kernel.CURRENT]) & 1:
+            a = planner_action(cfg, s, scratch)
+        else:
+            a = kernel.bot_action(cfg, s, 0, scratch)
+        kernel.apply_action(cfg, s, 0, a, scratch)
 
 
 @numba.njit(cache=True)
@@ -424,7 +438,7 @@ def finish(
     """Roll game 0 of ``s`` out with the kernel bots and back the rewards up the root and ``path[:depth]``."""
     n = cfg.n
     if knobs.planner:
-        roll_out(cfg, s, scratch)
+        roll_out(cfg, s, knobs.planner, scratch)
     else:
         kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
     winner = kernel.outcome(cfg, s, 0, scores, scratch)
@@ -524,13 +538,19 @@ class ISMCTS(_SeededBot):
     ``math.inf``: none); ``rollout_policy`` the kernel bot that plays every
     seat after the tree (``"greedy"``, the default, ``"random"``, or
     ``"planner"``, :func:`planner_action`, stronger against MonteCarlo, not
-    against Greedy, as the bots page measures); ``margin_weight`` the weight of the score margin in a
+    against Greedy, as the bots page measures, or ``"mixed"``: the planner for
+    this seat, Greedy for the others); ``margin_weight`` the weight of the score margin in a
     reward. ``root="halving"`` (the default) shares the budget among the root's
     actions by sequential halving over common deals, ``root="ucb"`` descends
     from the root by UCB1 as everywhere else. ``opponents="searched"`` (the
     default) searches every seat's moves in the tree; ``"modelled"`` lets the
     rollout policy play the other seats inside the tree too, so that the tree
-    holds this seat's moves only. See the module docs.
+    holds this seat's moves only. ``claims="first"`` (two players only: with
+    more, when a territory is taken decides the markers and so the tie-breaks)
+    takes a provable territory as soon as it may, without search, at the root
+    and for every seat in the tree; with two players that gives nothing away
+    (a claim can only take options from the other seat), but it measured no
+    stronger than searching the claims (the bots page). See the module docs.
 
     It uses only the :class:`~ordonnance.PlayerView` it is given, never the
     game, so it cannot peek at hidden cards.
@@ -544,10 +564,11 @@ class ISMCTS(_SeededBot):
         time_limit: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         widening: float = DEFAULT_WIDENING,
-        rollout_policy: Literal["greedy", "random", "planner"] = "greedy",
+        rollout_policy: Literal["greedy", "random", "planner", "mixed"] = "greedy",
         margin_weight: float = 0.1,
         root: Literal["halving", "ucb"] = "halving",
         opponents: Literal["searched", "modelled"] = "searched",
+        claims: Literal["searched", "first"] = "searched",
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
@@ -561,11 +582,13 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
         if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:
             raise InvalidRulesError(f"widening must be a positive number (math.inf: none), got {widening!r}")
-        check_rollout_options(rollout_policy, margin_weight, ("greedy", "random", "planner"))
+        check_rollout_options(rollout_policy, margin_weight, ("greedy", "random", "planner", "mixed"))
         if root not in ("halving", "ucb"):
             raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {root!r}")
         if opponents not in ("searched", "modelled"):
             raise InvalidRulesError(f"opponents must be 'searched' or 'modelled', got {opponents!r}")
+        if claims not in ("searched", "first"):
+            raise InvalidRulesError(f"claims must be 'searched' or 'first', got {claims!r}")
         super().__init__(seed)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
@@ -575,7 +598,7 @@ class ISMCTS(_SeededBot):
         """UCB1's exploration constant."""
         self.widening = float(widening)
         """Progressive widening: a node of N visits has at most ``1 + widening * sqrt(N)`` children."""
-        self.rollout_policy: Literal["greedy", "random", "planner"] = rollout_policy
+        self.rollout_policy: Literal["greedy", "random", "planner", "mixed"] = rollout_policy
         """The kernel bot of the rollouts."""
         self.margin_weight = float(margin_weight)
         """The weight of the score margin in a reward."""
@@ -583,6 +606,8 @@ class ISMCTS(_SeededBot):
         """How the root's action is chosen: sequential halving, or UCB1 as below it."""
         self.opponents: Literal["searched", "modelled"] = opponents
         """Whether the other seats' moves are searched in the tree or played there by the rollout policy."""
+        self.claims: Literal["searched", "first"] = claims
+        """Whether claims are searched like any action, or taken as soon as legal with two players."""
 
     def __repr__(self) -> str:
         parts = [f"seed={self.seed}"]
@@ -602,6 +627,8 @@ class ISMCTS(_SeededBot):
             parts.append(f"root={self.root!r}")
         if self.opponents != "searched":
             parts.append(f"opponents={self.opponents!r}")
+        if self.claims != "searched":
+            parts.append(f"claims={self.claims!r}")
         return f"bots.ISMCTS({', '.join(parts)})"
 
     def budget(self) -> int:
@@ -626,12 +653,16 @@ class ISMCTS(_SeededBot):
             raise OrdonnanceTypeError(f"ISMCTS plays Ordonnance: it chooses from an ordonnance.PlayerView, not {view!r}")
         clock = _Clock(self.time_limit)
         self._state, decision_seed = splitmix64(self._state)
-        if len(actions) == 1:
-            return Search(actions[0], actions, (math.nan,), (0,), clock.seconds())
-        planner = self.rollout_policy == "planner"
+        n = view.rules.players
+        claim_first = self.claims == "first" and n == 2
+        claim = next((i for i, a in enumerate(actions) if isinstance(a, Claim)), None) if claim_first else None
+        if len(actions) == 1 or claim is not None:
+            only = 0 if claim is None else claim
+            return Search(actions[only], actions, tuple(math.nan for _ in actions), tuple(0 for _ in actions), clock.seconds())
+        planner = {"planner": (1 << n) - 1, "mixed": 1 << view.seat}.get(self.rollout_policy, 0)
         setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
-        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner)
+        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first)
         run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
