@@ -6,16 +6,20 @@ from collections import Counter
 
 import os
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
-from ordonnance import Card, Claim, Territory
+from ordonnance import Card, Claim, Territory, rl
+from ordonnance import _simulator_kernel as kernel
 
 from . import naive, naive_completion
 from .positions import position
 
 C, J = Territory.CYPRUS, Territory.JERUSALEM
+MEMO_GAMES = 24 if os.environ.get("NUMBA_DISABLE_JIT") != "1" else 4
 texts = st.integers(1, 31).map(lambda m: str(Card.from_mask(m)))
 
 
@@ -86,3 +90,52 @@ def test_claiming_awards_the_next_marker_and_changes_nothing_else(case: tuple[od
     assert game.marker(C) == 1 + sum(before.marker(t) is not None for t in Territory)
     assert all(game.army(t, p) == before.army(t, p) for t in Territory for p in range(game.players))
     assert game.unseen() == before.unseen()
+
+
+MEMO_RULES = [
+    od.Rules(players=players, claim_proof=proof, auto_claim=auto, deck=deck)
+    for players in (2, 3, 4)
+    for proof in ("public", "private")
+    for auto in (False, True)
+    for deck in (None, (["LB", "SF", "H"] * 80)[: 20 * players + 3], ["L"] * 20 * players)
+]
+MEMO_IDS = [f"{r.players}p-{r.claim_proof}-{'auto' if r.auto_claim else 'manual'}-{len(r.cards)}" for r in MEMO_RULES]
+
+
+@pytest.mark.parametrize("rules", MEMO_RULES, ids=MEMO_IDS)
+def test_remembered_proofs_agree_with_a_fresh_proof_at_every_step(rules: od.Rules) -> None:
+    """The kernel remembers proven claims in the game state (PROVEN) and answers from
+    it until the territory is decided. At every step of random games (random legal
+    actions, claims included) every remembered proof must still be one for the
+    engine, and every seat's claimability and the legal mask must agree with it.
+    Games follow one another in one state, so a memo left from a previous game or
+    kept past a change that could break a proof fails here. In odd games only the
+    proofs the rules made themselves are checked (asking every seat proves more)."""
+    n = rules.players
+    cfg = kernel.config(rules, [kernel.RANDOM] * n)
+    cards = kernel.deck_of(rules)
+    state = kernel.new_state(1, len(cards))
+    scratch = np.zeros(kernel.SCRATCH, np.int64)
+    mask = np.zeros(kernel.NUM_ACTIONS, np.bool_)
+    choose = np.random.default_rng(len(cards) * 10 + n)
+    remembered = 0
+    with np.errstate(over="ignore"):  # 64-bit arithmetic wraps by design (NumPy scalars without the JIT)
+        for seed in range(MEMO_GAMES):
+            kernel.deal(cfg, state, 0, cards, np.uint64(seed), np.zeros(kernel.SEATS, np.uint64), scratch)
+            game = od.Game.new(rules, seed=seed)
+            while not game.is_over:
+                proven = int(state.board[0, kernel.PROVEN])
+                for t in range(5):
+                    for p in range(n):
+                        if proven >> (t * kernel.SEATS + p) & 1:
+                            remembered += 1
+                            assert game.territory_owner(t) is not None or game.can_claim(p, t), (seed, t, p)
+                        if seed % 2 == 0:
+                            assert kernel.claimable(cfg, state, 0, t, p, scratch) == game.can_claim(p, t), (seed, t, p)
+                kernel.legal_mask(cfg, state, 0, mask, scratch)
+                assert mask.astype(np.int8).tolist() == rl.action_mask(game.view(game.current_player)).tolist()
+                a = int(choose.choice(np.flatnonzero(mask)))
+                kernel.apply_action(cfg, state, 0, a, scratch)
+                game.apply(rl.action_from_index(a))
+            assert state.board[0, kernel.OVER] == 1
+    assert remembered > 0 or rules.auto_claim  # (automatic claims award a proof at once)

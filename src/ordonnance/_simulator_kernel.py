@@ -58,6 +58,7 @@ SEARCH = WINNER_WORK + 16
 SCRATCH = SEARCH + WORK
 NOT_COMPLETE = -1
 NOBODY = -1
+HOPELESS = -1  # in WITNESS: that opponent cannot beat that army
 
 #: Action indices, as ordonnance.rl numbers them: plays (mask - 1) * 5 + t, claims, the pass.
 CLAIM_ACTIONS = 31 * TERRITORIES
@@ -254,7 +255,7 @@ COMPLETED = ARMY_LEN + TERRITORIES * SEATS  # [t * SEATS + p]: the play number o
 OWNER = COMPLETED + TERRITORIES * SEATS  # [t]: the seat that won t, or NOBODY
 MARKER = OWNER + TERRITORIES  # [t]: the victory marker 1..5, or 0
 HIDDEN = MARKER + TERRITORIES  # [mask]: copies not face up (deck and hands); kept with claims or Config.unseen
-WITNESS = HIDDEN + 32  # [(t * SEATS + p) * SEATS + q]: see _beaten_by
+WITNESS = HIDDEN + 32  # [(t * SEATS + p) * SEATS + q]: an army word, 0 or HOPELESS; see _beaten_by
 TOP = WITNESS + TERRITORIES * SEATS * SEATS  # the next card of the deck to draw
 PLAYS = TOP + 1  # cards played so far
 DECIDED = PLAYS + 1  # territories decided so far
@@ -262,7 +263,8 @@ CURRENT = DECIDED + 1  # the seat to act (once over: the seat that acted last)
 OVER = CURRENT + 1  # 1 once the game has ended
 PASSED = OVER + 1  # bit p set: p passed since the last play or claim (it is not asked again)
 CONTESTED = PASSED + 1  # bit t: t may be undecided with a complete army there (auto-claims look only there)
-ORDER = CONTESTED + 1  # [i]: the deck, top card first; cards TOP.. are still to be drawn
+PROVEN = CONTESTED + 1  # bit t * SEATS + p: p's army in t was proven unbeatable (see _claimable)
+ORDER = PROVEN + 1  # [i]: the deck, top card first; cards TOP.. are still to be drawn
 
 Array = npt.NDArray[np.int64]
 
@@ -293,6 +295,12 @@ class State(NamedTuple):
 
     board: Array
     rng: npt.NDArray[np.uint64]
+
+
+@numba.njit(cache=True, inline="always")
+def borrowed_state(s: State) -> State:
+    """``s`` with both arrays :func:`borrowed` (compiled: no reference counting of them)."""
+    return State(borrowed(s.board), borrowed(s.rng))
 
 
 def config(rules: Rules, policies: Sequence[int], *, unseen: bool = False) -> Config:
@@ -350,21 +358,55 @@ def _army_key(row: Array, t: int, p: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _witness_holds(witness: int, army: int, length: int, pool: Array) -> bool:
-    """Whether an opponent with the army word ``army`` (``length`` cards) can still
-    reach the army word ``witness`` found earlier: its cards are part of it and
-    the rest is still in the pool."""
-    rest = witness
-    for i in range(length):
-        hits = _lanes_holding(rest, ARMY, lane(army, i))
-        if hits == 0:
-            return False
-        rest &= ~(255 << (8 * _NTH_BIT[hits * 8]))
+def _in_pool(cards: int, pool: Array) -> bool:
+    """Whether ``pool`` holds the cards of the word ``cards`` (lanes of 0 are empty)."""
     for j in range(ARMY):
-        m = lane(rest, j)
-        if m != 0 and pool[m] < _BIT_COUNT[_lanes_holding(rest, ARMY, m)]:
+        m = lane(cards, j)
+        if m != 0 and pool[m] < _BIT_COUNT[_lanes_holding(cards, ARMY, m)]:
             return False
     return True
+
+
+@numba.njit(cache=True, inline="always")
+def _still_reachable(witness: int, army: int, length: int, pool: Array, floor: int) -> int:
+    """An army word with a key above ``floor`` that an opponent with the army word
+    ``army`` (``length`` < 4 cards) can still reach, from the ``witness`` found
+    earlier, or 0 if none is found this way.
+
+    The witness itself while its cards outside the army are still in the pool.
+    When the army took one card outside it (an opponent mostly does), the
+    witness less one of its other cards plus that one, if it is still above
+    ``floor`` and the pool holds the rest: that spares a search.
+    """
+    rest = witness
+    extra = 0
+    for i in range(length):
+        m = lane(army, i)
+        hits = _lanes_holding(rest, ARMY, m)
+        if hits == 0:
+            if extra != 0:
+                return 0
+            extra = m
+        else:
+            rest &= ~(255 << (8 * _NTH_BIT[hits * 8]))
+    if extra == 0:
+        return witness if _in_pool(rest, pool) else 0
+    for j in range(ARMY):
+        if lane(rest, j) == 0:
+            continue
+        fewer = rest & ~(255 << (8 * j))
+        if not _in_pool(fewer, pool):
+            continue
+        word = army
+        at = length
+        for i in range(ARMY):
+            m = lane(fewer, i)
+            if m != 0:
+                word |= m << (8 * at)
+                at += 1
+        if _word_key(word) > floor:
+            return word
+    return 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -373,8 +415,10 @@ def _beaten_by(row: Array, t: int, p: int, n: int, pool: Array, search: Array) -
     (``row`` is the game's board row; ``pool`` the cards they may draw on).
 
     The WITNESS field (t, p, q) remembers, as an army word, an army q was last
-    shown able to reach (0 when none): while q can still reach it, no search
-    is needed. The pool only shrinks and armies only grow, so a witness that
+    shown able to reach (0 when none): while q can still reach it, or one
+    made from it (:func:`_still_reachable`), no search is needed. HOPELESS
+    there: q was shown unable to beat p's army, which stays so (see
+    :func:`_claimable`). The pool only shrinks and armies only grow, so a witness that
     still holds is still a witness. ``search`` is the completion search's
     working memory.
     """
@@ -392,15 +436,20 @@ def _beaten_by(row: Array, t: int, p: int, n: int, pool: Array, search: Array) -
         w = row[ARMY_AT + _at(t, q)]
         length = row[ARMY_LEN + _at(t, q)]
         slot = WITNESS + _at(t, p) * SEATS + q
-        if row[slot] != 0 and _witness_holds(row[slot], w, length, pool):
-            return True
+        if row[slot] == HOPELESS:
+            continue
+        if row[slot] != 0:
+            reached = _still_reachable(row[slot], w, length, pool, mine)
+            if reached != 0:
+                row[slot] = reached
+                return True
         packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, search)
         if packed >= 0:
             for i in range(ARMY - length):
                 w |= ((packed >> (5 * i)) & 31) << (8 * (length + i))
             row[slot] = w
             return True
-        row[slot] = 0
+        row[slot] = HOPELESS
     return False
 
 
@@ -449,10 +498,30 @@ def _claimable(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) ->
     """Whether seat p of game g can prove territory t now (:func:`_provable`; the
     cheap conditions are checked here first, in line). Slices or views made in
     the rules' hot loops cost reference counting on every pass, taken or not
-    (measured: about 30 ns each), so none is made here."""
+    (measured: about 30 ns each), so none is made here.
+
+    A proof is remembered (PROVEN) until t is decided: it cannot fail later.
+    p's army is complete, an opponent's army only grows by cards of the pool
+    and the pool only shrinks (a card leaves it when played; with private
+    proof also when p draws it, and a card p plays leaves both the hidden
+    cards and p's hand), so every army an opponent can reach later it could
+    reach when the proof was made."""
     if b[g, OWNER + t] != NOBODY or b[g, COMPLETED + _at(t, p)] == NOT_COMPLETE:
         return False
-    return _provable(b, g, t, p, cfg.n, cfg.private, scratch)
+    bit = 1 << _at(t, p)
+    if b[g, PROVEN] & bit:
+        return True
+    if _provable(b, g, t, p, cfg.n, cfg.private, scratch):
+        b[g, PROVEN] |= bit
+        return True
+    return False
+
+
+@numba.njit(cache=True)
+def claimable(cfg: Config, s: State, g: int, t: int, p: int, scratch: Array) -> bool:
+    """Whether seat p of game g can claim territory t now, whoever is to act
+    (:func:`_claimable`: a remembered proof answers at once, a new one is remembered)."""
+    return _claimable(cfg, s.board, g, t, p, scratch)
 
 
 @numba.njit(cache=True, inline="always")
@@ -730,6 +799,7 @@ def play_out(cfg: Config, s: State, g: int, forced: int, out_actions: Array, rec
     number of actions taken; with ``record`` the first MAX_ACTIONS are written
     to ``out_actions`` as :func:`record_action` does.
     """
+    s, out_actions, scratch = borrowed_state(s), borrowed(out_actions), borrowed(scratch)
     actions = 0
     while not s.board[g, OVER]:
         if forced >= 0:
@@ -781,16 +851,19 @@ def deal(cfg: Config, s: State, g: int, cards: Array, seed: np.uint64, bots: npt
     b[g, OVER] = 0
     b[g, PASSED] = 0
     b[g, CONTESTED] = 0
+    b[g, PROVEN] = 0
     advance(cfg, b, g, scratch)
 
 
 @numba.njit(cache=True)
 def prepare(cfg: Config, s: State, g: int) -> None:
     """Derive game g's open territories and contested set from its armies and owners,
-    and forget the claim witnesses (for a position written into the board directly)."""
+    and forget the claim witnesses and proofs (for a position written into the board
+    directly: a remembered proof holds only along the game that made it)."""
     b = s.board
     n = cfg.n
     b[g, CONTESTED] = 0
+    b[g, PROVEN] = 0
     for p in range(n):
         b[g, OPEN + p] = 0
     for t in range(TERRITORIES):
@@ -888,6 +961,7 @@ def simulate(
 
     Recorded actions are (player, mask, territory) as :func:`record_action`.
     """
+    s, cards, out_actions, scratch = borrowed_state(s), borrowed(cards), borrowed(out_actions), borrowed(scratch)
     n = cfg.n
     scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
