@@ -53,7 +53,7 @@ class Episodes(NamedTuple):
     seeds: npt.NDArray[np.uint64]  # [g, INDEX | DEAL | BOTS + p]
     book: Array  # [g, SEAT | DONE | LENGTH]
     history: npt.NDArray[np.int16]  # [g, i]: the action indices played in the episode so far, every seat's
-    seen: Array  # [g, SEEN_ME | SEEN_WORDS + at | SEEN_KEYS + at]: what the observation row holds (encode_update)
+    seen: npt.NDArray[np.int32]  # [g, SEEN_ME | SEEN_WORDS + at | SEEN_KEYS + at]: what the observation row holds (encode_update)
 
 
 #: Episodes.seeds: the episode number e (game g plays e = g, g + games, g + 2 games, ...),
@@ -64,7 +64,8 @@ INDEX, DEAL, BOTS = 0, 1, 2
 SEAT, DONE, LENGTH = 0, 1, 2
 #: Episodes.seen: per game, the observer its observation row was last encoded for
 #: (-1: none, the next encoding starts afresh), then the army words (SEEN_WORDS + t * SEATS + p)
-#: and their keys (SEEN_KEYS + ...) as of that encoding.
+#: and their keys (SEEN_KEYS + ...) as of that encoding. int32 in a batch (words and keys
+#: fit in 31 bits): half the memory a step reads of it.
 SEEN_ME = 0
 SEEN_WORDS = 1
 SEEN_KEYS = SEEN_WORDS + TERRITORIES * k.SEATS
@@ -77,7 +78,7 @@ def new_episodes(games: int) -> Episodes:
         np.zeros((games, BOTS + k.SEATS), np.uint64),
         np.zeros((games, 3), np.int64),
         np.zeros((games, HISTORY), np.int16),
-        np.full((games, SEEN), -1, np.int64),
+        np.full((games, SEEN), -1, np.int32),
     )
 
 
@@ -114,13 +115,46 @@ def _prefetch_byte(typingctx: object, array: Any, offset: Any) -> tuple[object, 
 @overload(prefetch_row)
 def _prefetch_row(array: Any, g: Any) -> Any:
     def impl(array: Any, g: Any) -> None:
-        size = array.shape[1] * array.itemsize
-        start = g * size
-        for offset in range(start, start + size, _LINE):
-            _prefetch_byte(array, offset)  # type: ignore[call-arg]
-        _prefetch_byte(array, start + size - 1)  # type: ignore[call-arg]  # a row need not start on a line
+        prefetch_cells(array, g, 0, array.shape[1])
 
     return impl
+
+
+def prefetch_cells(array: Any, g: int, start: int, stop: int) -> None:
+    """:func:`prefetch_row` of cells ``start`` to ``stop`` (excluded) of row ``g`` only."""
+
+
+@overload(prefetch_cells)
+def _prefetch_cells(array: Any, g: Any, start: Any, stop: Any) -> Any:
+    def impl(array: Any, g: Any, start: Any, stop: Any) -> None:
+        row = g * array.shape[1] * array.itemsize
+        first = row + start * array.itemsize
+        last = row + stop * array.itemsize - 1
+        for offset in range(first, last, _LINE):
+            _prefetch_byte(array, offset)  # type: ignore[call-arg]
+        _prefetch_byte(array, last)  # type: ignore[call-arg]  # the cells need not start on a line
+
+    return impl
+
+
+@numba.njit(cache=True, inline="always")
+def _prefetch_board(cfg: Config, b: Array, g: int) -> None:
+    """Ask for the cells of board row ``g`` a step reads, not the whole row: the
+    witnesses of absent seats and the deck order are most of it (the next card
+    to draw is asked for by :func:`_prefetch_draw`, once TOP has arrived)."""
+    prefetch_cells(b, g, 0, k.WITNESS)
+    if cfg.claims_allowed:
+        for at in range(TERRITORIES * k.SEATS):
+            if at % k.SEATS < cfg.n:
+                prefetch_cells(b, g, k.WITNESS + at * k.SEATS, k.WITNESS + at * k.SEATS + cfg.n)
+    prefetch_cells(b, g, k.TOP, k.ORDER)
+
+
+@numba.njit(cache=True, inline="always")
+def _prefetch_draw(cfg: Config, b: Array, g: int) -> None:
+    """Ask for the deck cells of board row ``g``'s next draws (its TOP must be in the cache)."""
+    top = min(b[g, k.TOP], cfg.deck - 1)
+    prefetch_cells(b, g, k.ORDER + top, k.ORDER + min(top + cfg.n, cfg.deck))
 
 
 @numba.njit(cache=True, inline="always")
@@ -289,9 +323,11 @@ def step(
     b = s.board
     games = b.shape[0]
     for g in range(games):
+        if g + 1 < games:
+            _prefetch_draw(cfg, b, g + 1)
         if g + _AHEAD < games:
             ahead = g + _AHEAD
-            prefetch_row(b, ahead)
+            _prefetch_board(cfg, b, ahead)
             prefetch_row(ep.seen, ahead)
             prefetch_row(masks, ahead)
             if observe_too:
@@ -327,7 +363,7 @@ def observe(cfg: Config, s: State, seats: Array, out: Observations, scratch: Arr
     """``out[g]``: game g as ordonnance.rl.encode_view encodes ``game.view(seats[g])``
     (``out`` may be float32 or uint8), written afresh."""
     s, out, scratch = borrowed_state(s), borrowed(out), borrowed(scratch)
-    seen = np.empty(SEEN, np.int64)
+    seen = np.empty(SEEN, np.int32)
     for g in range(s.board.shape[0]):
         seen[SEEN_ME] = -1
         encode_update(cfg, s.board[g], seats[g], out[g], seen, scratch)
@@ -337,13 +373,15 @@ def observe(cfg: Config, s: State, seats: Array, out: Observations, scratch: Arr
 def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) -> None:
     """The game of board row ``b`` seen from seat ``me``, in ordonnance.rl's observation
     layout (see observation_layout), written afresh into ``row``."""
-    seen = np.empty(SEEN, np.int64)
+    seen = np.empty(SEEN, np.int32)
     seen[SEEN_ME] = -1
     encode_update(cfg, b, me, row, seen, scratch)
 
 
 @numba.njit(cache=True, inline="always")
-def encode_update(cfg: Config, b: Array, me: int, row: Observations, seen: Array, scratch: Array) -> None:
+def encode_update(
+    cfg: Config, b: Array, me: int, row: Observations, seen: npt.NDArray[np.int32] | Array, scratch: Array
+) -> None:
     """:func:`encode` into a ``row`` that already holds the encoding described by
     ``seen`` (the observer and the armies then; ``seen[SEEN_ME] == -1``: none):
     only the armies that changed since are written again, and ``seen`` is brought
@@ -438,7 +476,8 @@ def encode_update(cfg: Config, b: Array, me: int, row: Observations, seen: Array
             row[owners + t * (n + 1) + 1 + r] = 1
         row[markers + t] = b[k.MARKER + t]
     scores = scratch[k.SCORES : k.SCORES + n]
-    k.scores_of(n, seen[SEEN_KEYS : SEEN_KEYS + TERRITORIES * k.SEATS], b, cfg.scoring, scores)
+    keys = seen[SEEN_KEYS : SEEN_KEYS + TERRITORIES * k.SEATS]
+    k.scores_of(n, keys, b, cfg.scoring, scores)  # type: ignore[arg-type]  # int32 keys in a batch
     over = b[k.OVER] != 0
     for p in range(n):
         r = p - me

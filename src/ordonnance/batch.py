@@ -328,7 +328,6 @@ class Batch:
         (the next step updates it in place, writing only what changed) and is
         overwritten by the next call: copy what you keep or change.
         """
-        bk.observers(self._state, self._episodes, self._observers)
         if dtype is np.uint8:
             if len(self._rules.cards) > 255:
                 raise InvalidArgumentError(
@@ -338,16 +337,20 @@ class Batch:
                 self._compact = np.zeros(self._observation.shape, np.uint8)
             elif self._fresh and self._observe_too and self._fused is self._compact:
                 return self._read_only(self._compact)
-            with np.errstate(over="ignore"):
-                bk.observe(self._cfg, self._state, self._observers, self._compact, self._scratch)
+            self._encode(self._compact)
             return self._read_only(self._compact)
         if dtype is not np.float32:
             raise InvalidArgumentError(f"dtype must be np.float32 or np.uint8, got {dtype!r}")
         if self._fresh and self._observe_too and self._fused is self._observation:
             return self._read_only(self._observation)
-        with np.errstate(over="ignore"):
-            bk.observe(self._cfg, self._state, self._observers, self._observation, self._scratch)
+        self._encode(self._observation)
         return self._read_only(self._observation)
+
+    def _encode(self, out: npt.NDArray[np.float32] | npt.NDArray[np.uint8]) -> None:
+        """Every game's observation written afresh into ``out``."""
+        bk.observers(self._state, self._episodes, self._observers)
+        with np.errstate(over="ignore"):
+            bk.observe(self._cfg, self._state, self._observers, out, self._scratch)
 
     def _read_only(self, array: npt.NDArray[np.float32] | npt.NDArray[np.uint8]) -> npt.NDArray[np.float32 | np.uint8]:
         view = self._views.get(id(array))
