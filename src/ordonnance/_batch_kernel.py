@@ -26,7 +26,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic, overload
 
 from ordonnance import _simulator_kernel as k
-from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State, borrowed
+from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State, borrowed, borrowed_state
 
 Array = npt.NDArray[np.int64]
 #: Observations are written as float32 or as bytes (the same small whole numbers).
@@ -155,12 +155,6 @@ def _prefetch_draw(cfg: Config, b: Array, g: int) -> None:
     """Ask for the deck cells of board row ``g``'s next draws (its TOP must be in the cache)."""
     top = min(b[g, k.TOP], cfg.deck - 1)
     prefetch_cells(b, g, k.ORDER + top, k.ORDER + min(top + cfg.n, cfg.deck))
-
-
-@numba.njit(cache=True, inline="always")
-def borrowed_state(s: State) -> State:
-    """:func:`borrowed` views of a state's arrays."""
-    return State(borrowed(s.board), borrowed(s.rng))
 
 
 @numba.njit(cache=True, inline="always")
