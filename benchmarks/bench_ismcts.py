@@ -18,7 +18,8 @@ about 50 ms for the first decision of a two-player game on the development
 machine).
 
 Every ISMCTS decision with more than one legal action is timed (wall time of
-``choose(view)``). The targets with two players: at least 60% of the games
+``choose(view)``), and so is every opponent's (reported beside them: MonteCarlo's
+clock overruns its budget). The targets with two players: at least 60% of the games
 against MonteCarlo, 97% against Greedy, and no decision over 100 ms.
 
 ``ORDONNANCE_BENCH_GAMES`` (default 2,000) sets the games (rounded up to
@@ -84,8 +85,9 @@ def make_opponent(kind: str, budget: str, seed: int = 0) -> od.bots.Bot:
 
 def play_deals(
     opponent: str, players: int, budget: str, first: int, count: int, options: dict[str, Any] | None = None
-) -> tuple[int, int, list[float]]:
-    """Deals ``first .. first + count - 1``, each in every ISMCTS seat: (ISMCTS wins, games without winner, decision seconds)."""
+) -> tuple[int, int, list[float], list[float]]:
+    """Deals ``first .. first + count - 1``, each in every ISMCTS seat: (ISMCTS wins, games without
+    winner, ISMCTS decision seconds, the opponents' decision seconds)."""
     rules = od.Rules(players=players)
     warm = od.Game.new(rules, seed=0).view(0)
     od.bots.ISMCTS(seed=0, iterations=8).choose(warm)  # load the kernels
@@ -93,6 +95,7 @@ def play_deals(
     deals = game_seeds(DEAL_SEED, first + count)[first:]
     wins = draws = 0
     times: list[float] = []
+    opponent_times: list[float] = []
     for deal in deals.tolist():
         for seat in range(players):
             own = [_OPPONENT_SEED] * players
@@ -106,12 +109,12 @@ def play_deals(
                 view = game.view(p)
                 start = time.perf_counter()
                 action = bots[p].choose(view)
-                if p == seat and len(view.legal_actions) > 1:
-                    times.append(time.perf_counter() - start)
+                if len(view.legal_actions) > 1:
+                    (times if p == seat else opponent_times).append(time.perf_counter() - start)
                 game.apply(action)
             wins += game.winner == seat
             draws += game.winner is None
-    return wins, draws, times
+    return wins, draws, times, opponent_times
 
 
 def run_match(
@@ -136,8 +139,9 @@ def run_match(
             ]
             parts = [f.result() for f in futures]
     played = deals * players
-    wins = sum(w for w, _, _ in parts)
-    times = sorted(t for _, _, ts in parts for t in ts)
+    wins = sum(p[0] for p in parts)
+    times = sorted(t for p in parts for t in p[2])
+    opponent_times = sorted(t for p in parts for t in p[3])
     low, high = _wilson(wins, played)
     return {
         "opponent": opponent,
@@ -146,7 +150,7 @@ def run_match(
         "options": options or {},
         "games": played,
         "wins": wins,
-        "draws": sum(d for _, d, _ in parts),
+        "draws": sum(p[1] for p in parts),
         "win_rate": wins / played,
         "ci95": (low, high),
         "baseline": 1 / players,
@@ -155,6 +159,8 @@ def run_match(
         "p99_ms": times[int(0.99 * (len(times) - 1))] * 1e3,
         "max_ms": times[-1] * 1e3,
         "over_100ms": sum(t > 0.1 for t in times),
+        "opponent_median_ms": statistics.median(opponent_times) * 1e3,
+        "opponent_p99_ms": opponent_times[int(0.99 * (len(opponent_times) - 1))] * 1e3,
         "seconds": time.perf_counter() - start,
     }
 
@@ -167,7 +173,8 @@ def summary(f: dict[str, Any]) -> str:
         f"won {f['wins']}/{f['games']} = {f['win_rate']:.1%} (95% CI {low:.1%}-{high:.1%}; baseline "
         f"{f['baseline']:.0%}; {f['draws']} without winner); {f['decisions']:,} decisions, median "
         f"{f['median_ms']:.1f} ms, p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms "
-        f"({f['over_100ms']} over 100 ms); {f['seconds']:.0f} s"
+        f"({f['over_100ms']} over 100 ms); {f['opponent']} decisions median {f['opponent_median_ms']:.1f} ms, "
+        f"p99 {f['opponent_p99_ms']:.1f} ms; {f['seconds']:.0f} s"
     )
 
 

@@ -119,6 +119,8 @@ NONE = -1
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _ROOT_GAMMA = np.uint64(0xD1B54A32D192ED03)
 _INITIAL_NODES = 4_096
+#: The share of a time limit that sequential halving plans to spend (the rest is for the last batch's overrun).
+_TARGET = 0.97
 
 
 class Tree(NamedTuple):
@@ -716,8 +718,10 @@ class _Run:
         ``ceil(log2(k))`` rounds for ``k`` actions; each shares its part of the
         budget among the actions still in the race (one deal through each of
         them at a time) and keeps the better half by mean reward. Without an
-        iteration budget, each round's share is what is left of 95% of the time
-        limit, at the speed measured so far (the first deal tells it).
+        iteration budget, each round gets an equal share of what is left of 97%
+        of the time limit when it starts, and runs as many deals as fit in it
+        at the speed measured so far (the first deal tells it; the calls into
+        the kernel counted as well as the time inside it).
         """
         s = self.setup
         k = len(actions)
@@ -730,21 +734,22 @@ class _Run:
         timed = iterations is None and clock.limit is not None
         budget = DEFAULT_ITERATIONS if iterations is None else iterations
         deals = 0
-        kernel_seconds = 0.0
+        started = clock.seconds()
         for r in range(rounds):
             roots = np.array([node_of[a] for a in survivors], np.int64)
             per_action = max(1, budget // (len(survivors) * rounds))
             spent = 0
+            deadline = math.nan  # when this round should end (set once the speed is known)
             while spent < per_action:
                 if timed and clock.limit is not None and deals:
-                    done = int(self.tree.nodes[0, VISITS])
-                    left = (0.95 * clock.limit - clock.seconds()) * done / max(kernel_seconds, 1e-9)
-                    per_action = max(spent + 1, int(left) // (len(survivors) * (rounds - r)))
+                    now = clock.seconds()
+                    if math.isnan(deadline):
+                        deadline = now + (_TARGET * clock.limit - now) / (rounds - r)
+                    rate = int(self.tree.nodes[0, VISITS]) / max(now - started, 1e-9)  # iterations a second
+                    per_action = max(spent + 1, spent + int((deadline - now) * rate) // len(survivors))
                 step = per_action - spent if clock.limit is None else min(per_action - spent, max(1, BATCH // len(survivors)))
                 self._room(step * len(survivors))
-                before = time.perf_counter()
                 ran = iterate_halving(s.cfg, s.position, self.tree, roots, deals, step, self.seed, self.knobs)
-                kernel_seconds += time.perf_counter() - before
                 deals += ran
                 spent += ran
                 if clock.out():
