@@ -124,18 +124,21 @@ def run_match(
     budget: str = BUDGET,
     workers: int = WORKERS,
     options: dict[str, Any] | None = None,
+    first_deal: int = 0,
 ) -> dict[str, Any]:
-    """ISMCTS against ``players - 1`` copies of ``opponent`` over about ``games`` games; the figures as a dict."""
+    """ISMCTS against ``players - 1`` copies of ``opponent`` over about ``games`` games (deals from
+    ``first_deal`` on); the figures as a dict."""
     start = time.perf_counter()
     deals = -(-games // players)
     if workers <= 1:
-        parts = [play_deals(opponent, players, budget, 0, deals, options)]
+        parts = [play_deals(opponent, players, budget, first_deal, deals, options)]
     else:
         step = -(-deals // workers)
-        firsts = list(range(0, deals, step))
+        firsts = list(range(first_deal, first_deal + deals, step))
         with ProcessPoolExecutor(workers) as pool:
             futures = [
-                pool.submit(play_deals, opponent, players, budget, f, min(step, deals - f), options) for f in firsts
+                pool.submit(play_deals, opponent, players, budget, f, min(step, first_deal + deals - f), options)
+                for f in firsts
             ]
             parts = [f.result() for f in futures]
     played = deals * players
@@ -148,6 +151,7 @@ def run_match(
         "players": players,
         "budget": budget,
         "options": options or {},
+        "first_deal": first_deal,
         "games": played,
         "wins": wins,
         "draws": sum(p[1] for p in parts),
@@ -215,6 +219,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=PLAYERS)
     parser.add_argument("--budget", default=BUDGET, help="'time' (50 ms) or ISMCTS iterations per decision")
     parser.add_argument("--workers", type=int, default=WORKERS)
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal (split a long match over processes)")
     parser.add_argument("--option", action="append", default=[], help="ISMCTS keyword=value (a number or a word)")
     args = parser.parse_args()
     options: dict[str, Any] = {}
@@ -224,7 +229,7 @@ def main() -> None:
             options[key] = float(value)
         except ValueError:
             options[key] = value
-    figures = run_match(args.opponent, args.games, args.players, args.budget, args.workers, options)
+    figures = run_match(args.opponent, args.games, args.players, args.budget, args.workers, options, args.first_deal)
     print(summary(figures))
     print(json.dumps(figures))
 

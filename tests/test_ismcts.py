@@ -87,7 +87,7 @@ def test_legal_in_random_positions(rules: Rules, deal: int, plays: int, seed: in
 def test_claims_and_passes_are_searched_too() -> None:
     game = position({C: ["F F F F", "L"]}, hands=["S", "B"], deck="H", current=0)
     assert game.legal_actions() == [Claim(C), Pass()]
-    search = ISMCTS(seed=0, iterations=20).search(game.view(0))
+    search = ISMCTS(seed=0, iterations=20, claims="searched").search(game.view(0))
     assert search.action == Claim(C)
     assert sum(search.rollouts) == 20 and min(search.rollouts) >= 1
 
@@ -639,8 +639,12 @@ def test_repr_seed_and_protocol() -> None:
     assert repr(ISMCTS(seed=1, exploration=1.5, rollout_policy="random", margin_weight=0.0)) == (
         "bots.ISMCTS(seed=1, exploration=1.5, rollout_policy='random', margin_weight=0.0)"
     )
-    assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb", opponents="modelled", claims="first")) == (
-        "bots.ISMCTS(seed=2, widening=inf, root='ucb', opponents='modelled', claims='first')"
+    assert repr(ISMCTS(seed=1, rollout_policy="mixed", claims="first")) == "bots.ISMCTS(seed=1)"  # the defaults
+    assert repr(ISMCTS(seed=1, rollout_policy="greedy", claims="searched")) == (
+        "bots.ISMCTS(seed=1, rollout_policy='greedy', claims='searched')"
+    )
+    assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb", opponents="modelled", claims="searched")) == (
+        "bots.ISMCTS(seed=2, widening=inf, root='ucb', opponents='modelled', claims='searched')"
     )
     assert isinstance(ISMCTS().seed, int)
     assert isinstance(ISMCTS(seed=0), od.bots.Bot)

@@ -30,15 +30,16 @@ One iteration, step by step:
 * **Expansion.** Otherwise (or while progressive widening allows another
   child) the untried legal action that Greedy ranks first gets a child (ties
   at random), and the descent ends there.
-* **Rollout.** From there every seat is played by the kernel twin of
-  :class:`~ordonnance.bots.Greedy` (or of :class:`~ordonnance.bots.Random`
-  with ``rollout_policy="random"``) to the end of the game
-  (:func:`ordonnance._simulator_kernel.play_out`); with
-  ``rollout_policy="planner"`` by :func:`planner_action`, which keeps the most
-  of each army's potential and discards its weakest card where another seat's
-  complete army already wins (stronger rollouts: see the bots page); with
-  ``rollout_policy="mixed"`` by the planner in the searching seat's place and
-  Greedy in the others'.
+* **Rollout.** From there the game is played to its end, by default
+  (``rollout_policy="mixed"``) with :func:`planner_action` in the searching
+  seat's place, which keeps the most of each army's potential and discards
+  its weakest card where another seat's complete army already wins, and the
+  kernel twin of :class:`~ordonnance.bots.Greedy` in the others'; with
+  ``rollout_policy="planner"`` the planner plays every seat, with
+  ``"greedy"`` (or ``"random"``) the kernel twin of Greedy (or
+  :class:`~ordonnance.bots.Random`) does
+  (:func:`ordonnance._simulator_kernel.play_out`; see the bots page for how
+  they compare).
 * **Backup.** Every node on the path counts one more visit and adds the reward
   of the seat that moved into it: 1 for a win, 0 otherwise, plus
   ``margin_weight`` times the score margin over the best other seat, divided
@@ -538,21 +539,23 @@ class ISMCTS(_SeededBot):
     ``exploration`` is UCB1's constant; ``widening`` the progressive widening
     (a node of N visits has at most ``1 + widening * sqrt(N)`` children;
     ``math.inf``: none); ``rollout_policy`` the kernel bot that plays every
-    seat after the tree (``"greedy"``, the default, ``"random"``, or
-    ``"planner"``, :func:`planner_action`, stronger against MonteCarlo, not
-    against Greedy, as the bots page measures, or ``"mixed"``: the planner for
-    this seat, Greedy for the others); ``margin_weight`` the weight of the score margin in a
+    seat after the tree (``"mixed"``, the default: :func:`planner_action` for
+    this seat, Greedy for the others; ``"planner"`` for every seat;
+    ``"greedy"``; ``"random"``; the bots page measures them: the planner's
+    rollouts are the stronger against MonteCarlo with 2 and 3 players);
+    ``margin_weight`` the weight of the score margin in a
     reward. ``root="halving"`` (the default) shares the budget among the root's
     actions by sequential halving over common deals, ``root="ucb"`` descends
     from the root by UCB1 as everywhere else. ``opponents="searched"`` (the
     default) searches every seat's moves in the tree; ``"modelled"`` lets the
     rollout policy play the other seats inside the tree too, so that the tree
-    holds this seat's moves only. ``claims="first"`` (two players only: with
-    more, when a territory is taken decides the markers and so the tie-breaks)
-    takes a provable territory as soon as it may, without search, at the root
-    and for every seat in the tree; with two players that gives nothing away
-    (a claim can only take options from the other seat), but it measured no
-    stronger than searching the claims (the bots page). See the module docs.
+    holds this seat's moves only. ``claims="first"`` (the default; it acts with
+    two players only: with more, when a territory is taken decides the markers
+    and so the tie-breaks) takes a provable territory as soon as it may,
+    without search, at the root and for every seat in the tree; with two
+    players that gives nothing away (a claim can only take options from the
+    other seat) and saves the search; ``claims="searched"`` searches claims
+    like any action. See the module docs.
 
     It uses only the :class:`~ordonnance.PlayerView` it is given, never the
     game, so it cannot peek at hidden cards.
@@ -566,11 +569,11 @@ class ISMCTS(_SeededBot):
         time_limit: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         widening: float = DEFAULT_WIDENING,
-        rollout_policy: Literal["greedy", "random", "planner", "mixed"] = "greedy",
+        rollout_policy: Literal["greedy", "random", "planner", "mixed"] = "mixed",
         margin_weight: float = 0.1,
         root: Literal["halving", "ucb"] = "halving",
         opponents: Literal["searched", "modelled"] = "searched",
-        claims: Literal["searched", "first"] = "searched",
+        claims: Literal["searched", "first"] = "first",
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
@@ -621,7 +624,7 @@ class ISMCTS(_SeededBot):
             parts.append(f"exploration={self.exploration!r}")
         if self.widening != DEFAULT_WIDENING:
             parts.append(f"widening={self.widening!r}")
-        if self.rollout_policy != "greedy":
+        if self.rollout_policy != "mixed":
             parts.append(f"rollout_policy={self.rollout_policy!r}")
         if self.margin_weight != 0.1:
             parts.append(f"margin_weight={self.margin_weight!r}")
@@ -629,7 +632,7 @@ class ISMCTS(_SeededBot):
             parts.append(f"root={self.root!r}")
         if self.opponents != "searched":
             parts.append(f"opponents={self.opponents!r}")
-        if self.claims != "searched":
+        if self.claims != "first":
             parts.append(f"claims={self.claims!r}")
         return f"bots.ISMCTS({', '.join(parts)})"
 
