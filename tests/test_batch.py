@@ -101,6 +101,8 @@ def _play_along(rules: Rules, opponent: str, seed: int, illegal: str = "refuse")
         result = batch.step(actions)
         assert np.array_equal(result.reset, was_over)
         assert np.array_equal(result.illegal, wrong & ~was_over)
+        assert np.array_equal(result.finished, result.terminated & ~result.illegal)
+        assert (result.winner[~result.finished] == -1).all() and not result.scores[~result.finished].any()
         for i, mirror in enumerate(mirrors):
             if was_over[i]:
                 assert not result.terminated[i] and not result.rewards[i].any()

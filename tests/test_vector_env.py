@@ -76,7 +76,7 @@ def test_every_env_agrees_with_its_game(rules: Rules, opponent: str, observation
                 if game.winner is not None:
                     expected_reward = 1.0 if game.winner == seat else -1.0
             elif "_winner" in infos:
-                assert not infos["_winner"][i]
+                assert not infos["_winner"][i] and infos["winner"][i] == -1 and not infos["scores"][i].any()
             assert rewards[i] == expected_reward
         ended_before = terminations.copy()
     assert episodes >= ENVS  # whole episodes, not only openings

@@ -63,13 +63,16 @@ INDEX, DEAL, BOTS = 0, 1, 2
 #: (the next step starts the next one), the actions recorded.
 SEAT, DONE, LENGTH = 0, 1, 2
 #: Episodes.seen: per game, the observer its observation row was last encoded for
-#: (-1: none, the next encoding starts afresh), then the army words (SEEN_WORDS + t * SEATS + p)
-#: and their keys (SEEN_KEYS + ...) as of that encoding. int32 in a batch (words and keys
-#: fit in 31 bits): half the memory a step reads of it.
+#: (-1: none, the next encoding starts afresh), the owner of each territory then
+#: (SEEN_OWNERS + t), the army words (SEEN_WORDS + t * SEATS + p) and their keys
+#: (SEEN_KEYS + ...). int32 in a batch (words and keys fit in 31 bits): half the
+#: memory a step reads of it.
 SEEN_ME = 0
-SEEN_WORDS = 1
+SEEN_OWNERS = 1
+SEEN_WORDS = SEEN_OWNERS + TERRITORIES
 SEEN_KEYS = SEEN_WORDS + TERRITORIES * k.SEATS
 SEEN = SEEN_KEYS + TERRITORIES * k.SEATS
+_UNKNOWN_OWNER = -2  # in SEEN_OWNERS after a fresh start: no territory's owner is written yet
 
 
 def new_episodes(games: int) -> Episodes:
@@ -239,11 +242,13 @@ def _step_game(
     scores: Array,
     scratch: Array,
 ) -> None:
-    """One step of game g (see :func:`step`)."""
+    """One step of game g (see :func:`step`; its ``reward``, ``finished`` and
+    ``restarted`` are written by the caller from these)."""
     n = cfg.n
     b = s.board
     for p in range(n):
         rewards[g, p] = 0.0
+        scores[g, p] = 0
     terminated[g] = False
     illegal[g] = False
     winner[g] = -1
@@ -291,6 +296,9 @@ def step(
     actor: Array,
     winner: Array,
     scores: Array,
+    reward: npt.NDArray[np.float32],
+    finished: npt.NDArray[np.bool_],
+    restarted: npt.NDArray[np.bool_],
     observe_too: bool,
     observations: Observations,
     masks: npt.NDArray[np.bool_],
@@ -301,7 +309,8 @@ def step(
     legal-action mask into ``masks`` (and with ``observe_too`` its observation
     into ``observations``, which must hold the previous step's: only what
     changed is written, see :func:`encode_update`) while its board row is
-    still in the cache.
+    still in the cache. Every output is written for every game, so the
+    caller's arrays can be reused from step to step without clearing.
 
     A game whose episode ended at the previous step starts its next episode
     instead (its action is not read: gymnasium's next-step autoreset). An
@@ -310,12 +319,24 @@ def step(
     the winner and -1 for every other seat when a game ends (0 everywhere on
     a draw and on every other step). ``actor[g]`` is the seat that acted
     (-1 for a game that started a new episode); ``winner[g]`` (-1: nobody)
-    and ``scores[g]`` are written for games that ended.
+    and ``scores[g]`` are those of a game that ended (-1 and zeros elsewhere).
+    ``reward[g]`` is ``rewards[g, observer]``: the learner's seat, or in
+    self-play the seat that acted (0 where the game restarted);
+    ``finished[g]``: the game ended by its rules at this step (not by an
+    illegal action); ``restarted[g]``: it started its next episode instead.
     """
     s, ep, cards, actions, scratch = borrowed_state(s), _borrowed_episodes(ep), borrowed(cards), borrowed(actions), borrowed(scratch)
     rewards, scores, observations, masks = borrowed(rewards), borrowed(scores), borrowed(observations), borrowed(masks)
     b = s.board
     games = b.shape[0]
+    # The observation cells a step writes: the card counts (the first 62) and the
+    # last part (completion ranks, owners, markers, hand sizes, scores, the seat to
+    # act, the observer, the deck), not the whole row: the one or two armies that
+    # changed are read when written (measured: prefetching the whole row, most of
+    # which a step does not touch, made a step about a tenth slower; prefetching the
+    # learner's army too gained nothing).
+    n = cfg.n
+    tail = observations.shape[1] - 4 * n - 2 - TERRITORIES * (n + 1) - TERRITORIES - TERRITORIES * n
     for g in range(games):
         if g + 1 < games:
             _prefetch_draw(cfg, b, g + 1)
@@ -325,14 +346,21 @@ def step(
             prefetch_row(ep.seen, ahead)
             prefetch_row(masks, ahead)
             if observe_too:
-                prefetch_row(observations, ahead)
+                prefetch_cells(observations, ahead, 0, 62)
+                prefetch_cells(observations, ahead, tail, observations.shape[1])
         _step_game(
             cfg, s, ep, g, cards, base, actions[g], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
             illegal, actor, winner, scores, scratch,
         )  # fmt: skip
+        who = actor[g]
+        restarted[g] = who < 0
+        finished[g] = terminated[g] and not illegal[g]
+        seat = ep.book[g, SEAT]
+        if seat != EVERY_SEAT:
+            who = seat
+        reward[g] = rewards[g, who] if who >= 0 else 0.0
         k.legal_mask(cfg, s, g, masks[g], scratch)
         if observe_too:
-            seat = ep.book[g, SEAT]
             encode_update(cfg, b[g], b[g, k.CURRENT] if seat == EVERY_SEAT else seat, observations[g], ep.seen[g], scratch)
 
 
@@ -377,9 +405,10 @@ def encode_update(
     cfg: Config, b: Array, me: int, row: Observations, seen: npt.NDArray[np.int32] | Array, scratch: Array
 ) -> None:
     """:func:`encode` into a ``row`` that already holds the encoding described by
-    ``seen`` (the observer and the armies then; ``seen[SEEN_ME] == -1``: none):
-    only the armies that changed since are written again, and ``seen`` is brought
-    up to date. Armies are most of the row and a step changes one or two, so a
+    ``seen`` (the observer, the owners and the armies then; ``seen[SEEN_ME] == -1``:
+    none): only the armies that changed since, and the owners and markers of
+    territories decided since, are written again, and ``seen`` is brought up
+    to date. Armies are most of the row and a step changes one or two, so a
     step's observation costs a fraction of a fresh one.
 
     Seats are relative (``r`` = places after ``me``) except the final one-hot of ``me``.
@@ -398,11 +427,15 @@ def encode_update(
     if seen[SEEN_ME] != me:
         row[:] = 0
         seen[SEEN_ME] = me
+        for t in range(TERRITORIES):
+            seen[SEEN_OWNERS + t] = _UNKNOWN_OWNER
         for at in range(TERRITORIES * k.SEATS):
             seen[SEEN_WORDS + at] = 0
             seen[SEEN_KEYS + at] = 0
     # The own hand's counts in integers first (scratch's proof pool is free here):
-    # read back from a float row, each count waited for its conversion.
+    # read back from a float row, each count waited for its conversion. Written
+    # whole every step: a step changes the hand, and 62 stores in a row cost less
+    # than finding the few that changed (measured: a step 5-7% slower).
     held = k.POOL
     for m in range(32):
         scratch[held + m] = 0
@@ -412,6 +445,7 @@ def encode_update(
     for m in range(1, 32):
         row[m - 1] = scratch[held + m]
         row[30 + m] = b[k.HIDDEN + m] - scratch[held + m]  # unseen: not face up, less the own hand
+    decided = False
     for t in range(TERRITORIES):
         changed = False
         for p in range(n):
@@ -458,27 +492,35 @@ def encode_update(
                         if other != NOT_COMPLETE and other < done:
                             rank += 1
                 row[completion + t * n + r] = rank
-        for i in range(n + 1):
-            row[owners + t * (n + 1) + i] = 0
         o = b[k.OWNER + t]
-        if o == NOBODY:
-            row[owners + t * (n + 1)] = 1
-        else:
-            r = o - me
+        if o != seen[SEEN_OWNERS + t]:  # the marker is given with the territory
+            decided = True
+            seen[SEEN_OWNERS + t] = o
+            for i in range(n + 1):
+                row[owners + t * (n + 1) + i] = 0
+            if o == NOBODY:
+                row[owners + t * (n + 1)] = 1
+            else:
+                r = o - me
+                if r < 0:
+                    r += n
+                row[owners + t * (n + 1) + 1 + r] = 1
+            row[markers + t] = b[k.MARKER + t]
+    over = b[k.OVER] != 0
+    if decided:  # scores change only with an owner (points are scored on decided territories)
+        scores = scratch[k.SCORES : k.SCORES + n]
+        keys = seen[SEEN_KEYS : SEEN_KEYS + TERRITORIES * k.SEATS]
+        k.scores_of(n, keys, b, cfg.scoring, scores)  # type: ignore[arg-type]  # int32 keys in a batch
+        for p in range(n):
+            r = p - me
             if r < 0:
                 r += n
-            row[owners + t * (n + 1) + 1 + r] = 1
-        row[markers + t] = b[k.MARKER + t]
-    scores = scratch[k.SCORES : k.SCORES + n]
-    keys = seen[SEEN_KEYS : SEEN_KEYS + TERRITORIES * k.SEATS]
-    k.scores_of(n, keys, b, cfg.scoring, scores)  # type: ignore[arg-type]  # int32 keys in a batch
-    over = b[k.OVER] != 0
+            row[scores_at + r] = scores[p]
     for p in range(n):
         r = p - me
         if r < 0:
             r += n
         row[hand_sizes + r] = b[k.HAND_LEN + p]
-        row[scores_at + r] = scores[p]
         row[to_act + p] = 0
     if not over:
         r = b[k.CURRENT] - me

@@ -77,9 +77,11 @@ class VectorEnv(_GymVectorEnv):
     ``reset(seed=s)`` deals env ``i`` as ``Game.new(rules, seed=int(game_seeds(s, num_envs)[i]))``
     and later episodes from the same stream (see :mod:`ordonnance.batch`);
     ``reset()`` draws a new seed from a generator seeded by the last one.
-    The arrays returned belong to the environment and are overwritten by the
-    next call: copy what you keep. Observations are read-only (each step
-    updates them in place, writing only what changed).
+    The arrays returned (observations, rewards, terminations, truncations and
+    the arrays in ``infos``) belong to the environment and are overwritten by
+    the next call: copy what you keep. Observations, truncations and
+    ``infos["_illegal_action"]`` are read-only (each step updates the
+    observations in place, writing only what changed).
     """
 
     metadata: dict[str, Any] = {"render_modes": [], "autoreset_mode": None}
@@ -130,6 +132,11 @@ class VectorEnv(_GymVectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._seed_rng = np.random.default_rng(seed)
         self._seeded = False
+        # The step's constant arrays, made once and read-only: "_illegal_action" and the truncations.
+        self._every_env = np.ones(self.num_envs, np.bool_)
+        self._no_env = np.zeros(self.num_envs, np.bool_)
+        self._every_env.flags.writeable = False
+        self._no_env.flags.writeable = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -153,17 +160,13 @@ class VectorEnv(_GymVectorEnv):
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         result = self.batch.step(actions)
         ended = result.terminated
-        infos: dict[str, Any] = {
-            "illegal_action": result.illegal,
-            "_illegal_action": np.ones(self.num_envs, np.bool_),
-        }
-        if ended.any():
-            finished = ended & ~result.illegal
-            infos["winner"] = np.where(finished, result.winner, -1)
-            infos["_winner"] = finished
-            infos["scores"] = np.where(finished[:, None], result.scores, 0)
-            infos["_scores"] = finished
-        return self._observe(), result.reward, ended, np.zeros(self.num_envs, np.bool_), infos
+        infos: dict[str, Any] = {"illegal_action": result.illegal, "_illegal_action": self._every_env}
+        if ended.any():  # the batch writes -1 and zeros where no game ended by its rules
+            infos["winner"] = result.winner
+            infos["_winner"] = result.finished
+            infos["scores"] = result.scores
+            infos["_scores"] = result.finished
+        return self._observe(), result.reward, ended, self._no_env, infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``[env, action]``: the legal actions of the seat to act, as booleans (all False

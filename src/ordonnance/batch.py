@@ -61,7 +61,8 @@ acted.
 from __future__ import annotations
 
 import secrets
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, cast
 
 import attrs
 import numpy as np
@@ -69,6 +70,7 @@ import numpy.typing as npt
 
 from ordonnance import _batch_kernel as bk
 from ordonnance import _simulator_kernel as kernel
+from ordonnance._entry import compiled_entry
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
 from ordonnance.game import Game, _check_seed
 from ordonnance.rules import Rules
@@ -109,7 +111,9 @@ class StepResult:
     winner: npt.NDArray[np.int64]
     """``[game]``: the winner of a game that ended at this step (-1: nobody, or not ended)."""
     scores: npt.NDArray[np.int64]
-    """``[game, seat]``: the final scores of a game that ended at this step (else stale)."""
+    """``[game, seat]``: the final scores of a game that ended at this step (else 0)."""
+    finished: npt.NDArray[np.bool_]
+    """``[game]``: the game ended by its rules at this step (``terminated`` but not ``illegal``)."""
 
 
 class Batch:
@@ -189,8 +193,10 @@ class Batch:
         self._actor = np.zeros(games, np.int64)
         self._winner = np.zeros(games, np.int64)
         self._scores = np.zeros((games, n), np.int64)
+        self._finished = np.zeros(games, np.bool_)
+        self._restarted = np.zeros(games, np.bool_)
+        self._step_entry: Callable[..., object] | None = None  # bk.step's machine code, found at the first step
         self._observers = np.zeros(games, np.int64)
-        self._rows = np.arange(games)
         self._observation = np.zeros((games, observation_size(n)), np.float32)
         self._compact: npt.NDArray[np.uint8] | None = None
         if observe == "uint8":
@@ -273,27 +279,28 @@ class Batch:
         overwritten by the next step: copy what you keep.
         """
         chosen = self._check_actions(actions)
+        args = (
+            self._cfg, self._state, self._episodes, self._cards, self._base, chosen, self._seat_mode, self._illegal_ends,
+            self._illegal_reward, self._rewards, self._terminated, self._illegal, self._actor, self._winner,
+            self._scores, self._reward, self._finished, self._restarted, self._observe_too, self._fused, self._mask,
+            self._scratch,
+        )  # fmt: skip
         with np.errstate(over="ignore"):
-            bk.step(
-                self._cfg, self._state, self._episodes, self._cards, self._base, chosen, self._seat_mode, self._illegal_ends,
-                self._illegal_reward, self._rewards, self._terminated, self._illegal, self._actor, self._winner,
-                self._scores, self._observe_too, self._fused, self._mask, self._scratch,
-            )  # fmt: skip
+            if self._step_entry is None:  # the dispatcher's call (it compiles, or loads from the disk cache)
+                self._step_entry = compiled_entry(cast(Callable[..., int], bk.step), *args)  # returns None
+            else:
+                self._step_entry(*args)
         self._fresh = True
-        if self._seat_mode == bk.EVERY_SEAT:
-            seats = np.maximum(self._actor, 0)
-        else:
-            seats = self._episodes.book[:, bk.SEAT]
-        self._reward[:] = self._rewards[self._rows, seats]
         return StepResult(
             rewards=self._rewards,
             reward=self._reward,
             terminated=self._terminated,
             illegal=self._illegal,
-            reset=self._actor < 0,
+            reset=self._restarted,
             actor=self._actor,
             winner=self._winner,
             scores=self._scores,
+            finished=self._finished,
         )
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
