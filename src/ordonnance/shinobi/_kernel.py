@@ -29,9 +29,12 @@ Everything arrives validated; nothing here raises or reads out of bounds.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba.extending import overload
 
 from ordonnance._simulator_kernel import borrowed, bounded, splitmix64
 
@@ -100,6 +103,21 @@ HOME_WEIGHT = 2
 WEAPON_WEIGHT = 1
 
 
+def _u(index: Any) -> Any:
+    """``index`` itself; compiled, as an unsigned integer, for indexing: numba checks every
+    signed index for a negative value to count from the end (a compare and a conditional
+    move each, about an eighth of a random game), and an index here is never negative."""
+    return index
+
+
+@overload(_u)
+def _unsigned(index: Any) -> Any:
+    def impl(index: Any) -> Any:  # numba wants the overload's parameters, annotations included
+        return np.uint64(index)
+
+    return impl
+
+
 def state_size(deck_size: int) -> int:
     """Entries of a state record for a troop deck of ``deck_size`` cards."""
     return DECK + deck_size
@@ -111,7 +129,7 @@ def _shuffle(state: npt.NDArray[np.int64], start: int, length: int, rng: np.uint
     for i in range(length - 1, 0, -1):
         rng, value = splitmix64(rng)
         j = bounded(value, i + 1)
-        state[start + i], state[start + j] = state[start + j], state[start + i]
+        state[_u(start + i)], state[_u(start + j)] = state[_u(start + j)], state[_u(start + i)]
     return rng
 
 
@@ -120,10 +138,10 @@ def deal(state: npt.NDArray[np.int64], n: int, troop: npt.NDArray[np.int64], opt
     """Set ``state`` to the start of ``Game.new(rules, seed=seed)``; ``troop`` is
     ``rules.troop_deck`` (sorted codes)."""
     for c in range(CLANS):
-        state[CLAN + c] = c
+        state[_u(CLAN + c)] = c
     rng = _shuffle(state, CLAN, CLANS, seed)
     for i in range(troop.shape[0]):
-        state[DECK + i] = troop[i]
+        state[_u(DECK + i)] = troop[_u(i)]
     _shuffle(state, DECK, troop.shape[0], rng)
     start(state, n, troop.shape[0], optional)
 
@@ -141,14 +159,14 @@ def start(state: npt.NDArray[np.int64], n: int, deck_size: int, optional: bool) 
     state[DECK_END] = deck_size
     state[TURNS] = 0
     for i in range(HAND, DECK):
-        state[i] = 0
+        state[_u(i)] = 0
     pos = 0
     for _ in range(HAND_SIZE):
         for p in range(n):
-            state[HAND + CODES * p + state[DECK + pos]] += 1
+            state[_u(HAND + CODES * p + state[_u(DECK + pos)])] += 1
             pos += 1
     for p in range(n):
-        state[HAND_LEN + p] = HAND_SIZE
+        state[_u(HAND_LEN + p)] = HAND_SIZE
     state[DECK_POS] = pos
     refresh(state)
     _settle(state)
@@ -160,15 +178,15 @@ def refresh(state: npt.NDArray[np.int64]) -> None:
     and :data:`ATTACKS` from the provinces, hands, changed armies and the order."""
     state[TABLE_ARMIES] = 0
     for q in range(state[N]):
-        state[ARMIES + q] = _mask(state, PROV + CLANS * q)
-        state[HELD + q] = _mask(state, HAND + CODES * q)
+        state[_u(ARMIES + q)] = _mask(state, PROV + CLANS * q)
+        state[_u(HELD + q)] = _mask(state, HAND + CODES * q)
         sizes, changed = 0, 0
         for c in range(CLANS):
-            sizes |= state[PROV + CLANS * q + c] << (LANE * c)
-            changed |= (_NO_TARGET << (LANE * c)) if state[CHANGED + q] >> c & 1 else 0
-        state[SIZES + q] = sizes
-        state[TARGETS + q] = _targets(sizes) | changed
-        state[TABLE_ARMIES] += POPCOUNT[state[ARMIES + q]]
+            sizes |= state[_u(PROV + CLANS * q + c)] << (LANE * c)
+            changed |= (_NO_TARGET << (LANE * c)) if state[_u(CHANGED + q)] >> c & 1 else 0
+        state[_u(SIZES + q)] = sizes
+        state[_u(TARGETS + q)] = _targets(sizes) | changed
+        state[TABLE_ARMIES] += POPCOUNT[_u(state[_u(ARMIES + q)])]
     state[ATTACKS] = _attack_counts(state) if state[ORDER] == 3 and state[OVER] == 0 else 0
 
 
@@ -184,7 +202,7 @@ def _mask(state: npt.NDArray[np.int64], at: int) -> int:
     """Bit ``c`` set where ``state[at + c] > 0``, for the five clans."""
     mask = 0
     for c in range(CLANS):
-        mask |= (1 << c) if state[at + c] > 0 else 0
+        mask |= (1 << c) if state[_u(at + c)] > 0 else 0
     return mask
 
 
@@ -196,11 +214,11 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
         counts = _attack_counts(state)
         state[ATTACKS] = counts
         return counts != 0
-    if state[HELD + p] != 0:
+    if state[_u(HELD + p)] != 0:
         return True  # a deploy or a reinforce (there is always another province)
-    if order == 1 and state[HAND + CODES * p + NINJA] == 0:
+    if order == 1 and state[_u(HAND + CODES * p + NINJA)] == 0:
         return False
-    return bool(state[TABLE_ARMIES] > POPCOUNT[state[ARMIES + p]])  # a ninja target, or a card to move
+    return bool(state[TABLE_ARMIES] > POPCOUNT[_u(state[_u(ARMIES + p)])])  # a ninja target, or a card to move
 
 
 @numba.njit(cache=True, inline="always")
@@ -211,67 +229,67 @@ def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     k = 0
     if order == 1:
         for c in range(CLANS):
-            if state[hand + c] > 0:
+            if state[_u(hand + c)] > 0:
                 for q in range(n):
                     if q != p:
-                        out[k] = DEPLOY_BASE + SEATS * c + q
+                        out[_u(k)] = DEPLOY_BASE + SEATS * c + q
                         k += 1
-        if state[hand + NINJA] > 0:
+        if state[_u(hand + NINJA)] > 0:
             for q in range(n):
                 if q != p:
                     for c in range(CLANS):
-                        if state[PROV + CLANS * q + c] > 0:
-                            out[k] = NINJA_BASE + CLANS * q + c
+                        if state[_u(PROV + CLANS * q + c)] > 0:
+                            out[_u(k)] = NINJA_BASE + CLANS * q + c
                             k += 1
     elif order == 2:
         for c in range(CLANS):
-            if state[hand + c] > 0:
-                out[k] = REINFORCE_BASE + c
+            if state[_u(hand + c)] > 0:
+                out[_u(k)] = REINFORCE_BASE + c
                 k += 1
         for f in range(n):
             if f != p:
                 for c in range(CLANS):
-                    if state[PROV + CLANS * f + c] > 0:
+                    if state[_u(PROV + CLANS * f + c)] > 0:
                         for t in range(n):
                             if t != f:
-                                out[k] = MOVE_BASE + SEATS * (CLANS * f + c) + t
+                                out[_u(k)] = MOVE_BASE + SEATS * (CLANS * f + c) + t
                                 k += 1
     else:
         for a in range(CLANS):
-            size = state[PROV + CLANS * p + a]
+            size = state[_u(PROV + CLANS * p + a)]
             if size > 1:
                 for q in range(n):
                     if q != p:
                         for b in range(CLANS):
-                            d = state[PROV + CLANS * q + b]
-                            if b != a and d > 0 and size > d and state[CHANGED + q] >> b & 1 == 0:
-                                out[k] = ATTACK_BASE + CLANS * (SEATS * a + q) + b
+                            d = state[_u(PROV + CLANS * q + b)]
+                            if b != a and d > 0 and size > d and state[_u(CHANGED + q)] >> b & 1 == 0:
+                                out[_u(k)] = ATTACK_BASE + CLANS * (SEATS * a + q) + b
                                 k += 1
         if k > 0 and state[OPTIONAL] == 1:
-            out[k] = PASS_CODE
+            out[_u(k)] = PASS_CODE
             k += 1
     return k
 
 
 @numba.njit(cache=True, inline="always")
 def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
-    size = state[PROV + CLANS * q + c] + delta
-    state[PROV + CLANS * q + c] = size
-    state[CHANGED + q] |= 1 << c
-    armies = state[ARMIES + q]
-    state[ARMIES + q] = armies | (1 << c) if size > 0 else armies & ~(1 << c)
+    size = state[_u(PROV + CLANS * q + c)] + delta
+    state[_u(PROV + CLANS * q + c)] = size
+    state[_u(CHANGED + q)] |= 1 << c
+    armies = state[_u(ARMIES + q)]
+    state[_u(ARMIES + q)] = armies | (1 << c) if size > 0 else armies & ~(1 << c)
     state[TABLE_ARMIES] += (1 if size > 0 else 0) - (armies >> c & 1)
-    state[SIZES + q] += delta << (LANE * c)
-    state[TARGETS + q] |= _NO_TARGET << (LANE * c)  # changed this turn: not to be attacked
+    state[_u(SIZES + q)] += delta << (LANE * c)
+    state[_u(TARGETS + q)] |= _NO_TARGET << (LANE * c)  # changed this turn: not to be attacked
 
 
 @numba.njit(cache=True, inline="always")
 def _play(state: npt.NDArray[np.int64], p: int, code: int) -> None:
     """Take a card of ``code`` from seat ``p``'s hand."""
-    left = state[HAND + CODES * p + code] - 1
-    state[HAND + CODES * p + code] = left
-    state[HAND_LEN + p] -= 1
-    state[HELD + p] &= ~((1 << code) & 31) if left == 0 else -1
+    left = state[_u(HAND + CODES * p + code)] - 1
+    state[_u(HAND + CODES * p + code)] = left
+    state[_u(HAND_LEN + p)] -= 1
+    state[_u(HELD + p)] &= ~((1 << code) & 31) if left == 0 else -1
 
 
 @numba.njit(cache=True, inline="always")
@@ -285,7 +303,7 @@ def _ninja(state: npt.NDArray[np.int64], p: int, q: int, c: int) -> None:
     _play(state, p, NINJA)
     state[DISCARD + NINJA] += 1
     _add(state, q, c, -1)
-    state[DISCARD + c] += 1
+    state[_u(DISCARD + c)] += 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -298,7 +316,7 @@ def _move(state: npt.NDArray[np.int64], f: int, c: int, t: int) -> None:
 def _strike(state: npt.NDArray[np.int64], q: int, b: int) -> None:
     """An attack on the army of clan ``b`` in province ``q``: it loses a card."""
     _add(state, q, b, -1)
-    state[DISCARD + b] += 1
+    state[_u(DISCARD + b)] += 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -342,11 +360,11 @@ def _settle(state: npt.NDArray[np.int64]) -> None:
 @numba.njit(cache=True, inline="always")
 def _end_turn(state: npt.NDArray[np.int64]) -> None:
     p, n = state[CUR], state[N]
-    while state[HAND_LEN + p] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
-        code = state[DECK + state[DECK_POS]]
-        state[HAND + CODES * p + code] += 1
-        state[HELD + p] |= (1 << code) & 31
-        state[HAND_LEN + p] += 1
+    while state[_u(HAND_LEN + p)] < HAND_SIZE and state[DECK_POS] < state[DECK_END]:
+        code = state[_u(DECK + state[DECK_POS])]
+        state[_u(HAND + CODES * p + code)] += 1
+        state[_u(HELD + p)] |= (1 << code) & 31
+        state[_u(HAND_LEN + p)] += 1
         state[DECK_POS] += 1
     state[TURNS] += 1
     if state[EXTRA] != NOT_FINAL:
@@ -361,8 +379,8 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
         state[CUR] = p + 1 if p + 1 < n else 0
         state[ORDER] = 1
         for q in range(n):
-            state[CHANGED + q] = 0
-            state[TARGETS + q] = _targets(state[SIZES + q])
+            state[_u(CHANGED + q)] = 0
+            state[_u(TARGETS + q)] = _targets(state[_u(SIZES + q)])
 
 
 @numba.njit(cache=True, inline="always")
@@ -372,9 +390,9 @@ def evaluate(state: npt.NDArray[np.int64], seat: int, clan: int, work: npt.NDArr
     for q in range(state[N]):
         word = 0
         for c in range(CLANS):
-            word |= state[PROV + CLANS * q + c] << (LANE * c)
-        work[WORDS + q] = word
-        work[REACH + q] = _reach(word)
+            word |= state[_u(PROV + CLANS * q + c)] << (LANE * c)
+        work[_u(WORDS + q)] = word
+        work[_u(REACH + q)] = _reach(word)
     return _value(work, state[N], seat, clan)
 
 
@@ -411,20 +429,20 @@ def _value(work: npt.NDArray[np.int64], n: int, seat: int, clan: int) -> int:
     threatened armies."""
     beyond = 0
     for q in range(n - 1, -1, -1):
-        work[BEYOND + q] = beyond
-        beyond = _lane_max(beyond, work[REACH + q])
+        work[_u(BEYOND + q)] = beyond
+        beyond = _lane_max(beyond, work[_u(REACH + q)])
     before, totals, threatened = 0, 0, 0
     for q in range(n):
-        word = work[WORDS + q]
-        threat = _lane_max(before, work[BEYOND + q])
+        word = work[_u(WORDS + q)]
+        threat = _lane_max(before, work[_u(BEYOND + q)])
         armies = ((word | _HIGHS) - _LANES) & _HIGHS  # the lanes of size 1 and more
         outnumbered = ((threat | _HIGHS) - word - _LANES) & _HIGHS  # the lanes where threat > size
         threatened += (armies & outnumbered) >> (LANE - 1)
         totals += word
-        before = _lane_max(before, work[REACH + q])
+        before = _lane_max(before, work[_u(REACH + q)])
     strengths = 2 * totals - threatened
     own = (strengths >> (LANE * clan)) & _LANE_MASK
-    home = work[WORDS + seat]
+    home = work[_u(WORDS + seat)]
     strongest, others, weapon = 0, -own, 0
     for c in range(CLANS):
         strength = (strengths >> (LANE * c)) & _LANE_MASK
@@ -463,21 +481,21 @@ def values(state: npt.NDArray[np.int64], codes: npt.NDArray[np.int64], count: in
     the :data:`SIZES` words with the one or two changed lanes, their reach words
     recomputed for the changed provinces only."""
     p, n = state[CUR], state[N]
-    clan = state[CLAN + p]
+    clan = state[_u(CLAN + p)]
     for q in range(n):
-        work[WORDS + q] = state[SIZES + q]
-        work[REACH + q] = _reach(state[SIZES + q])
+        work[_u(WORDS + q)] = state[_u(SIZES + q)]
+        work[_u(REACH + q)] = _reach(state[_u(SIZES + q)])
     for i in range(count):
-        f, t, c, df, dt = _changes(p, codes[i])
-        from_word, to_word = work[WORDS + f], work[WORDS + t]
-        from_reach, to_reach = work[REACH + f], work[REACH + t]
-        work[WORDS + f] = from_word + (df << (LANE * c))
-        work[WORDS + t] += dt << (LANE * c)
-        work[REACH + f] = _reach(work[WORDS + f])
-        work[REACH + t] = _reach(work[WORDS + t])
-        out[i] = _value(work, n, p, clan)
-        work[WORDS + t], work[REACH + t] = to_word, to_reach
-        work[WORDS + f], work[REACH + f] = from_word, from_reach
+        f, t, c, df, dt = _changes(p, codes[_u(i)])
+        from_word, to_word = work[_u(WORDS + f)], work[_u(WORDS + t)]
+        from_reach, to_reach = work[_u(REACH + f)], work[_u(REACH + t)]
+        work[_u(WORDS + f)] = from_word + (df << (LANE * c))
+        work[_u(WORDS + t)] += dt << (LANE * c)
+        work[_u(REACH + f)] = _reach(work[_u(WORDS + f)])
+        work[_u(REACH + t)] = _reach(work[_u(WORDS + t)])
+        out[_u(i)] = _value(work, n, p, clan)
+        work[_u(WORDS + t)], work[_u(REACH + t)] = to_word, to_reach
+        work[_u(WORDS + f)], work[_u(REACH + f)] = from_word, from_reach
 
 
 @numba.njit(cache=True, inline="always")
@@ -488,15 +506,15 @@ def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.N
     work[VALUED] += count
     best, ties = 0, 0
     for i in range(count):
-        value = work[VALUES + i]
+        value = work[_u(VALUES + i)]
         if ties == 0 or value > best:
             best, ties = value, 1
-            work[TIES] = work[LEGAL + i]
+            work[TIES] = work[_u(LEGAL + i)]
         elif value == best:
-            work[TIES + ties] = work[LEGAL + i]
+            work[_u(TIES + ties)] = work[_u(LEGAL + i)]
             ties += 1
     rng, draw = splitmix64(rng)
-    return work[TIES + bounded(draw, ties)], rng
+    return work[_u(TIES + bounded(draw, ties))], rng
 
 
 @numba.njit(cache=True, inline="always")
@@ -555,12 +573,12 @@ def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
     ``TARGETS`` below ``s`` (empty and changed armies read :data:`_NO_TARGET`):
     the lanes' hits over the other provinces add up lane by lane (at most 4 each),
     lane ``a`` is cleared, and one multiplication sums the lanes into the top one."""
-    size = state[PROV + CLANS * p + a]
+    size = state[_u(PROV + CLANS * p + a)]
     if size < 2:
         return 0
     hits = 0
     for q in range(n):
-        hits += _below(state[TARGETS + q], size) if q != p else 0
+        hits += _below(state[_u(TARGETS + q)], size) if q != p else 0
     hits &= ~(_LANE_MASK << (LANE * a))
     # int(): compiled, the product wraps at 64 bits, which keeps the top lane exact;
     # without the JIT, a Python int neither wraps nor warns as a NumPy scalar would.
@@ -581,12 +599,12 @@ def _attack_counts(state: npt.NDArray[np.int64]) -> int:
 @numba.njit(cache=True, inline="always")
 def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> int:
     """The ``i``-th legal attack code of seat ``p``'s army of clan ``a`` (``i`` below their number)."""
-    size = state[PROV + CLANS * p + a]
+    size = state[_u(PROV + CLANS * p + a)]
     target = 0  # CLANS * q + b of the attacked army
     for q in range(n):
-        mask = _gather(_below(state[TARGETS + q], size)) & ~(1 << a) if q != p else 0
-        k = POPCOUNT[mask]
-        target |= (CLANS * q + SELECT[CLANS * mask + (i & 3)]) & _within(i, k)  # i & 3: in the table; exact below k <= 4
+        mask = _gather(_below(state[_u(TARGETS + q)], size)) & ~(1 << a) if q != p else 0
+        k = POPCOUNT[_u(mask)]
+        target |= (CLANS * q + SELECT[_u(CLANS * mask + (i & 3))]) & _within(i, k)  # i & 3: in the table; exact below k <= 4
         i -= k
     return int(ATTACK_BASE + CLANS * SEATS * a + target)
 
@@ -598,7 +616,7 @@ _RECIPROCALS = np.array([0, 1 << 16, 1 << 15, 21_846, 1 << 14], np.int64)
 @numba.njit(cache=True, inline="always")
 def _divmod_small(i: int, d: int) -> tuple[int, int]:
     """``divmod(i, d)`` for ``0 <= i < 4096`` and ``1 <= d <= 4`` without a division instruction."""
-    q = (i * _RECIPROCALS[d]) >> 16
+    q = (i * _RECIPROCALS[_u(d)]) >> 16
     return q, i - q * d
 
 
@@ -630,23 +648,23 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
             code = _nth_attack(state, p, n, a, i - ((sums << 8) >> (8 * a) & 255))
             _strike(state, ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS)
     else:
-        held = state[HELD + p]
-        armies = state[TABLE_ARMIES] - POPCOUNT[state[ARMIES + p]]  # in the other provinces
+        held = state[_u(HELD + p)]
+        armies = state[TABLE_ARMIES] - POPCOUNT[_u(state[_u(ARMIES + p)])]  # in the other provinces
         others = n - 1
-        singles = POPCOUNT[held] * (others if order == 1 else 1)  # deploys, or reinforcements
+        singles = POPCOUNT[_u(held)] * (others if order == 1 else 1)  # deploys, or reinforcements
         if order == 1:
-            count = singles + (armies if state[HAND + CODES * p + NINJA] > 0 else 0)
+            count = singles + (armies if state[_u(HAND + CODES * p + NINJA)] > 0 else 0)
         else:
             count = singles + armies * others
         i = int(np.int64(bounded(draw, count)))  # signed: numba compares uint64 with int64 as floats
         if i < singles:
             if order == 2:
-                c = SELECT[CLANS * held + i]
+                c = SELECT[_u(CLANS * held + i)]
                 code = REINFORCE_BASE + c
                 _deploy(state, p, c, p)
             else:
                 which, nth = _divmod_small(i, others)
-                c, q = SELECT[CLANS * held + which], _nth_other(nth, p)
+                c, q = SELECT[_u(CLANS * held + which)], _nth_other(nth, p)
                 code = DEPLOY_BASE + SEATS * c + q
                 _deploy(state, p, c, q)
         else:
@@ -655,11 +673,11 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
             army = t if order == 1 else quotient  # the army-th army of the other provinces
             source, clan = 0, 0
             for q in range(n):
-                mask = state[ARMIES + q] if q != p else 0
-                k = POPCOUNT[mask]
+                mask = state[_u(ARMIES + q)] if q != p else 0
+                k = POPCOUNT[_u(mask)]
                 take = _within(army, k)
                 source |= q & take
-                clan |= SELECT[CLANS * mask + min(army & 7, CLANS - 1)] & take  # exact below k <= 5
+                clan |= SELECT[_u(CLANS * mask + min(army & 7, CLANS - 1))] & take  # exact below k <= 5
                 army -= k
             if order == 1:
                 code = NINJA_BASE + CLANS * source + clan
@@ -697,7 +715,7 @@ def play_out(
     while it has room. Returns the decisions made."""
     randoms = 0
     for p in range(state[N]):
-        randoms += 1 if policies[p] == RANDOM else 0
+        randoms += 1 if policies[_u(p)] == RANDOM else 0
     if randoms == state[N]:
         return _random_play_out(state, rngs, record, until_turn)
     steps = 0
@@ -705,9 +723,9 @@ def play_out(
     work = borrowed(work)
     while state[OVER] == 0 and state[TURNS] < until_turn:
         p = state[CUR]
-        code, rngs[p] = step(state, policies[p], rngs[p], work)
+        code, rngs[_u(p)] = step(state, policies[_u(p)], rngs[_u(p)], work)
         if steps < record.shape[0]:
-            record[steps] = code
+            record[_u(steps)] = code
         steps += 1
     return steps
 
@@ -721,9 +739,9 @@ def _random_play_out(state: npt.NDArray[np.int64], rngs: npt.NDArray[np.uint64],
     state = borrowed(state)
     while state[OVER] == 0 and state[TURNS] < until_turn:
         p = state[CUR]
-        code, rngs[p] = random_step(state, rngs[p])
+        code, rngs[_u(p)] = random_step(state, rngs[_u(p)])
         if steps < record.shape[0]:
-            record[steps] = code
+            record[_u(steps)] = code
         steps += 1
     return steps
 
@@ -732,9 +750,9 @@ def _random_play_out(state: npt.NDArray[np.int64], rngs: npt.NDArray[np.uint64],
 def score(state: npt.NDArray[np.int64], seat: int) -> int:
     """The cards of ``seat``'s clan over all provinces."""
     total = 0
-    clan = state[CLAN + seat]
+    clan = state[_u(CLAN + seat)]
     for q in range(state[N]):
-        total += state[PROV + CLANS * q + clan]
+        total += state[_u(PROV + CLANS * q + clan)]
     return total
 
 
@@ -746,7 +764,7 @@ def winners(state: npt.NDArray[np.int64]) -> int:
     mask = 0
     for p in range(n):
         s = score(state, p)
-        h = state[PROV + CLANS * p + state[CLAN + p]]
+        h = state[_u(PROV + CLANS * p + state[_u(CLAN + p)])]
         if s > top or (s == top and h > home):
             top, home, mask = s, h, 1 << p
         elif s == top and h == home:
@@ -782,11 +800,11 @@ def simulate(
     for g in range(seeds.shape[0]):
         deal(state, n, troop, optional, seeds[g])
         for p in range(n):
-            rngs[p] = bot_seeds[g, p]
+            rngs[_u(p)] = bot_seeds[g, p]
         steps = play_out(state, policies, rngs, work, record, ALL_TURNS)
         decisions[g] = steps
         for i in range(min(steps, record.shape[0])):
-            actions[g, i] = record[i]
+            actions[g, i] = record[_u(i)]
         mask = winners(state)
         sole[g] = -1
         for p in range(n):
@@ -797,6 +815,6 @@ def simulate(
         for c in range(CLANS):
             total = 0
             for q in range(n):
-                total += state[PROV + CLANS * q + c]
+                total += state[_u(PROV + CLANS * q + c)]
             totals[g, c] = total
-            clans[g, c] = state[CLAN + c]
+            clans[g, c] = state[_u(CLAN + c)]
