@@ -25,13 +25,27 @@ On a shared machine, time the simulator in CPU time of the thread, which the
 neighbours disturb far less than the wall clock::
 
     cd benchmarks && python -m pytest bench_shinobi.py -k "simulate or game_api" --benchmark-only --benchmark-timer time.thread_time
+
+To compare simulator kernels without the noise between processes, run this file
+as a script with kernel files (``_kernel.py`` of this commit, of another one in a
+``git worktree``, or a scratch copy): it loads them side by side in one process,
+checks that they play the same 30,000 random 4-player games, and times them in
+alternated rounds (CPU time of the thread), printing each one's games a second
+and the median of its per-round ratios to the first::
+
+    python benchmarks/bench_shinobi.py /work/base/src/ordonnance/shinobi/_kernel.py src/ordonnance/shinobi/_kernel.py
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import shutil
 import statistics
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -205,3 +219,46 @@ def test_montecarlo_beats_greedy(benchmark: Any) -> None:
         f"max {figures['cpu_max_ms']:.1f} ms ({figures['cpu_over_50ms']} over 50 ms); {figures['seconds']:.0f} s"
     )
     assert figures["win_rate"] >= 0.60
+
+
+def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30) -> None:
+    """Time the ``simulate`` of the kernel files ``paths`` on the same random 4-player games,
+    in alternated rounds of one process (see the module's docstring)."""
+    from ordonnance.shinobi.simulation import _Outputs
+
+    # copies under their own names in a scratch directory: numba caches a compiled function
+    # beside its source, under its module's name, which a copy must not share with the package
+    scratch = tempfile.mkdtemp(prefix="shinobi-kernels-")
+    sys.path.insert(0, scratch)
+    kernels = []
+    for i, path in enumerate(paths):
+        shutil.copy(path, Path(scratch) / f"_compared_kernel_{i}.py")
+        kernels.append(importlib.import_module(f"_compared_kernel_{i}"))
+    rules = shinobi.Rules(players=4)
+    seeds = game_seeds(1, games)
+    per_game = np.ascontiguousarray(bot_seeds(seeds, list(range(4))))
+    troop = np.array(rules.troop_deck, np.int64)
+
+    def run(kernel: Any) -> tuple[float, Any]:
+        out = _Outputs(games, rules, record=False)
+        start = time.thread_time()
+        kernel.simulate(4, troop, False, seeds, per_game, np.zeros(4, np.int64), out.winners, out.winner, out.scores,
+                        out.totals, out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
+        return time.thread_time() - start, out
+
+    first = run(kernels[0])[1]
+    for kernel in kernels[1:]:
+        out = run(kernel)[1]
+        assert all(np.array_equal(getattr(first, f), getattr(out, f)) for f in ("winners", "scores", "turns", "decisions"))
+    times: list[list[float]] = [[] for _ in kernels]
+    for _ in range(rounds):
+        for i, kernel in enumerate(kernels):
+            times[i].append(run(kernel)[0])
+    for path, mine in zip(paths, times):
+        ratio = statistics.median(t0 / t for t0, t in zip(times[0], mine))
+        print(f"{path}: {games / statistics.median(mine):,.0f} games/s, {ratio:.3f}x the first (median of {rounds} rounds)")
+    shutil.rmtree(scratch)
+
+
+if __name__ == "__main__":
+    compare_kernels(sys.argv[1:])
