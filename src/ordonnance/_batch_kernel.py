@@ -334,9 +334,13 @@ def step(
     # act, the observer, the deck), not the whole row: the one or two armies that
     # changed are read when written (measured: prefetching the whole row, most of
     # which a step does not touch, made a step about a tenth slower; prefetching the
-    # learner's army too gained nothing).
+    # learner's army too gained nothing). In self-play the observer changes at
+    # every step, so each observation is written afresh: the whole row then.
     n = cfg.n
-    tail = observations.shape[1] - 4 * n - 2 - TERRITORIES * (n + 1) - TERRITORIES - TERRITORIES * n
+    width = observations.shape[1]
+    tail = width - 4 * n - 2 - TERRITORIES * (n + 1) - TERRITORIES - TERRITORIES * n
+    if seat_mode == EVERY_SEAT:
+        tail = 0
     for g in range(games):
         if g + 1 < games:
             _prefetch_draw(cfg, b, g + 1)
@@ -346,8 +350,9 @@ def step(
             prefetch_row(ep.seen, ahead)
             prefetch_row(masks, ahead)
             if observe_too:
-                prefetch_cells(observations, ahead, 0, 62)
-                prefetch_cells(observations, ahead, tail, observations.shape[1])
+                if tail > 62:
+                    prefetch_cells(observations, ahead, 0, 62)
+                prefetch_cells(observations, ahead, tail, width)
         _step_game(
             cfg, s, ep, g, cards, base, actions[g], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
             illegal, actor, winner, scores, scratch,
