@@ -8,9 +8,12 @@ in pure Python, so the games are cut short and the strength tests skipped.
 from __future__ import annotations
 
 import itertools
+import types
 import math
 import os
 import random
+
+from typing import Any
 
 import attrs
 import numpy as np
@@ -18,6 +21,7 @@ import pytest
 
 import ordonnance as od
 from ordonnance import Claim, Pass, Play, Rules, Territory
+from ordonnance import _montecarlo
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._montecarlo import MonteCarlo, Search, _Setup
 
@@ -181,7 +185,41 @@ def test_a_time_budget_stops_early() -> None:
     view = od.Game.new(Rules(), seed=4).view(0)
     search = MonteCarlo(seed=0, rollouts=3000, time_budget=1e-9).search(view)
     assert search.action in view.legal_actions
-    assert sum(search.rollouts) < 3000 / 4  # only the first of ceil(log2(k)) rounds ran
+    assert sum(search.rollouts) == len(view.legal_actions)  # one rollout each in the first round, no more
+
+
+def test_a_time_budget_shares_rounds_out_and_spends_the_rollouts_of_an_untimed_search() -> None:
+    """Chunked rounds play the same rollouts as whole rounds: with time to spare, a timed
+    search is the untimed one; a round cut short keeps the rollouts it played."""
+    view = od.Game.new(Rules(), seed=4).view(0)
+    untimed = MonteCarlo(seed=3, rollouts=400).search(view)
+    timed = MonteCarlo(seed=3, rollouts=400, time_budget=3600).search(view)
+    assert (timed.action, timed.values, timed.rollouts) == (untimed.action, untimed.values, untimed.rollouts)
+
+
+def test_a_time_budget_is_planned_by_the_speed_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With rollouts that take 10 us each on a fake clock, a 50 ms search spends about 97% of
+    it (4,850 rollouts) in chunks, each round numbering its rollouts on from the last chunk."""
+    now = [0.0]
+    calls: list[tuple[int, int, int]] = []
+
+    def run(self: _Setup, acts: Any, active: Any, first: int, per_action: int, seed: Any, margin_weight: float,
+            sums: Any, counts: Any) -> None:
+        calls.append((int(seed), first, per_action))
+        counts[active] += per_action
+        sums[active] += per_action * (active == 2)  # action 2 wins every rollout
+        now[0] += per_action * len(active) * 1e-5
+
+    monkeypatch.setattr(_montecarlo, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    monkeypatch.setattr(_Setup, "run", run)
+    view = od.Game.new(Rules(), seed=4).view(0)
+    search = MonteCarlo(seed=3, rollouts=10**6, time_budget=0.05).search(view)
+    assert search.action == view.legal_actions[2]
+    assert 0.9 * 4850 <= sum(search.rollouts) <= 4850 and search.seconds <= 0.97 * 0.05
+    rounds = math.ceil(math.log2(len(view.legal_actions)))
+    assert len({seed for seed, _, _ in calls}) == rounds and len(calls) > 2 * rounds
+    for previous, call in zip(calls, calls[1:]):  # a round's chunks continue its numbering
+        assert call[1] == (previous[1] + previous[2] if call[0] == previous[0] else 0)
 
 
 def test_random_rollouts_are_available() -> None:

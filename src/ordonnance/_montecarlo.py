@@ -48,8 +48,9 @@ is 340 rollouts for the first move of a two-player game. With the defaults a
 decision takes about 3-15 ms of CPU time on one core of the 2-core development
 machine (about 4 ms for the first move of a two-player game, ``bench_bots.py``;
 8.6 ms before the rules kernel was reshaped around its state record). A
-``time_budget`` (seconds) also stops the search when it runs out, at the
-price of reproducibility.
+``time_budget`` (seconds) also bounds the search's time, each round of
+sequential halving taking an equal share of what is left, at the price of
+reproducibility.
 
 The kernel (``cache=True``) compiles on first use together with the
 simulator it calls: about 25 s for the very first decision after installing,
@@ -179,6 +180,7 @@ def _rollouts(
     pos: Position,
     acts: npt.NDArray[np.int64],
     active: npt.NDArray[np.int64],
+    first: int,
     per_action: int,
     seed: np.uint64,
     margin_weight: float,
@@ -186,7 +188,8 @@ def _rollouts(
     sums: npt.NDArray[np.float64],
     counts: npt.NDArray[np.int64],
 ) -> None:
-    """``per_action`` rollouts of each action index in ``acts[active]``; adds values to ``sums``.
+    """Rollouts ``first .. first + per_action - 1`` of each action index in ``acts[active]``;
+    adds values to ``sums``.
 
     Rollout ``j`` deals the unseen cards (:func:`determinize`) and seeds the
     bots the same way for every action, each of which is then played out from
@@ -197,7 +200,7 @@ def _rollouts(
     out_actions = np.zeros((1, 3), np.int64)
     scores = np.zeros(n, np.int64)
     work, scratch = pos.work, pos.scratch
-    for j in range(per_action):
+    for j in range(first, first + per_action):
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
         determinize(n, pos, state, deal)
@@ -249,9 +252,10 @@ class MonteCarlo:
     given, else ``work // (cards_left + 4)`` clamped to ``[min_rollouts,
     max_rollouts]``, with ``work`` from :func:`default_work` unless given (see
     :meth:`budget` and the module docs). ``time_budget`` (seconds, optional)
-    additionally stops the search when the time is spent (checked after each
-    round of sequential halving, so the first round always runs); results then
-    depend on the machine's speed. ``rollout_policy`` is the kernel bot that plays
+    additionally bounds the search's time: each round of sequential halving
+    gets an equal share of what is left of 97% of it, spent in chunks of
+    rollouts at the speed measured so far (at least one rollout of each action
+    in the race a round); results then depend on the machine's speed. ``rollout_policy`` is the kernel bot that plays
     every seat after the first action (``"greedy"``, the default and the
     stronger, or ``"random"``); ``margin_weight`` is the weight of the score
     margin added to a rollout's win/loss value.
@@ -344,19 +348,72 @@ class MonteCarlo:
         counts = np.zeros(k, np.int64)
         survivors = list(range(k))
         rounds = math.ceil(math.log2(k))
+        clock = None if self.time_budget is None else _Clock(start, self.time_budget)
         for r in range(rounds):
             per_action = max(1, budget // (len(survivors) * rounds))
             round_seed = np.uint64(decision_seed ^ ((r + 1) * int(_ROUND) & _MASK64))
-            setup.run(acts, np.array(survivors, np.int64), per_action, round_seed, self.margin_weight, sums, counts)
+            active = np.array(survivors, np.int64)
+            if clock is None:
+                setup.run(acts, active, 0, per_action, round_seed, self.margin_weight, sums, counts)
+            else:
+                clock.run_round(setup, acts, active, per_action, round_seed, self.margin_weight, sums, counts, rounds - r)
             means = sums / np.maximum(counts, 1)
             survivors.sort(key=lambda a: (-means[a], a))
             survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
-            if self.time_budget is not None and time.perf_counter() - start > self.time_budget:
+            if clock is not None and clock.out():
                 break
         means = sums / np.maximum(counts, 1)
         best = min(survivors, key=lambda a: (-means[a], a))
         values = tuple(float(means[a]) if counts[a] else math.nan for a in range(k))
         return Search(actions[best], actions, values, tuple(int(c) for c in counts), time.perf_counter() - start)
+
+
+class _Clock:
+    """A decision's time limit, shared out between the rounds of sequential halving."""
+
+    #: The share of the limit planned for: the rest absorbs a round's last chunk running long.
+    PLANNED = 0.97
+
+    def __init__(self, start: float, limit: float) -> None:
+        self.deadline = start + self.PLANNED * limit
+        self.spent = 0.0  # seconds inside the rollouts ...
+        self.rollouts = 0  # ... for this many rollouts of one action
+
+    def out(self) -> bool:
+        return time.perf_counter() >= self.deadline
+
+    def run_round(
+        self,
+        setup: _Setup,
+        acts: npt.NDArray[np.int64],
+        active: npt.NDArray[np.int64],
+        most: int,
+        seed: np.uint64,
+        margin_weight: float,
+        sums: npt.NDArray[np.float64],
+        counts: npt.NDArray[np.int64],
+        rounds_left: int,
+    ) -> None:
+        """At least one and at most ``most`` rollouts of each active action, in chunks, until
+        this round's equal share of the time left is spent (at the speed measured so far; each
+        chunk plans half of what is left, so a misjudged speed costs little)."""
+        now = time.perf_counter()
+        round_end = now + max(0.0, self.deadline - now) / rounds_left
+        done = 0
+        while done < most:
+            if self.spent > 0:
+                fit = int((round_end - now) * self.rollouts / (self.spent * active.shape[0]))
+                if fit < 1 and done:
+                    break
+                chunk = min(most - done, max(1, (fit + 1) // 2))
+            else:
+                chunk = 1  # the first chunk measures the speed
+            setup.run(acts, active, done, chunk, seed, margin_weight, sums, counts)
+            after = time.perf_counter()
+            self.spent += after - now
+            self.rollouts += chunk * active.shape[0]
+            done += chunk
+            now = after
 
 
 def default_work(rules: Rules) -> int:
@@ -467,6 +524,7 @@ class _Setup:
         self,
         acts: npt.NDArray[np.int64],
         active: npt.NDArray[np.int64],
+        first: int,
         per_action: int,
         seed: np.uint64,
         margin_weight: float,
@@ -476,4 +534,6 @@ class _Setup:
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
         with np.errstate(over="ignore"):
-            _rollouts(self.cfg, self.position, acts, active, per_action, seed, margin_weight, self.max_score, sums, counts)
+            _rollouts(
+                self.cfg, self.position, acts, active, first, per_action, seed, margin_weight, self.max_score, sums, counts
+            )
