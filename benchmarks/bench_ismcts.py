@@ -9,8 +9,8 @@ distinct seeds (the SplitMix64 mix of the game, the seat and the bot).
 Budgets: ``ORDONNANCE_BENCH_BUDGET=time`` (the default) gives ISMCTS
 ``time_limit=0.05`` and MonteCarlo ``time_budget=0.05`` with a rollout
 budget large enough that the time is what stops it (``work`` 12x its
-default, up to 20,000 rollouts; MonteCarlo looks at the clock only after each
-round of sequential halving, so it sometimes overruns). Any integer instead,
+default, up to 20,000 rollouts; MonteCarlo shares its time out between the rounds
+of sequential halving as ISMCTS does). Any integer instead,
 ``ORDONNANCE_BENCH_BUDGET=2500``, gives ISMCTS that many iterations and
 MonteCarlo ``MC_RATIO`` x as many rollouts per decision, without a clock:
 reproducible on any machine (2,500 iterations and 3,500 rollouts both take
@@ -18,8 +18,7 @@ about 50 ms for the first decision of a two-player game on the development
 machine).
 
 Every ISMCTS decision with more than one legal action is timed (wall time of
-``choose(view)``), and so is every opponent's (reported beside them: MonteCarlo's
-clock overruns its budget). The targets with two players: at least 60% of the games
+``choose(view)``), and so is every opponent's (reported beside them). The targets with two players: at least 60% of the games
 against MonteCarlo, 97% against Greedy, and no decision over 100 ms.
 
 ``ORDONNANCE_BENCH_GAMES`` (default 2,000) sets the games (rounded up to
