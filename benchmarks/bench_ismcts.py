@@ -8,9 +8,9 @@ distinct seeds (the SplitMix64 mix of the game, the seat and the bot).
 
 Budgets: ``ORDONNANCE_BENCH_BUDGET=time`` (the default) gives ISMCTS
 ``time_limit=0.05`` and MonteCarlo ``time_budget=0.05`` with a rollout
-budget large enough that the time is what stops it (``work`` 12x its
-default, up to 20,000 rollouts; MonteCarlo shares its time out between the rounds
-of sequential halving as ISMCTS does). Any integer instead,
+budget so large that the time is what stops it (``rollouts=1_000_000``;
+MonteCarlo shares its time out between the rounds of sequential halving as
+ISMCTS does, so both spend their 50 ms). Any integer instead,
 ``ORDONNANCE_BENCH_BUDGET=2500``, gives ISMCTS that many iterations and
 MonteCarlo ``MC_RATIO`` x as many rollouts per decision, without a clock:
 reproducible on any machine (2,500 iterations and 3,500 rollouts both take
@@ -78,7 +78,7 @@ def make_opponent(kind: str, budget: str, seed: int = 0) -> od.bots.Bot:
     if kind == "greedy":
         return od.bots.Greedy(seed=seed)
     if budget == "time":
-        return od.bots.MonteCarlo(seed=seed, work=12 * 15_000, max_rollouts=20_000, time_budget=TIME)
+        return od.bots.MonteCarlo(seed=seed, rollouts=1_000_000, time_budget=TIME)
     return od.bots.MonteCarlo(seed=seed, rollouts=round(MC_RATIO * int(budget)))
 
 
