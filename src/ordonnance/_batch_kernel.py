@@ -336,11 +336,8 @@ def step(
     # which a step does not touch, made a step about a tenth slower; prefetching the
     # learner's army too gained nothing). In self-play the observer changes at
     # every step, so each observation is written afresh: the whole row then.
-    n = cfg.n
     width = observations.shape[1]
-    tail = width - 4 * n - 2 - TERRITORIES * (n + 1) - TERRITORIES - TERRITORIES * n
-    if seat_mode == EVERY_SEAT:
-        tail = 0
+    tail = 0 if seat_mode == EVERY_SEAT else _completion_at(cfg.n)
     for g in range(games):
         if g + 1 < games:
             _prefetch_draw(cfg, b, g + 1)
@@ -350,8 +347,8 @@ def step(
             prefetch_row(ep.seen, ahead)
             prefetch_row(masks, ahead)
             if observe_too:
-                if tail > 62:
-                    prefetch_cells(observations, ahead, 0, 62)
+                if tail > CARD_COUNTS:
+                    prefetch_cells(observations, ahead, 0, CARD_COUNTS)
                 prefetch_cells(observations, ahead, tail, width)
         _step_game(
             cfg, s, ep, g, cards, base, actions[g], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
@@ -405,6 +402,17 @@ def encode(cfg: Config, b: Array, me: int, row: Observations, scratch: Array) ->
     encode_update(cfg, b, me, row, seen, scratch)
 
 
+#: The first cells of an observation row: the own hand's card counts and the unseen ones'.
+CARD_COUNTS = 62
+
+
+@numba.njit(cache=True, inline="always")
+def _completion_at(n: int) -> int:
+    """Where the completion ranks start in an observation row of ``n`` seats, after the card
+    counts, the armies and their formations; the rest of the row follows them."""
+    return CARD_COUNTS + TERRITORIES * n * ARMY * _SYMBOLS + TERRITORIES * n * 3 * _SYMBOLS
+
+
 @numba.njit(cache=True, inline="always")
 def encode_update(
     cfg: Config, b: Array, me: int, row: Observations, seen: npt.NDArray[np.int32] | Array, scratch: Array
@@ -419,9 +427,9 @@ def encode_update(
     Seats are relative (``r`` = places after ``me``) except the final one-hot of ``me``.
     """
     n = cfg.n
-    armies = 62
+    armies = CARD_COUNTS
     formations = armies + TERRITORIES * n * ARMY * _SYMBOLS
-    completion = formations + TERRITORIES * n * 3 * _SYMBOLS
+    completion = _completion_at(n)
     owners = completion + TERRITORIES * n
     markers = owners + TERRITORIES * (n + 1)
     hand_sizes = markers + TERRITORIES

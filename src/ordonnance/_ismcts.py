@@ -83,7 +83,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._montecarlo import Position, Search, _index, _Setup, check_rollout_options, determinize, reward
+from ordonnance._montecarlo import (
+    PLANNED_SHARE,
+    Position,
+    Search,
+    _index,
+    _Setup,
+    check_rollout_options,
+    determinize,
+    reward,
+)
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
@@ -120,8 +129,6 @@ NONE = -1
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _ROOT_GAMMA = np.uint64(0xD1B54A32D192ED03)
 _INITIAL_NODES = 4_096
-#: The share of a time limit that sequential halving plans to spend (the rest is for the last batch's overrun).
-_TARGET = 0.97
 
 
 class Tree(NamedTuple):
@@ -747,7 +754,7 @@ class _Run:
                 if timed and clock.limit is not None and deals:
                     now = clock.seconds()
                     if math.isnan(deadline):
-                        deadline = now + (_TARGET * clock.limit - now) / (rounds - r)
+                        deadline = now + (PLANNED_SHARE * clock.limit - now) / (rounds - r)
                     rate = int(self.tree.nodes[0, VISITS]) / max(now - started, 1e-9)  # iterations a second
                     per_action = max(spent + 1, spent + int((deadline - now) * rate) // len(survivors))
                 step = per_action - spent if clock.limit is None else min(per_action - spent, max(1, BATCH // len(survivors)))

@@ -368,14 +368,16 @@ class MonteCarlo:
         return Search(actions[best], actions, values, tuple(int(c) for c in counts), time.perf_counter() - start)
 
 
+#: The share of a time limit that sequential halving plans to spend (here and in ISMCTS):
+#: the rest absorbs a round's last chunk running long.
+PLANNED_SHARE = 0.97
+
+
 class _Clock:
     """A decision's time limit, shared out between the rounds of sequential halving."""
 
-    #: The share of the limit planned for: the rest absorbs a round's last chunk running long.
-    PLANNED = 0.97
-
     def __init__(self, start: float, limit: float) -> None:
-        self.deadline = start + self.PLANNED * limit
+        self.deadline = start + PLANNED_SHARE * limit
         self.spent = 0.0  # seconds inside the rollouts ...
         self.rollouts = 0  # ... for this many rollouts of one action
 
