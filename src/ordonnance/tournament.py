@@ -489,7 +489,12 @@ def _run_on(
     """Run the chunks on ``executor``, keeping at most ``in_flight`` submitted at once:
     a long tournament has tens of thousands of chunks, and submitting them all up
     front makes every wait scan them all and can fill the process pool's wake-up
-    pipe (Python's ProcessPoolExecutor then deadlocks, gh-105829)."""
+    pipe (Python's ProcessPoolExecutor then deadlocks, gh-105829).
+
+    On the way out, what is still pending is cancelled, except on our own pool:
+    its workers are terminated instead, and the pool then fails every pending
+    future itself; a future cancelled first makes its manager thread die with
+    InvalidStateError (Python 3.11) and print a traceback."""
     todo = chunks
     pending: set[cf.Future[_Counts]] = set()
     try:
@@ -507,8 +512,9 @@ def _run_on(
             for future in done:
                 yield future.result()
     finally:
-        for future in pending:
-            future.cancel()
+        if not own_pool:
+            for future in pending:
+                future.cancel()
 
 
 @contextlib.contextmanager
@@ -763,4 +769,4 @@ def _execute(
             # than wait for them. The pool has no public way to do that.
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True)  # not cancel_futures: see _run_on
