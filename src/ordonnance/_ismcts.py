@@ -64,7 +64,9 @@ figures).
 The budget counts iterations, so a seeded bot given ``iterations`` is
 reproducible: the same seed and the same sequence of views give the same
 actions on every machine. ``time_limit`` (seconds) stops the search when the
-time is spent instead (checked every :data:`BATCH` iterations), which makes
+time is spent instead (sequential halving shares 97% of it out between its
+rounds as :class:`MonteCarlo` does, in chunks sized by the speed measured;
+the UCB root looks at the clock every :data:`BATCH` iterations), which makes
 the choices depend on the machine's speed and load: not reproducible.
 
 The kernel (``cache=True``) compiles on first use together with the
@@ -75,7 +77,6 @@ then loads from the disk cache in each new process.
 from __future__ import annotations
 
 import math
-import time
 from typing import Literal, NamedTuple
 
 import numba
@@ -84,7 +85,7 @@ import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._montecarlo import (
-    PLANNED_SHARE,
+    HalvingClock,
     Position,
     Search,
     _index,
@@ -106,7 +107,7 @@ __all__ = ["ISMCTS", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "BATCH"]
 DEFAULT_ITERATIONS = 2_000
 #: The most iterations a decision may be given (also the cap under a ``time_limit``).
 MAX_ITERATIONS = 10_000_000
-#: Iterations between two looks at the clock under a ``time_limit``.
+#: Iterations between two looks at the clock under a ``time_limit`` with ``root="ucb"``.
 BATCH = 32
 #: The default exploration constant of UCB1 (rewards lie in about 0..1).
 DEFAULT_EXPLORATION = 0.7
@@ -537,9 +538,11 @@ class ISMCTS(_SeededBot):
     ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
     random when None). Each decision runs ``iterations`` iterations
     (:data:`DEFAULT_ITERATIONS` when neither budget is given); with
-    ``time_limit`` (seconds) it stops once that much time is spent (checked
-    every :data:`BATCH` iterations, so a decision overruns it by about one
-    batch), at most ``iterations`` (or :data:`MAX_ITERATIONS`) in any case.
+    ``time_limit`` (seconds) it plans to spend 97% of it (each round of
+    sequential halving an equal share of what is left, in chunks sized by the
+    speed measured so far; the UCB root looks at the clock every
+    :data:`BATCH` iterations), at most ``iterations`` (or
+    :data:`MAX_ITERATIONS`) in any case.
     Only an iteration budget is reproducible: under a time limit the choices
     depend on the machine's speed.
 
@@ -663,7 +666,7 @@ class ISMCTS(_SeededBot):
         actions = _legal(view)
         if not isinstance(view, PlayerView):
             raise OrdonnanceTypeError(f"ISMCTS plays Ordonnance: it chooses from an ordonnance.PlayerView, not {view!r}")
-        clock = _Clock(self.time_limit)
+        clock = HalvingClock(self.time_limit)
         self._state, decision_seed = splitmix64(self._state)
         n = view.rules.players
         claim_first = self.claims == "first" and n == 2
@@ -686,20 +689,6 @@ class ISMCTS(_SeededBot):
         return _report(run.tree, actions, best, clock.seconds())
 
 
-class _Clock:
-    """A decision's time: spent, and whether the time limit (if any) is reached."""
-
-    def __init__(self, limit: float | None) -> None:
-        self.start = time.perf_counter()
-        self.limit = limit
-
-    def seconds(self) -> float:
-        return time.perf_counter() - self.start
-
-    def out(self) -> bool:
-        return self.limit is not None and self.seconds() >= self.limit
-
-
 class _Run:
     """One search: the position, the constants, the generator and the tree (which may grow)."""
 
@@ -710,7 +699,7 @@ class _Run:
         if self.tree.nodes.shape[0] - int(self.tree.size[0]) < nodes:
             self.tree = grown(self.tree, max(2 * self.tree.nodes.shape[0], int(self.tree.size[0]) + nodes))
 
-    def ucb(self, budget: int, clock: _Clock, actions: tuple[Action, ...]) -> int | None:
+    def ucb(self, budget: int, clock: HalvingClock, actions: tuple[Action, ...]) -> int | None:
         """Plain SO-ISMCTS: ``budget`` iterations from the root (fewer when the clock runs out)."""
         s = self.setup
         done = 0
@@ -722,16 +711,15 @@ class _Run:
                 break
         return None
 
-    def halving(self, iterations: int | None, clock: _Clock, actions: tuple[Action, ...]) -> int:
+    def halving(self, iterations: int | None, clock: HalvingClock, actions: tuple[Action, ...]) -> int:
         """Sequential halving over the root's actions with SO-ISMCTS below each; returns the best one's index.
 
         ``ceil(log2(k))`` rounds for ``k`` actions; each shares its part of the
         budget among the actions still in the race (one deal through each of
-        them at a time) and keeps the better half by mean reward. Without an
-        iteration budget, each round gets an equal share of what is left of 97%
-        of the time limit when it starts, and runs as many deals as fit in it
-        at the speed measured so far (the first deal tells it; the calls into
-        the kernel counted as well as the time inside it).
+        them at a time) and keeps the better half by mean reward. Under a time
+        limit each round gets an equal share of what is left of the planned
+        time, as :class:`MonteCarlo`'s rounds do (:class:`HalvingClock`), and
+        without an iteration budget runs as many deals as fit in it.
         """
         s = self.setup
         k = len(actions)
@@ -744,29 +732,20 @@ class _Run:
         timed = iterations is None and clock.limit is not None
         budget = DEFAULT_ITERATIONS if iterations is None else iterations
         deals = 0
-        started = clock.seconds()
         for r in range(rounds):
             roots = np.array([node_of[a] for a in survivors], np.int64)
-            per_action = max(1, budget // (len(survivors) * rounds))
-            spent = 0
-            deadline = math.nan  # when this round should end (set once the speed is known)
-            while spent < per_action:
-                if timed and clock.limit is not None and deals:
-                    now = clock.seconds()
-                    if math.isnan(deadline):
-                        deadline = now + (PLANNED_SHARE * clock.limit - now) / (rounds - r)
-                    rate = int(self.tree.nodes[0, VISITS]) / max(now - started, 1e-9)  # iterations a second
-                    per_action = max(spent + 1, spent + int((deadline - now) * rate) // len(survivors))
-                step = per_action - spent if clock.limit is None else min(per_action - spent, max(1, BATCH // len(survivors)))
-                self._room(step * len(survivors))
-                ran = iterate_halving(s.cfg, s.position, self.tree, roots, deals, step, self.seed, self.knobs)
-                deals += ran
-                spent += ran
-                if clock.out():
-                    return self._best(survivors, node_of)
+            most = MAX_ITERATIONS if timed else max(1, budget // (len(survivors) * rounds))
+
+            def play(first: int, count: int) -> int:
+                self._room(count * roots.shape[0])
+                return int(iterate_halving(s.cfg, s.position, self.tree, roots, deals + first, count, self.seed, self.knobs))
+
+            deals += clock.run_round(play, len(survivors), most, rounds - r)
             means = {a: self._mean(node_of[a]) for a in survivors}
             survivors.sort(key=lambda a: (-means[a], a))
             survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
+            if clock.out():
+                break
         return self._best(survivors, node_of)
 
     def _mean(self, node: int) -> float:

@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple
 
 import attrs
@@ -348,19 +348,21 @@ class MonteCarlo:
         counts = np.zeros(k, np.int64)
         survivors = list(range(k))
         rounds = math.ceil(math.log2(k))
-        clock = None if self.time_budget is None else _Clock(start, self.time_budget)
+        clock = HalvingClock(self.time_budget, start)
         for r in range(rounds):
             per_action = max(1, budget // (len(survivors) * rounds))
             round_seed = np.uint64(decision_seed ^ ((r + 1) * int(_ROUND) & _MASK64))
             active = np.array(survivors, np.int64)
-            if clock is None:
-                setup.run(acts, active, 0, per_action, round_seed, self.margin_weight, sums, counts)
-            else:
-                clock.run_round(setup, acts, active, per_action, round_seed, self.margin_weight, sums, counts, rounds - r)
+
+            def play(first: int, count: int) -> int:
+                setup.run(acts, active, first, count, round_seed, self.margin_weight, sums, counts)
+                return count
+
+            clock.run_round(play, len(survivors), per_action, rounds - r)
             means = sums / np.maximum(counts, 1)
             survivors.sort(key=lambda a: (-means[a], a))
             survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
-            if clock is not None and clock.out():
+            if clock.out():
                 break
         means = sums / np.maximum(counts, 1)
         best = min(survivors, key=lambda a: (-means[a], a))
@@ -373,49 +375,53 @@ class MonteCarlo:
 PLANNED_SHARE = 0.97
 
 
-class _Clock:
-    """A decision's time limit, shared out between the rounds of sequential halving."""
+class HalvingClock:
+    """A decision's clock under sequential halving (here and in ISMCTS): the seconds since
+    ``start``, and a time ``limit`` (None: none) shared out between the rounds."""
 
-    def __init__(self, start: float, limit: float) -> None:
-        self.deadline = start + PLANNED_SHARE * limit
-        self.spent = 0.0  # seconds inside the rollouts ...
-        self.rollouts = 0  # ... for this many rollouts of one action
+    def __init__(self, limit: float | None, start: float | None = None) -> None:
+        self.start = time.perf_counter() if start is None else start
+        self.limit = limit
+        self.deadline = math.inf if limit is None else self.start + PLANNED_SHARE * limit
+        self.spent = 0.0  # seconds inside the rounds' chunks ...
+        self.units = 0  # ... for this many deals through one action
+
+    def seconds(self) -> float:
+        """The seconds since the decision started."""
+        return time.perf_counter() - self.start
 
     def out(self) -> bool:
+        """Whether the planned share of the limit is spent."""
         return time.perf_counter() >= self.deadline
 
-    def run_round(
-        self,
-        setup: _Setup,
-        acts: npt.NDArray[np.int64],
-        active: npt.NDArray[np.int64],
-        most: int,
-        seed: np.uint64,
-        margin_weight: float,
-        sums: npt.NDArray[np.float64],
-        counts: npt.NDArray[np.int64],
-        rounds_left: int,
-    ) -> None:
-        """At least one and at most ``most`` rollouts of each active action, in chunks, until
-        this round's equal share of the time left is spent (at the speed measured so far; each
-        chunk plans half of what is left, so a misjudged speed costs little)."""
+    def run_round(self, play: Callable[[int, int], int], width: int, most: int, rounds_left: int) -> int:
+        """Run a round's deals through each of ``width`` actions and return how many ran:
+        ``play(first, count)`` runs deals ``first .. first + count - 1`` and returns how many it
+        ran. Without a limit all ``most`` at once; with one, at least one and at most ``most``,
+        in chunks, until the round's equal share of what is left of the planned time is spent,
+        at the speed measured so far (each chunk plans half of what is left, so a misjudged
+        speed costs little; the first chunk, of one deal, measures it)."""
+        if self.limit is None:
+            return play(0, most)
         now = time.perf_counter()
         round_end = now + max(0.0, self.deadline - now) / rounds_left
         done = 0
         while done < most:
+            chunk = 1
             if self.spent > 0:
-                fit = int((round_end - now) * self.rollouts / (self.spent * active.shape[0]))
+                fit = int((round_end - now) * self.units / (self.spent * width))
                 if fit < 1 and done:
                     break
                 chunk = min(most - done, max(1, (fit + 1) // 2))
-            else:
-                chunk = 1  # the first chunk measures the speed
-            setup.run(acts, active, done, chunk, seed, margin_weight, sums, counts)
+            ran = play(done, chunk)
             after = time.perf_counter()
             self.spent += after - now
-            self.rollouts += chunk * active.shape[0]
-            done += chunk
+            self.units += ran * width
+            done += ran
             now = after
+            if ran < chunk:
+                break
+        return done
 
 
 def default_work(rules: Rules) -> int:
