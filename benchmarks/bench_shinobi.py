@@ -31,13 +31,15 @@ as a script with kernel files (``_kernel.py`` of this commit, of another one in 
 ``git worktree``, or a scratch copy): it loads them side by side in one process,
 checks that they play the same 30,000 random 4-player games, and times them in
 alternated rounds (CPU time of the thread), printing each one's games a second
-and the median of its per-round ratios to the first::
+and the median of its per-round ratios to the first (``--players 3`` or ``5`` for
+the other tables, ``--games`` and ``--rounds`` to change the sizes)::
 
     python benchmarks/bench_shinobi.py /work/base/src/ordonnance/shinobi/_kernel.py src/ordonnance/shinobi/_kernel.py
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
 import shutil
@@ -221,8 +223,8 @@ def test_montecarlo_beats_greedy(benchmark: Any) -> None:
     assert figures["win_rate"] >= 0.60
 
 
-def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30) -> None:
-    """Time the ``simulate`` of the kernel files ``paths`` on the same random 4-player games,
+def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30, players: int = 4) -> None:
+    """Time the ``simulate`` of the kernel files ``paths`` on the same random games of ``players``,
     in alternated rounds of one process (see the module's docstring)."""
     from ordonnance.shinobi.simulation import _Outputs
 
@@ -234,15 +236,15 @@ def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30) -> 
     for i, path in enumerate(paths):
         shutil.copy(path, Path(scratch) / f"_compared_kernel_{i}.py")
         kernels.append(importlib.import_module(f"_compared_kernel_{i}"))
-    rules = shinobi.Rules(players=4)
+    rules = shinobi.Rules(players=players)
     seeds = game_seeds(1, games)
-    per_game = np.ascontiguousarray(bot_seeds(seeds, list(range(4))))
+    per_game = np.ascontiguousarray(bot_seeds(seeds, list(range(players))))
     troop = np.array(rules.troop_deck, np.int64)
 
     def run(kernel: Any) -> tuple[float, Any]:
         out = _Outputs(games, rules, record=False)
         start = time.thread_time()
-        kernel.simulate(4, troop, False, seeds, per_game, np.zeros(4, np.int64), out.winners, out.winner, out.scores,
+        kernel.simulate(players, troop, False, seeds, per_game, np.zeros(players, np.int64), out.winners, out.winner, out.scores,
                         out.totals, out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
         return time.thread_time() - start, out
 
@@ -261,4 +263,10 @@ def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30) -> 
 
 
 if __name__ == "__main__":
-    compare_kernels(sys.argv[1:])
+    parser = argparse.ArgumentParser(description="Compare Shinobi simulator kernel files in one process.")
+    parser.add_argument("kernels", nargs="+", help="_kernel.py files; ratios are to the first")
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--games", type=int, default=30_000)
+    parser.add_argument("--rounds", type=int, default=30)
+    args = parser.parse_args()
+    compare_kernels(args.kernels, args.games, args.rounds, args.players)

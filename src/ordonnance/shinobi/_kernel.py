@@ -597,16 +597,26 @@ def _attack_counts(state: npt.NDArray[np.int64]) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> int:
-    """The ``i``-th legal attack code of seat ``p``'s army of clan ``a`` (``i`` below their number)."""
+def _nth_target(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> tuple[int, int]:
+    """``(q, b)``: the army of clan ``b`` in province ``q`` that the ``i``-th legal attack of seat
+    ``p``'s army of clan ``a`` strikes (``i`` below their number)."""
     size = state[_u(PROV + CLANS * p + a)]
-    target = 0  # CLANS * q + b of the attacked army
+    province, clan = 0, 0
     for q in range(n):
         mask = _gather(_below(state[_u(TARGETS + q)], size)) & ~(1 << a) if q != p else 0
         k = POPCOUNT[_u(mask)]
-        target |= (CLANS * q + SELECT[_u(CLANS * mask + (i & 3))]) & _within(i, k)  # i & 3: in the table; exact below k <= 4
+        take = _within(i, k)
+        province |= q & take
+        clan |= SELECT[_u(CLANS * mask + (i & 3))] & take  # i & 3: in the table; exact below k <= 4
         i -= k
-    return int(ATTACK_BASE + CLANS * SEATS * a + target)
+    return province, clan
+
+
+@numba.njit(cache=True, inline="always")
+def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> int:
+    """The ``i``-th legal attack code of seat ``p``'s army of clan ``a`` (``i`` below their number)."""
+    q, b = _nth_target(state, p, n, a, i)
+    return int(ATTACK_BASE + CLANS * (SEATS * a + q) + b)
 
 
 # 2**16 / d rounded up, for d = 1..4: multiplying by it and shifting divides exactly below 2**12
@@ -645,8 +655,9 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
             # the attacking clan: the number of lanes of sums not above i (they rise lane by lane)
             above = ((sums | _BYTE_HIGHS) - (i + 1) * _BYTES) & _BYTE_HIGHS
             a = CLANS - (((above >> 7) * _BYTES >> (8 * (CLANS - 1))) & 7)
-            code = _nth_attack(state, p, n, a, i - ((sums << 8) >> (8 * a) & 255))
-            _strike(state, ((code - ATTACK_BASE) // CLANS) % SEATS, (code - ATTACK_BASE) % CLANS)
+            q, b = _nth_target(state, p, n, a, i - ((sums << 8) >> (8 * a) & 255))
+            code = ATTACK_BASE + CLANS * (SEATS * a + q) + b
+            _strike(state, q, b)
     else:
         held = state[_u(HELD + p)]
         armies = state[TABLE_ARMIES] - POPCOUNT[_u(state[_u(ARMIES + p)])]  # in the other provinces
