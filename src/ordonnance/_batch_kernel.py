@@ -27,6 +27,7 @@ from numba.extending import intrinsic, overload
 
 from ordonnance import _simulator_kernel as k
 from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State, borrowed, borrowed_state
+from ordonnance._simulator_kernel import unsigned as _u
 
 Array = npt.NDArray[np.int64]
 #: Observations are written as float32 or as bytes (the same small whole numbers).
@@ -156,7 +157,7 @@ def _prefetch_board(cfg: Config, b: Array, g: int) -> None:
 @numba.njit(cache=True, inline="always")
 def _prefetch_draw(cfg: Config, b: Array, g: int) -> None:
     """Ask for the deck cells of board row ``g``'s next draws (its TOP must be in the cache)."""
-    top = min(b[g, k.TOP], cfg.deck - 1)
+    top = min(b[_u(g), k.TOP], cfg.deck - 1)
     prefetch_cells(b, g, k.ORDER + top, k.ORDER + min(top + cfg.n, cfg.deck))
 
 
@@ -174,20 +175,20 @@ def episode_seed(base: np.uint64, e: np.uint64) -> np.uint64:
 
 @numba.njit(cache=True, inline="always")
 def _record(ep: Episodes, g: int, a: int) -> None:
-    length = ep.book[g, LENGTH]
+    length = ep.book[_u(g), LENGTH]
     if length < HISTORY:
-        ep.history[g, length] = a
-    ep.book[g, LENGTH] = length + 1
+        ep.history[_u(g), _u(length)] = a
+    ep.book[_u(g), LENGTH] = length + 1
 
 
 @numba.njit(cache=True, inline="always")
 def _bots_play(cfg: Config, s: State, ep: Episodes, g: int, scratch: Array) -> None:
     """The kernel bots play game g until it is the learner's turn or the game is over."""
-    seat = ep.book[g, SEAT]
+    seat = ep.book[_u(g), SEAT]
     if seat == EVERY_SEAT:
         return
     b = s.board
-    while not b[g, k.OVER] and b[g, k.CURRENT] != seat:
+    while not b[_u(g), k.OVER] and b[_u(g), k.CURRENT] != seat:
         a = k.bot_action(cfg, s, g, scratch)
         _record(ep, g, a)
         k.apply_action(cfg, s, g, a, scratch)
@@ -198,18 +199,18 @@ def _start(cfg: Config, s: State, ep: Episodes, g: int, cards: Array, base: np.u
     """Game g's episode ``ep.seeds[g, INDEX]``: deal, choose the learner's seat, and let
     the kernel bots play up to the learner's first turn."""
     n = cfg.n
-    seed = episode_seed(base, ep.seeds[g, INDEX])
-    ep.seeds[g, DEAL] = seed
+    seed = episode_seed(base, ep.seeds[_u(g), INDEX])
+    ep.seeds[_u(g), DEAL] = seed
     for p in range(n):
-        ep.seeds[g, BOTS + p] = k.mix_bot_seed(seed, p, np.uint64(0))
+        ep.seeds[_u(g), _u(BOTS + p)] = k.mix_bot_seed(seed, p, np.uint64(0))
     if seat_mode == RANDOM_SEAT:
-        ep.book[g, SEAT] = k.bounded(k.mix_bot_seed(seed, _SEAT_STREAM, np.uint64(0)), n)
+        ep.book[_u(g), SEAT] = k.bounded(k.mix_bot_seed(seed, _SEAT_STREAM, np.uint64(0)), n)
     else:
-        ep.book[g, SEAT] = seat_mode
-    ep.book[g, DONE] = 0
-    ep.book[g, LENGTH] = 0
-    ep.seen[g, SEEN_ME] = -1  # a new deal: its first observation is written afresh
-    k.deal(cfg, s, g, cards, seed, ep.seeds[g, BOTS : BOTS + n], scratch)
+        ep.book[_u(g), SEAT] = seat_mode
+    ep.book[_u(g), DONE] = 0
+    ep.book[_u(g), LENGTH] = 0
+    ep.seen[_u(g), SEEN_ME] = -1  # a new deal: its first observation is written afresh
+    k.deal(cfg, s, g, cards, seed, ep.seeds[_u(g), BOTS : BOTS + n], scratch)
     _bots_play(cfg, s, ep, g, scratch)
 
 
@@ -218,7 +219,7 @@ def reset(cfg: Config, s: State, ep: Episodes, cards: Array, base: np.uint64, se
     """Every game starts its first episode (game g: episode g of ``base``'s stream)."""
     s, ep, cards, scratch = borrowed_state(s), _borrowed_episodes(ep), borrowed(cards), borrowed(scratch)
     for g in range(s.board.shape[0]):
-        ep.seeds[g, INDEX] = np.uint64(g)
+        ep.seeds[_u(g), INDEX] = np.uint64(g)
         _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
 
 
@@ -247,36 +248,36 @@ def _step_game(
     n = cfg.n
     b = s.board
     for p in range(n):
-        rewards[g, p] = 0.0
-        scores[g, p] = 0
-    terminated[g] = False
-    illegal[g] = False
-    winner[g] = -1
-    if ep.book[g, DONE]:
-        actor[g] = -1
-        ep.seeds[g, INDEX] += np.uint64(b.shape[0])
+        rewards[_u(g), _u(p)] = 0.0
+        scores[_u(g), _u(p)] = 0
+    terminated[_u(g)] = False
+    illegal[_u(g)] = False
+    winner[_u(g)] = -1
+    if ep.book[_u(g), DONE]:
+        actor[_u(g)] = -1
+        ep.seeds[_u(g), INDEX] += np.uint64(b.shape[0])
         _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
         return
-    p = b[g, k.CURRENT]
-    actor[g] = p
+    p = b[_u(g), k.CURRENT]
+    actor[_u(g)] = p
     if not k.is_legal(cfg, s, g, a, scratch):
-        illegal[g] = True
+        illegal[_u(g)] = True
         if illegal_ends:
-            rewards[g, p] = illegal_reward
-            terminated[g] = True
-            ep.book[g, DONE] = 1
+            rewards[_u(g), _u(p)] = illegal_reward
+            terminated[_u(g)] = True
+            ep.book[_u(g), DONE] = 1
         return
     _record(ep, g, a)
     k.apply_action(cfg, s, g, a, scratch)
     _bots_play(cfg, s, ep, g, scratch)
-    if b[g, k.OVER]:
-        w = k.outcome(cfg, s, g, scores[g], scratch)
-        winner[g] = w
+    if b[_u(g), k.OVER]:
+        w = k.outcome(cfg, s, g, scores[_u(g)], scratch)
+        winner[_u(g)] = w
         if w >= 0:
             for q in range(n):
-                rewards[g, q] = 1.0 if q == w else -1.0
-        terminated[g] = True
-        ep.book[g, DONE] = 1
+                rewards[_u(g), _u(q)] = 1.0 if q == w else -1.0
+        terminated[_u(g)] = True
+        ep.book[_u(g), DONE] = 1
 
 
 @numba.njit(cache=True)
@@ -351,19 +352,19 @@ def step(
                     prefetch_cells(observations, ahead, 0, CARD_COUNTS)
                 prefetch_cells(observations, ahead, tail, width)
         _step_game(
-            cfg, s, ep, g, cards, base, actions[g], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
+            cfg, s, ep, g, cards, base, actions[_u(g)], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
             illegal, actor, winner, scores, scratch,
         )  # fmt: skip
-        who = actor[g]
-        restarted[g] = who < 0
-        finished[g] = terminated[g] and not illegal[g]
-        seat = ep.book[g, SEAT]
+        who = actor[_u(g)]
+        restarted[_u(g)] = who < 0
+        finished[_u(g)] = terminated[_u(g)] and not illegal[_u(g)]
+        seat = ep.book[_u(g), SEAT]
         if seat != EVERY_SEAT:
             who = seat
-        reward[g] = rewards[g, who] if who >= 0 else 0.0
-        k.legal_mask(cfg, s, g, masks[g], scratch)
+        reward[_u(g)] = rewards[_u(g), _u(who)] if who >= 0 else 0.0
+        k.legal_mask(cfg, s, g, masks[_u(g)], scratch)
         if observe_too:
-            encode_update(cfg, b[g], b[g, k.CURRENT] if seat == EVERY_SEAT else seat, observations[g], ep.seen[g], scratch)
+            encode_update(cfg, b[_u(g)], b[_u(g), k.CURRENT] if seat == EVERY_SEAT else seat, observations[_u(g)], ep.seen[_u(g)], scratch)
 
 
 @numba.njit(cache=True)
@@ -371,15 +372,15 @@ def legal_masks(cfg: Config, s: State, out: npt.NDArray[np.bool_], scratch: Arra
     """``out[g]``: the legal actions of the seat to act in game g (all False once over)."""
     s, out, scratch = borrowed_state(s), borrowed(out), borrowed(scratch)
     for g in range(s.board.shape[0]):
-        k.legal_mask(cfg, s, g, out[g], scratch)
+        k.legal_mask(cfg, s, g, out[_u(g)], scratch)
 
 
 @numba.njit(cache=True)
 def observers(s: State, ep: Episodes, out: Array) -> None:
     """``out[g]``: the seat game g is observed from: the learner's, or the seat to act in self-play."""
     for g in range(s.board.shape[0]):
-        seat = ep.book[g, SEAT]
-        out[g] = s.board[g, k.CURRENT] if seat == EVERY_SEAT else seat
+        seat = ep.book[_u(g), SEAT]
+        out[_u(g)] = s.board[_u(g), k.CURRENT] if seat == EVERY_SEAT else seat
 
 
 @numba.njit(cache=True)
@@ -390,7 +391,7 @@ def observe(cfg: Config, s: State, seats: Array, out: Observations, scratch: Arr
     seen = np.empty(SEEN, np.int32)
     for g in range(s.board.shape[0]):
         seen[SEEN_ME] = -1
-        encode_update(cfg, s.board[g], seats[g], out[g], seen, scratch)
+        encode_update(cfg, s.board[_u(g)], seats[_u(g)], out[_u(g)], seen, scratch)
 
 
 @numba.njit(cache=True)
@@ -441,33 +442,33 @@ def encode_update(
         row[:] = 0
         seen[SEEN_ME] = me
         for t in range(TERRITORIES):
-            seen[SEEN_OWNERS + t] = _UNKNOWN_OWNER
+            seen[_u(SEEN_OWNERS + t)] = _UNKNOWN_OWNER
         for at in range(TERRITORIES * k.SEATS):
-            seen[SEEN_WORDS + at] = 0
-            seen[SEEN_KEYS + at] = 0
+            seen[_u(SEEN_WORDS + at)] = 0
+            seen[_u(SEEN_KEYS + at)] = 0
     # The own hand's counts in integers first (scratch's proof pool is free here):
     # read back from a float row, each count waited for its conversion. Written
     # whole every step: a step changes the hand, and 62 stores in a row cost less
     # than finding the few that changed (measured: a step 5-7% slower).
     held = k.POOL
     for m in range(32):
-        scratch[held + m] = 0
-    h = b[k.HAND + me]
-    for i in range(b[k.HAND_LEN + me]):
-        scratch[held + k.lane(h, i)] += 1
+        scratch[_u(held + m)] = 0
+    h = b[_u(k.HAND + me)]
+    for i in range(b[_u(k.HAND_LEN + me)]):
+        scratch[_u(held + k.lane(h, i))] += 1
     for m in range(1, 32):
-        row[m - 1] = scratch[held + m]
-        row[30 + m] = b[k.HIDDEN + m] - scratch[held + m]  # unseen: not face up, less the own hand
+        row[_u(m - 1)] = scratch[_u(held + m)]
+        row[_u(30 + m)] = b[_u(k.HIDDEN + m)] - scratch[_u(held + m)]  # unseen: not face up, less the own hand
     decided = False
     for t in range(TERRITORIES):
         changed = False
         for p in range(n):
             at = t * k.SEATS + p
-            word = b[k.ARMY_AT + at]
-            if word == seen[SEEN_WORDS + at]:
+            word = b[_u(k.ARMY_AT + at)]
+            if word == seen[_u(SEEN_WORDS + at)]:
                 continue
             changed = True
-            seen[SEEN_WORDS + at] = word
+            seen[_u(SEEN_WORDS + at)] = word
             r = p - me
             if r < 0:
                 r += n
@@ -475,50 +476,50 @@ def encode_update(
             # lowest first (_NTH_BIT[bits * 8] is its position).
             base = armies + (t * n + r) * ARMY * _SYMBOLS
             for i in range(ARMY * _SYMBOLS):
-                row[base + i] = 0
-            for slot in range(b[k.ARMY_LEN + at]):
+                row[_u(base + i)] = 0
+            for slot in range(b[_u(k.ARMY_LEN + at)]):
                 card = k.lane(word, slot)
                 while card:
-                    row[base + slot * _SYMBOLS + k._NTH_BIT[card * 8]] = 1
+                    row[_u(base + slot * _SYMBOLS + k._NTH_BIT[_u(card * 8)])] = 1
                     card &= card - 1
             key = k._word_key(word)
-            seen[SEEN_KEYS + at] = key
+            seen[_u(SEEN_KEYS + at)] = key
             base = formations + (t * n + r) * 3 * _SYMBOLS
             for i in range(3 * _SYMBOLS):
-                row[base + i] = 0
+                row[_u(base + i)] = 0
             for tier in range(3):
                 bits = (key >> (16 - 8 * tier)) & 31
                 while bits:
-                    row[base + tier * _SYMBOLS + k._NTH_BIT[bits * 8]] = 1
+                    row[_u(base + tier * _SYMBOLS + k._NTH_BIT[_u(bits * 8)])] = 1
                     bits &= bits - 1
         if changed:  # an army completes only by a card played into it
             for p in range(n):
                 r = p - me
                 if r < 0:
                     r += n
-                done = b[k.COMPLETED + t * k.SEATS + p]
+                done = b[_u(k.COMPLETED + t * k.SEATS + p)]
                 rank = 0
                 if done != NOT_COMPLETE:
                     rank = 1
                     for q in range(n):
-                        other = b[k.COMPLETED + t * k.SEATS + q]
+                        other = b[_u(k.COMPLETED + t * k.SEATS + q)]
                         if other != NOT_COMPLETE and other < done:
                             rank += 1
-                row[completion + t * n + r] = rank
-        o = b[k.OWNER + t]
-        if o != seen[SEEN_OWNERS + t]:  # the marker is given with the territory
+                row[_u(completion + t * n + r)] = rank
+        o = b[_u(k.OWNER + t)]
+        if o != seen[_u(SEEN_OWNERS + t)]:  # the marker is given with the territory
             decided = True
-            seen[SEEN_OWNERS + t] = o
+            seen[_u(SEEN_OWNERS + t)] = o
             for i in range(n + 1):
-                row[owners + t * (n + 1) + i] = 0
+                row[_u(owners + t * (n + 1) + i)] = 0
             if o == NOBODY:
-                row[owners + t * (n + 1)] = 1
+                row[_u(owners + t * (n + 1))] = 1
             else:
                 r = o - me
                 if r < 0:
                     r += n
-                row[owners + t * (n + 1) + 1 + r] = 1
-            row[markers + t] = b[k.MARKER + t]
+                row[_u(owners + t * (n + 1) + 1 + r)] = 1
+            row[_u(markers + t)] = b[_u(k.MARKER + t)]
     over = b[k.OVER] != 0
     if decided:  # scores change only with an owner (points are scored on decided territories)
         scores = scratch[k.SCORES : k.SCORES + n]
@@ -528,18 +529,18 @@ def encode_update(
             r = p - me
             if r < 0:
                 r += n
-            row[scores_at + r] = scores[p]
+            row[_u(scores_at + r)] = scores[_u(p)]
     for p in range(n):
         r = p - me
         if r < 0:
             r += n
-        row[hand_sizes + r] = b[k.HAND_LEN + p]
-        row[to_act + p] = 0
+        row[_u(hand_sizes + r)] = b[_u(k.HAND_LEN + p)]
+        row[_u(to_act + p)] = 0
     if not over:
         r = b[k.CURRENT] - me
         if r < 0:
             r += n
-        row[to_act + r] = 1
-    row[seat_at + me] = 1
-    row[deck_at] = cfg.deck - b[k.TOP]
-    row[deck_at + 1] = 1 if over else 0
+        row[_u(to_act + r)] = 1
+    row[_u(seat_at + me)] = 1
+    row[_u(deck_at)] = cfg.deck - b[k.TOP]
+    row[_u(deck_at + 1)] = 1 if over else 0

@@ -139,6 +139,25 @@ def _borrowed(array: Any) -> Any:
     return impl
 
 
+def unsigned(index: Any) -> Any:
+    """``index`` itself; compiled, as an unsigned integer, for indexing: numba checks every
+    signed index for a negative value to count from the end (a compare and a conditional
+    move each), and an index in the kernels is never negative. The kernels import it as
+    ``_u``; with the JIT disabled it stays the identity."""
+    return index
+
+
+@overload(unsigned)
+def _unsigned(index: Any) -> Any:
+    def impl(index: Any) -> Any:  # numba wants the overload's parameters, annotations included
+        return np.uint64(index)
+
+    return impl
+
+
+_u = unsigned
+
+
 @numba.njit(cache=True, inline="always")
 def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     """Advance the state; returns (state, output). Same as ordonnance._rng."""
@@ -354,7 +373,7 @@ def _at(t: int, p: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _army_key(row: Array, t: int, p: int) -> int:
-    return _word_key(row[ARMY_AT + _at(t, p)])
+    return _word_key(row[_u(ARMY_AT + _at(t, p))])
 
 
 @numba.njit(cache=True, inline="always")
@@ -362,7 +381,7 @@ def _in_pool(cards: int, pool: Array) -> bool:
     """Whether ``pool`` holds the cards of the word ``cards`` (lanes of 0 are empty)."""
     for j in range(ARMY):
         m = lane(cards, j)
-        if m != 0 and pool[m] < _BIT_COUNT[_lanes_holding(cards, ARMY, m)]:
+        if m != 0 and pool[_u(m)] < _BIT_COUNT[_u(_lanes_holding(cards, ARMY, m))]:
             return False
     return True
 
@@ -388,7 +407,7 @@ def _still_reachable(witness: int, army: int, length: int, pool: Array, floor: i
                 return 0
             extra = m
         else:
-            rest &= ~(255 << (8 * _NTH_BIT[hits * 8]))
+            rest &= ~(255 << (8 * _NTH_BIT[_u(hits * 8)]))
     if extra == 0:
         return witness if _in_pool(rest, pool) else 0
     for j in range(ARMY):
@@ -423,33 +442,33 @@ def _beaten_by(row: Array, t: int, p: int, n: int, pool: Array, search: Array) -
     working memory.
     """
     mine = _army_key(row, t, p)
-    mine_done = row[COMPLETED + _at(t, p)]
+    mine_done = row[_u(COMPLETED + _at(t, p))]
     for q in range(n):
         if q == p:
             continue
-        done = row[COMPLETED + _at(t, q)]
+        done = row[_u(COMPLETED + _at(t, q))]
         if done != NOT_COMPLETE:
             theirs = _army_key(row, t, q)
             if _ahead(theirs, done, mine, mine_done):
                 return True
             continue
-        w = row[ARMY_AT + _at(t, q)]
-        length = row[ARMY_LEN + _at(t, q)]
+        w = row[_u(ARMY_AT + _at(t, q))]
+        length = row[_u(ARMY_LEN + _at(t, q))]
         slot = WITNESS + _at(t, p) * SEATS + q
-        if row[slot] == HOPELESS:
+        if row[_u(slot)] == HOPELESS:
             continue
-        if row[slot] != 0:
-            reached = _still_reachable(row[slot], w, length, pool, mine)
+        if row[_u(slot)] != 0:
+            reached = _still_reachable(row[_u(slot)], w, length, pool, mine)
             if reached != 0:
-                row[slot] = reached
+                row[_u(slot)] = reached
                 return True
         packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, search)
         if packed >= 0:
             for i in range(ARMY - length):
                 w |= ((packed >> (5 * i)) & 31) << (8 * (length + i))
-            row[slot] = w
+            row[_u(slot)] = w
             return True
-        row[slot] = HOPELESS
+        row[_u(slot)] = HOPELESS
     return False
 
 
@@ -458,8 +477,8 @@ def _provable(b: Array, g: int, t: int, p: int, n: int, private: bool, scratch: 
     """Whether p can claim t in game g: p's army there is complete and no opponent
     can beat it with the cards not on the table (less p's own hand with private
     proof). Whole arrays, no views, as arguments: see :func:`_claimable`."""
-    row = b[g]
-    if row[OWNER + t] != NOBODY or row[COMPLETED + _at(t, p)] == NOT_COMPLETE:
+    row = b[_u(g)]
+    if row[_u(OWNER + t)] != NOBODY or row[_u(COMPLETED + _at(t, p))] == NOT_COMPLETE:
         return False
     search = scratch[SEARCH:SCRATCH]
     hidden = row[HIDDEN : HIDDEN + 32]
@@ -467,8 +486,8 @@ def _provable(b: Array, g: int, t: int, p: int, n: int, private: bool, scratch: 
         return not _beaten_by(row, t, p, n, hidden, search)
     pool = scratch[POOL : POOL + 32]
     pool[:] = hidden
-    for i in range(row[HAND_LEN + p]):
-        pool[lane(row[HAND + p], i)] -= 1
+    for i in range(row[_u(HAND_LEN + p)]):
+        pool[_u(lane(row[_u(HAND + p)], i))] -= 1
     return not _beaten_by(row, t, p, n, pool, search)
 
 
@@ -479,7 +498,7 @@ def _first_ranked(row: Array, t: int, n: int) -> int:
     best_key = _army_key(row, t, 0)
     for p in range(1, n):
         key = _army_key(row, t, p)
-        if _ahead(key, row[COMPLETED + _at(t, p)], best_key, row[COMPLETED + _at(t, best)]):
+        if _ahead(key, row[_u(COMPLETED + _at(t, p))], best_key, row[_u(COMPLETED + _at(t, best))]):
             best = p
             best_key = key
     return best
@@ -490,7 +509,7 @@ def keys_of(n: int, row: Array, keys: Array) -> None:
     """``keys[t * SEATS + p]``: the key of every army of the game in ``row``."""
     for t in range(TERRITORIES):
         for p in range(n):
-            keys[_at(t, p)] = _army_key(row, t, p)
+            keys[_u(_at(t, p))] = _army_key(row, t, p)
 
 
 @numba.njit(cache=True, inline="always")
@@ -506,13 +525,13 @@ def _claimable(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) ->
     proof also when p draws it, and a card p plays leaves both the hidden
     cards and p's hand), so every army an opponent can reach later it could
     reach when the proof was made."""
-    if b[g, OWNER + t] != NOBODY or b[g, COMPLETED + _at(t, p)] == NOT_COMPLETE:
+    if b[_u(g), _u(OWNER + t)] != NOBODY or b[_u(g), _u(COMPLETED + _at(t, p))] == NOT_COMPLETE:
         return False
     bit = 1 << _at(t, p)
-    if b[g, PROVEN] & bit:
+    if b[_u(g), PROVEN] & bit:
         return True
     if _provable(b, g, t, p, cfg.n, cfg.private, scratch):
-        b[g, PROVEN] |= bit
+        b[_u(g), PROVEN] |= bit
         return True
     return False
 
@@ -536,7 +555,7 @@ def _first_claim(cfg: Config, b: Array, g: int, p: int, scratch: Array) -> int:
 @numba.njit(cache=True, inline="always")
 def _can_play(b: Array, g: int, p: int) -> bool:
     """Whether seat p of game g has a legal play now (an open territory and a card in hand)."""
-    return bool(b[g, OPEN + p] != 0 and b[g, HAND_LEN + p] > 0)
+    return bool(b[_u(g), _u(OPEN + p)] != 0 and b[_u(g), _u(HAND_LEN + p)] > 0)
 
 
 @numba.njit(cache=True, inline="always")
@@ -551,37 +570,37 @@ def advance(cfg: Config, b: Array, g: int, scratch: Array) -> None:
     decision of the general kernel)."""
     n = cfg.n
     for offset in range(1, n + 1):
-        p = b[g, CURRENT] + offset
+        p = b[_u(g), CURRENT] + offset
         if p >= n:
             p -= n
-        if (b[g, PASSED] >> p) & 1:
+        if (b[_u(g), PASSED] >> p) & 1:
             continue
-        if b[g, OPEN + p] != 0:
-            top = b[g, TOP]
+        if b[_u(g), _u(OPEN + p)] != 0:
+            top = b[_u(g), TOP]
             if top < cfg.deck:
-                b[g, HAND + p] |= b[g, ORDER + top] << (8 * b[g, HAND_LEN + p])
-                b[g, HAND_LEN + p] += 1
-                b[g, TOP] = top + 1
-            if b[g, HAND_LEN + p] > 0:
-                b[g, CURRENT] = p
+                b[_u(g), _u(HAND + p)] |= b[_u(g), _u(ORDER + top)] << (8 * b[_u(g), _u(HAND_LEN + p)])
+                b[_u(g), _u(HAND_LEN + p)] += 1
+                b[_u(g), TOP] = top + 1
+            if b[_u(g), _u(HAND_LEN + p)] > 0:
+                b[_u(g), CURRENT] = p
                 return
         if cfg.explicit_claims and _first_claim(cfg, b, g, p, scratch) >= 0:
-            b[g, CURRENT] = p
+            b[_u(g), CURRENT] = p
             return
-    b[g, OVER] = 1
+    b[_u(g), OVER] = 1
 
 
 @numba.njit(cache=True, inline="always")
 def _award(cfg: Config, b: Array, g: int, t: int, p: int) -> None:
     """Territory t of game g goes to p with the next marker (Game._award)."""
-    b[g, OWNER + t] = p
-    decided = b[g, DECIDED] + 1
-    b[g, DECIDED] = decided
-    b[g, MARKER + t] = decided
+    b[_u(g), _u(OWNER + t)] = p
+    decided = b[_u(g), DECIDED] + 1
+    b[_u(g), DECIDED] = decided
+    b[_u(g), _u(MARKER + t)] = decided
     for q in range(cfg.n):
-        b[g, OPEN + q] &= ~(1 << t)
+        b[_u(g), _u(OPEN + q)] &= ~(1 << t)
     if decided == TERRITORIES:
-        b[g, OVER] = 1
+        b[_u(g), OVER] = 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -592,66 +611,66 @@ def _resolve(cfg: Config, b: Array, g: int, t: int, complete: bool, scratch: Arr
     n = cfg.n
     if cfg.auto_claim:
         by_completion = scratch[BY_COMPLETION : BY_COMPLETION + 4]
-        contested = b[g, CONTESTED]
+        contested = b[_u(g), CONTESTED]
         for u in range(TERRITORIES):
             if not (contested >> u) & 1:
                 continue
-            if b[g, OWNER + u] != NOBODY:
+            if b[_u(g), _u(OWNER + u)] != NOBODY:
                 contested &= ~(1 << u)
                 continue
             n_done = 0
             for q in range(n):
-                done = b[g, COMPLETED + _at(u, q)]
+                done = b[_u(g), _u(COMPLETED + _at(u, q))]
                 if done != NOT_COMPLETE:
                     # complete players, earliest first
                     k = n_done
-                    while k > 0 and b[g, COMPLETED + _at(u, by_completion[k - 1])] > done:
-                        by_completion[k] = by_completion[k - 1]
+                    while k > 0 and b[_u(g), _u(COMPLETED + _at(u, by_completion[_u(k - 1)]))] > done:
+                        by_completion[_u(k)] = by_completion[_u(k - 1)]
                         k -= 1
-                    by_completion[k] = q
+                    by_completion[_u(k)] = q
                     n_done += 1
             if n_done == n:
-                _award(cfg, b, g, u, _first_ranked(b[g], u, n))
+                _award(cfg, b, g, u, _first_ranked(b[_u(g)], u, n))
             else:
                 for k in range(n_done):
-                    q = by_completion[k]
+                    q = by_completion[_u(k)]
                     if _claimable(cfg, b, g, u, q, scratch):
                         _award(cfg, b, g, u, q)
                         break
-            if b[g, OVER]:
+            if b[_u(g), OVER]:
                 break
-        b[g, CONTESTED] = contested
+        b[_u(g), CONTESTED] = contested
     elif complete:
         for q in range(n):
-            if b[g, COMPLETED + _at(t, q)] == NOT_COMPLETE:
+            if b[_u(g), _u(COMPLETED + _at(t, q))] == NOT_COMPLETE:
                 return
-        _award(cfg, b, g, t, _first_ranked(b[g], t, n))
+        _award(cfg, b, g, t, _first_ranked(b[_u(g)], t, n))
 
 
 @numba.njit(cache=True, inline="always")
 def _play(cfg: Config, b: Array, g: int, mask: int, t: int, scratch: Array) -> None:
     """The seat to act plays its first card ``mask`` into t (Game._play); ``b`` is
     the board (see :func:`advance`)."""
-    p = b[g, CURRENT]
-    h = b[g, HAND + p]
-    length_h = b[g, HAND_LEN + p]
-    i = _NTH_BIT[(_lanes_holding(h, length_h, mask) & 255) * 8]
-    b[g, HAND + p] = _without_lane(h, i)
-    b[g, HAND_LEN + p] = length_h - 1
-    b[g, HIDDEN + mask] -= 1
+    p = b[_u(g), CURRENT]
+    h = b[_u(g), _u(HAND + p)]
+    length_h = b[_u(g), _u(HAND_LEN + p)]
+    i = _NTH_BIT[_u((_lanes_holding(h, length_h, mask) & 255) * 8)]
+    b[_u(g), _u(HAND + p)] = _without_lane(h, i)
+    b[_u(g), _u(HAND_LEN + p)] = length_h - 1
+    b[_u(g), _u(HIDDEN + mask)] -= 1
     a = ARMY_AT + _at(t, p)
-    length = b[g, ARMY_LEN + _at(t, p)]
-    b[g, a] |= mask << (8 * length)
-    b[g, ARMY_LEN + _at(t, p)] = length + 1
-    b[g, PASSED] = 0
+    length = b[_u(g), _u(ARMY_LEN + _at(t, p))]
+    b[_u(g), _u(a)] |= mask << (8 * length)
+    b[_u(g), _u(ARMY_LEN + _at(t, p))] = length + 1
+    b[_u(g), PASSED] = 0
     complete = length == ARMY - 1
     if complete:
-        b[g, COMPLETED + _at(t, p)] = b[g, PLAYS]
-        b[g, OPEN + p] &= ~(1 << t)
-        b[g, CONTESTED] |= 1 << t
-    b[g, PLAYS] += 1
+        b[_u(g), _u(COMPLETED + _at(t, p))] = b[_u(g), PLAYS]
+        b[_u(g), _u(OPEN + p)] &= ~(1 << t)
+        b[_u(g), CONTESTED] |= 1 << t
+    b[_u(g), PLAYS] += 1
     _resolve(cfg, b, g, t, complete, scratch)
-    if not b[g, OVER]:
+    if not b[_u(g), OVER]:
         advance(cfg, b, g, scratch)
 
 
@@ -664,14 +683,14 @@ def apply_action(cfg: Config, s: State, g: int, a: int, scratch: Array) -> None:
     if a < CLAIM_ACTIONS:
         _play(cfg, b, g, a // TERRITORIES + 1, a % TERRITORIES, scratch)
         return
-    p = b[g, CURRENT]
+    p = b[_u(g), CURRENT]
     if a < PASS_ACTION:
-        b[g, PASSED] = 0
+        b[_u(g), PASSED] = 0
         _award(cfg, b, g, a - CLAIM_ACTIONS, p)
-        if b[g, OVER] or _can_play(b, g, p) or _first_claim(cfg, b, g, p, scratch) >= 0:
+        if b[_u(g), OVER] or _can_play(b, g, p) or _first_claim(cfg, b, g, p, scratch) >= 0:
             return
     else:
-        b[g, PASSED] |= 1 << p
+        b[_u(g), PASSED] |= 1 << p
     advance(cfg, b, g, scratch)
 
 
@@ -679,13 +698,13 @@ def apply_action(cfg: Config, s: State, g: int, a: int, scratch: Array) -> None:
 def is_legal(cfg: Config, s: State, g: int, a: int, scratch: Array) -> bool:
     """Whether action index ``a`` is legal for the seat to act in game g (any int)."""
     b = s.board
-    if b[g, OVER] or a < 0 or a >= NUM_ACTIONS:
+    if b[_u(g), OVER] or a < 0 or a >= NUM_ACTIONS:
         return False
-    p = b[g, CURRENT]
+    p = b[_u(g), CURRENT]
     if a < CLAIM_ACTIONS:
         t = a % TERRITORIES
-        held = _lanes_holding(b[g, HAND + p], b[g, HAND_LEN + p], a // TERRITORIES + 1)
-        return ((b[g, OPEN + p] >> t) & 1) != 0 and held != 0
+        held = _lanes_holding(b[_u(g), _u(HAND + p)], b[_u(g), _u(HAND_LEN + p)], a // TERRITORIES + 1)
+        return ((b[_u(g), _u(OPEN + p)] >> t) & 1) != 0 and held != 0
     if not cfg.explicit_claims:
         return False
     if a < PASS_ACTION:
@@ -698,21 +717,21 @@ def legal_mask(cfg: Config, s: State, g: int, row: npt.NDArray[np.bool_], scratc
     """``row[a]``: whether action a is legal in game g now (all False once over)."""
     b = s.board
     row[:] = False
-    if b[g, OVER]:
+    if b[_u(g), OVER]:
         return
-    p = b[g, CURRENT]
-    h = b[g, HAND + p]
-    firsts = _first_copies(h, b[g, HAND_LEN + p])
-    open_here = b[g, OPEN + p]
-    for ci in range(_BIT_COUNT[firsts]):
-        base = (lane(h, _NTH_BIT[firsts * 8 + ci]) - 1) * TERRITORIES
-        for oi in range(_BIT_COUNT[open_here]):
-            row[base + _NTH_BIT[open_here * 8 + oi]] = True
+    p = b[_u(g), CURRENT]
+    h = b[_u(g), _u(HAND + p)]
+    firsts = _first_copies(h, b[_u(g), _u(HAND_LEN + p)])
+    open_here = b[_u(g), _u(OPEN + p)]
+    for ci in range(_BIT_COUNT[_u(firsts)]):
+        base = (lane(h, _NTH_BIT[_u(firsts * 8 + ci)]) - 1) * TERRITORIES
+        for oi in range(_BIT_COUNT[_u(open_here)]):
+            row[_u(base + _NTH_BIT[_u(open_here * 8 + oi)])] = True
     if cfg.explicit_claims:
         claims = False
         for t in range(TERRITORIES):
             if _claimable(cfg, b, g, t, p, scratch):
-                row[CLAIM_ACTIONS + t] = True
+                row[_u(CLAIM_ACTIONS + t)] = True
                 claims = True
         row[PASS_ACTION] = claims and not _can_play(b, g, p)
 
@@ -725,12 +744,12 @@ def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
     the engine's order (distinct cards in hand order x open territories).
     """
     b = s.board
-    p = b[g, CURRENT]
-    h = b[g, HAND + p]
-    firsts = _first_copies(h, b[g, HAND_LEN + p])
-    n_distinct = _BIT_COUNT[firsts]
-    open_here = b[g, OPEN + p]
-    n_open = _BIT_COUNT[open_here]
+    p = b[_u(g), CURRENT]
+    h = b[_u(g), _u(HAND + p)]
+    firsts = _first_copies(h, b[_u(g), _u(HAND_LEN + p)])
+    n_distinct = _BIT_COUNT[_u(firsts)]
+    open_here = b[_u(g), _u(OPEN + p)]
+    n_open = _BIT_COUNT[_u(open_here)]
     n_plays = n_distinct * n_open
     greedy = (cfg.greedy >> p) & 1
     if cfg.explicit_claims and (greedy or n_plays == 0):
@@ -746,32 +765,32 @@ def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
         best_key = -1
         best_done = 0
         for ci in range(n_distinct):
-            i = _NTH_BIT[firsts * 8 + ci]
+            i = _NTH_BIT[_u(firsts * 8 + ci)]
             m = lane(h, i)
             for oi in range(n_open):
-                t = _NTH_BIT[open_here * 8 + oi]
-                length = b[g, ARMY_LEN + _at(t, p)]
-                key = _word_key(b[g, ARMY_AT + _at(t, p)] | (m << (8 * length)))
+                t = _NTH_BIT[_u(open_here * 8 + oi)]
+                length = b[_u(g), _u(ARMY_LEN + _at(t, p))]
+                key = _word_key(b[_u(g), _u(ARMY_AT + _at(t, p))] | (m << (8 * length)))
                 done = 1 if length == ARMY - 1 else 0
                 if key > best_key or (key == best_key and done > best_done):
                     best_key = key
                     best_done = done
                     n_best = 0
                 if key == best_key and done == best_done:
-                    best_lanes[n_best] = i
-                    best_ts[n_best] = t
+                    best_lanes[_u(n_best)] = i
+                    best_ts[_u(n_best)] = t
                     n_best += 1
-        state, value = splitmix64(s.rng[g, p])
-        s.rng[g, p] = state
+        state, value = splitmix64(s.rng[_u(g), _u(p)])
+        s.rng[_u(g), _u(p)] = state
         pick = bounded(value, n_best)
-        i = best_lanes[pick]
-        t = best_ts[pick]
+        i = best_lanes[_u(pick)]
+        t = best_ts[_u(pick)]
     else:
         # One output picks both: the high half the card, the low half the territory.
-        state, value = splitmix64(s.rng[g, p])
-        s.rng[g, p] = state
-        i = _NTH_BIT[firsts * 8 + bounded(value, n_distinct)]
-        t = _NTH_BIT[open_here * 8 + bounded(value << _S32, n_open)]
+        state, value = splitmix64(s.rng[_u(g), _u(p)])
+        s.rng[_u(g), _u(p)] = state
+        i = _NTH_BIT[_u(firsts * 8 + bounded(value, n_distinct))]
+        t = _NTH_BIT[_u(open_here * 8 + bounded(value << _S32, n_open))]
     return int((lane(h, i) - 1) * TERRITORIES + t)
 
 
@@ -779,7 +798,7 @@ def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
 def record_action(s: State, g: int, a: int, row: Array) -> None:
     """``row`` = (seat, mask, territory) of action a by the seat to act: mask 0 for
     a claim, territory -1 for a pass (SimulationResult.actions)."""
-    row[0] = s.board[g, CURRENT]
+    row[0] = s.board[_u(g), CURRENT]
     if a < CLAIM_ACTIONS:
         row[1] = a // TERRITORIES + 1
         row[2] = a % TERRITORIES
@@ -801,14 +820,14 @@ def play_out(cfg: Config, s: State, g: int, forced: int, out_actions: Array, rec
     """
     s, out_actions, scratch = borrowed_state(s), borrowed(out_actions), borrowed(scratch)
     actions = 0
-    while not s.board[g, OVER]:
+    while not s.board[_u(g), OVER]:
         if forced >= 0:
             a = forced
             forced = -1
         else:
             a = bot_action(cfg, s, g, scratch)
         if record and actions < MAX_ACTIONS:
-            record_action(s, g, a, out_actions[actions])
+            record_action(s, g, a, out_actions[_u(actions)])
         apply_action(cfg, s, g, a, scratch)
         actions += 1
     return actions
@@ -821,37 +840,37 @@ def deal(cfg: Config, s: State, g: int, cards: Array, seed: np.uint64, bots: npt
     seat p's kernel bot."""
     b = s.board
     n = cfg.n
-    order = b[g, ORDER : ORDER + cfg.deck]
+    order = b[_u(g), ORDER : ORDER + cfg.deck]
     _shuffle(cards, seed, order)
     if cfg.claims_allowed or cfg.unseen:
         for m in range(32):
-            b[g, HIDDEN + m] = 0
+            b[_u(g), _u(HIDDEN + m)] = 0
         for i in range(cfg.deck):
-            b[g, HIDDEN + order[i]] += 1
+            b[_u(g), _u(HIDDEN + order[_u(i)])] += 1
     # (Loops rather than slice assignments: these arrays are too small for memset.)
     for t in range(TERRITORIES):
-        b[g, OWNER + t] = NOBODY
-        b[g, MARKER + t] = 0
+        b[_u(g), _u(OWNER + t)] = NOBODY
+        b[_u(g), _u(MARKER + t)] = 0
         for p in range(n):
-            b[g, ARMY_AT + _at(t, p)] = 0
-            b[g, ARMY_LEN + _at(t, p)] = 0
-            b[g, COMPLETED + _at(t, p)] = NOT_COMPLETE
+            b[_u(g), _u(ARMY_AT + _at(t, p))] = 0
+            b[_u(g), _u(ARMY_LEN + _at(t, p))] = 0
+            b[_u(g), _u(COMPLETED + _at(t, p))] = NOT_COMPLETE
             if cfg.claims_allowed:
                 for q in range(n):
-                    b[g, WITNESS + _at(t, p) * SEATS + q] = 0
+                    b[_u(g), _u(WITNESS + _at(t, p) * SEATS + q)] = 0
     for p in range(n):
-        s.rng[g, p] = bots[p]
-        b[g, HAND + p] = _dealt_hand(order, n, p)
-        b[g, HAND_LEN + p] = HAND_SIZE
-        b[g, OPEN + p] = (1 << TERRITORIES) - 1
-    b[g, TOP] = HAND_SIZE * n
-    b[g, PLAYS] = 0
-    b[g, DECIDED] = 0
-    b[g, CURRENT] = n - 1
-    b[g, OVER] = 0
-    b[g, PASSED] = 0
-    b[g, CONTESTED] = 0
-    b[g, PROVEN] = 0
+        s.rng[_u(g), _u(p)] = bots[_u(p)]
+        b[_u(g), _u(HAND + p)] = _dealt_hand(order, n, p)
+        b[_u(g), _u(HAND_LEN + p)] = HAND_SIZE
+        b[_u(g), _u(OPEN + p)] = (1 << TERRITORIES) - 1
+    b[_u(g), TOP] = HAND_SIZE * n
+    b[_u(g), PLAYS] = 0
+    b[_u(g), DECIDED] = 0
+    b[_u(g), CURRENT] = n - 1
+    b[_u(g), OVER] = 0
+    b[_u(g), PASSED] = 0
+    b[_u(g), CONTESTED] = 0
+    b[_u(g), PROVEN] = 0
     advance(cfg, b, g, scratch)
 
 
@@ -862,25 +881,25 @@ def prepare(cfg: Config, s: State, g: int) -> None:
     directly: a remembered proof holds only along the game that made it)."""
     b = s.board
     n = cfg.n
-    b[g, CONTESTED] = 0
-    b[g, PROVEN] = 0
+    b[_u(g), CONTESTED] = 0
+    b[_u(g), PROVEN] = 0
     for p in range(n):
-        b[g, OPEN + p] = 0
+        b[_u(g), _u(OPEN + p)] = 0
     for t in range(TERRITORIES):
         for p in range(n):
-            if b[g, OWNER + t] == NOBODY and b[g, ARMY_LEN + _at(t, p)] < ARMY:
-                b[g, OPEN + p] |= 1 << t
-            if b[g, COMPLETED + _at(t, p)] != NOT_COMPLETE:
-                b[g, CONTESTED] |= 1 << t
+            if b[_u(g), _u(OWNER + t)] == NOBODY and b[_u(g), _u(ARMY_LEN + _at(t, p))] < ARMY:
+                b[_u(g), _u(OPEN + p)] |= 1 << t
+            if b[_u(g), _u(COMPLETED + _at(t, p))] != NOT_COMPLETE:
+                b[_u(g), CONTESTED] |= 1 << t
             for q in range(n):
-                b[g, WITNESS + _at(t, p) * SEATS + q] = 0
+                b[_u(g), _u(WITNESS + _at(t, p) * SEATS + q)] = 0
 
 
 @numba.njit(cache=True)
 def copy_game(src: State, i: int, dst: State, j: int) -> None:
     """Game i of ``src`` copied into game j of ``dst`` (same deck size)."""
     for k in range(src.board.shape[1]):
-        dst.board[j, k] = src.board[i, k]
+        dst.board[_u(j), _u(k)] = src.board[_u(i), _u(k)]
     for p in range(SEATS):
         dst.rng[j, p] = src.rng[i, p]
 
@@ -889,7 +908,7 @@ def copy_game(src: State, i: int, dst: State, j: int) -> None:
 def outcome(cfg: Config, s: State, g: int, scores: Array, scratch: Array) -> int:
     """Game g's scores (into ``scores``, n entries) and its winner (-1: nobody)."""
     n = cfg.n
-    row = s.board[g]
+    row = s.board[_u(g)]
     keys = scratch[KEYS : KEYS + TERRITORIES * SEATS]
     keys_of(n, row, keys)
     scores_of(n, keys, row, cfg.scoring, scores)
@@ -904,32 +923,32 @@ def scores_of(n: int, keys: Array, row: Array, scoring: int, scores: Array) -> N
     ``keys`` holds every army's key (:func:`keys_of`).
     """
     for p in range(n):
-        scores[p] = 0
+        scores[_u(p)] = 0
     for t in range(TERRITORIES):
-        owner = row[OWNER + t]
+        owner = row[_u(OWNER + t)]
         if owner == NOBODY:
             continue
         if scoring == TERRITORIES_SCORING:
-            scores[owner] += 1
+            scores[_u(owner)] += 1
             continue
         # every army is complete where points are scored
         for p in range(n):
             rank = 0
             for q in range(n):
-                rank += _ahead(keys[_at(t, q)], row[COMPLETED + _at(t, q)], keys[_at(t, p)], row[COMPLETED + _at(t, p)])
-            scores[p] += max(3 - rank, 0)
+                rank += _ahead(keys[_u(_at(t, q))], row[_u(COMPLETED + _at(t, q))], keys[_u(_at(t, p))], row[_u(COMPLETED + _at(t, p))])
+            scores[_u(p)] += max(3 - rank, 0)
 
 
 @numba.njit(cache=True, inline="always")
 def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[np.int64]) -> None:
     """The deck order of Game.new: Fisher-Yates from the end on SplitMix64 (top card first)."""
     for i in range(cards.shape[0]):
-        order[i] = cards[i]
+        order[_u(i)] = cards[_u(i)]
     state = seed
     for i in range(cards.shape[0] - 1, 0, -1):
         state, value = splitmix64(state)
         j = bounded(value, i + 1)
-        order[i], order[j] = order[j], order[i]
+        order[_u(i)], order[_u(j)] = order[_u(j)], order[_u(i)]
 
 
 @numba.njit(cache=True, inline="always")
@@ -937,7 +956,7 @@ def _dealt_hand(order: npt.NDArray[np.int64], n: int, p: int) -> int:
     """Seat p's hand word at the deal: cards p, n + p, 2n + p, ... of the deck (round-robin)."""
     hand = 0
     for k in range(HAND_SIZE):
-        hand |= order[k * n + p] << (8 * k)
+        hand |= order[_u(k * n + p)] << (8 * k)
     return hand
 
 
@@ -965,14 +984,14 @@ def simulate(
     n = cfg.n
     scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
-        deal(cfg, s, 0, cards, seeds[g], bot_seeds[g], scratch)
-        out_action_count[g] = play_out(cfg, s, 0, -1, out_actions[g], record, scratch)
-        out_winner[g] = outcome(cfg, s, 0, scores, scratch)
+        deal(cfg, s, 0, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
+        out_action_count[_u(g)] = play_out(cfg, s, 0, -1, out_actions[_u(g)], record, scratch)
+        out_winner[_u(g)] = outcome(cfg, s, 0, scores, scratch)
         for t in range(TERRITORIES):
-            out_owner[g, t] = s.board[0, OWNER + t]
-            out_marker[g, t] = s.board[0, MARKER + t]
+            out_owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
+            out_marker[_u(g), _u(t)] = s.board[0, _u(MARKER + t)]
         for p in range(n):
-            out_scores[g, p] = scores[p]
+            out_scores[_u(g), _u(p)] = scores[_u(p)]
 
 
 @numba.njit(cache=True, inline="always")
@@ -997,10 +1016,9 @@ def _random_turn(
     """
     hand, length, firsts = _draw(hand, length, firsts, card)
     # One output picks both: the high half the card, the low half the territory.
-    # (The masks change nothing, the values are in range: they spare negative-index checks.)
     state, value = splitmix64(state)
-    i = _NTH_BIT[(firsts * 8 + bounded(value, _BIT_COUNT[firsts & 255])) & 2047]
-    t = _NTH_BIT[(open_here * 8 + bounded(value << _S32, _BIT_COUNT[open_here & 255])) & 2047]
+    i = _NTH_BIT[_u(firsts * 8 + bounded(value, _BIT_COUNT[_u(firsts)]))]
+    t = _NTH_BIT[_u(open_here * 8 + bounded(value << _S32, _BIT_COUNT[_u(open_here)]))]
     mask = lane(hand, i)
     hand, length, firsts = _take(hand, length, firsts, i)
     there = (lengths >> (3 * t)) & 7
@@ -1024,13 +1042,13 @@ def _place(
 ) -> None:
     """Seat p's k-th play (play number kn + p of game g) onto the table;
     ``army`` and ``completed`` are flat, seat by seat (index p * TERRITORIES + t)."""
-    slot = p * TERRITORIES + (t & 7)  # t < 5: the mask only spares a negative-index check
-    army[slot] |= mask << (8 * there)
-    completed[slot] = k * n + p  # the last write is the fourth card's
+    slot = p * TERRITORIES + t
+    army[_u(slot)] |= mask << (8 * there)
+    completed[_u(slot)] = k * n + p  # the last write is the fourth card's
     if record:
-        out_actions[g, k * n + p, 0] = p
-        out_actions[g, k * n + p, 1] = mask
-        out_actions[g, k * n + p, 2] = t
+        out_actions[_u(g), _u(k * n + p), 0] = p
+        out_actions[_u(g), _u(k * n + p), 1] = mask
+        out_actions[_u(g), _u(k * n + p), 2] = t
 
 
 @numba.njit(cache=True)
@@ -1082,9 +1100,9 @@ def simulate_random(
     candidates = np.zeros(n, np.int64)
 
     for g in range(seeds.shape[0]):
-        _shuffle(cards, seeds[g], order)
+        _shuffle(cards, seeds[_u(g)], order)
         for slot in range(n * TERRITORIES):
-            army[slot] = 0
+            army[_u(slot)] = 0
         # Two seats at a time, so that the processor overlaps their turns; with
         # an odd number of seats the last one plays beside itself (same writes).
         for a in range(0, n, 2):
@@ -1093,46 +1111,46 @@ def simulate_random(
             hand_b, length_b, firsts_b = _random_seat(deck, n, b)
             open_a = open_b = (1 << TERRITORIES) - 1
             lengths_a = lengths_b = 0
-            state_a, state_b = bot_seeds[g, a], bot_seeds[g, b]
+            state_a, state_b = bot_seeds[_u(g), _u(a)], bot_seeds[_u(g), _u(b)]
             for k in range(turns):
                 hand_a, length_a, firsts_a, open_a, lengths_a, state_a, mask_a, t_a, there_a = _random_turn(
-                    hand_a, length_a, firsts_a, open_a, lengths_a, state_a, deck[HAND_SIZE * n + k * n + a]
+                    hand_a, length_a, firsts_a, open_a, lengths_a, state_a, deck[_u(HAND_SIZE * n + k * n + a)]
                 )
                 hand_b, length_b, firsts_b, open_b, lengths_b, state_b, mask_b, t_b, there_b = _random_turn(
-                    hand_b, length_b, firsts_b, open_b, lengths_b, state_b, deck[HAND_SIZE * n + k * n + b]
+                    hand_b, length_b, firsts_b, open_b, lengths_b, state_b, deck[_u(HAND_SIZE * n + k * n + b)]
                 )
                 _place(g, n, a, k, mask_a, t_a, there_a, army, completed, out_actions, record)
                 _place(g, n, b, k, mask_b, t_b, there_b, army, completed, out_actions, record)
         # Every army is complete: rank them, which decides each territory and scores it.
         for p in range(n):
-            scores[p] = 0
+            scores[_u(p)] = 0
         for slot in range(n * TERRITORIES):
-            keys[slot] = _word_key(army[slot])
+            keys[_u(slot)] = _word_key(army[_u(slot)])
         for t in range(TERRITORIES):
             last = 0
             for p in range(n):
-                last = max(last, completed[p * TERRITORIES + t])
-            decided_at[t] = last
+                last = max(last, completed[_u(p * TERRITORIES + t)])
+            decided_at[_u(t)] = last
             for p in range(n):
-                mine, done = keys[p * TERRITORIES + t], completed[p * TERRITORIES + t]
+                mine, done = keys[_u(p * TERRITORIES + t)], completed[_u(p * TERRITORIES + t)]
                 rank = 0
                 for q in range(n):
-                    theirs = keys[q * TERRITORIES + t]
-                    rank += _ahead(theirs, completed[q * TERRITORIES + t], mine, done)
+                    theirs = keys[_u(q * TERRITORIES + t)]
+                    rank += _ahead(theirs, completed[_u(q * TERRITORIES + t)], mine, done)
                 if rank == 0:
-                    owner[t] = p
-                scores[p] += max(3 - rank, 0) if scoring == POINTS_SCORING else (1 if rank == 0 else 0)
+                    owner[_u(t)] = p
+                scores[_u(p)] += max(3 - rank, 0) if scoring == POINTS_SCORING else (1 if rank == 0 else 0)
         for t in range(TERRITORIES):
             before = 1
             for u in range(TERRITORIES):
-                before += decided_at[u] < decided_at[t]
-            marker[t] = before
-            out_owner[g, t] = owner[t]
-            out_marker[g, t] = marker[t]
+                before += decided_at[_u(u)] < decided_at[_u(t)]
+            marker[_u(t)] = before
+            out_owner[_u(g), _u(t)] = owner[_u(t)]
+            out_marker[_u(g), _u(t)] = marker[_u(t)]
         for p in range(n):
-            out_scores[g, p] = scores[p]
-        out_winner[g] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
-        out_action_count[g] = TERRITORIES * ARMY * n
+            out_scores[_u(g), _u(p)] = scores[_u(p)]
+        out_winner[_u(g)] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
+        out_action_count[_u(g)] = TERRITORIES * ARMY * n
 
 
 @numba.njit(cache=True)
@@ -1152,11 +1170,11 @@ def _winner(
     ``sums``, ``latest``, ``counts`` and ``candidates`` are working space (n entries)."""
     best = scores[0]
     for p in range(1, n):
-        best = max(best, scores[p])
+        best = max(best, scores[_u(p)])
     tied = 0
     only = -1
     for p in range(n):
-        if scores[p] == best:
+        if scores[_u(p)] == best:
             tied += 1
             only = p
     if tied == 1:
@@ -1165,23 +1183,23 @@ def _winner(
     latest[:] = 0
     counts[:] = 0
     for t in range(TERRITORIES):
-        q = owner[t]
+        q = owner[_u(t)]
         if q != NOBODY:
-            sums[q] += marker[t]
-            counts[q] += 1
-            latest[q] = max(latest[q], marker[t])
+            sums[_u(q)] += marker[_u(t)]
+            counts[_u(q)] += 1
+            latest[_u(q)] = max(latest[_u(q)], marker[_u(t)])
     for p in range(n):
-        candidates[p] = 1 if scores[p] == best else 0
+        candidates[_u(p)] = 1 if scores[_u(p)] == best else 0
     if tie_break == LOWEST_MARKER_SUM:
         low = -1
         for p in range(n):
-            if candidates[p] != 0 and counts[p] > 0 and (low < 0 or sums[p] < low):
-                low = sums[p]
+            if candidates[_u(p)] != 0 and counts[_u(p)] > 0 and (low < 0 or sums[_u(p)] < low):
+                low = sums[_u(p)]
         if low >= 0:
             left = 0
             for p in range(n):
-                candidates[p] = 1 if candidates[p] != 0 and counts[p] > 0 and sums[p] == low else 0
-                if candidates[p] != 0:
+                candidates[_u(p)] = 1 if candidates[_u(p)] != 0 and counts[_u(p)] > 0 and sums[_u(p)] == low else 0
+                if candidates[_u(p)] != 0:
                     left += 1
                     only = p
             if left == 1:
@@ -1189,8 +1207,8 @@ def _winner(
     top = 0
     who = -1
     for p in range(n):
-        if candidates[p] != 0 and latest[p] > top:
-            top = latest[p]
+        if candidates[_u(p)] != 0 and latest[_u(p)] > top:
+            top = latest[_u(p)]
             who = p
     return who
 
@@ -1200,7 +1218,7 @@ def stream(seed: np.uint64, out: npt.NDArray[np.uint64]) -> None:
     """The first ``len(out)`` SplitMix64 outputs from ``seed``."""
     state = seed
     for i in range(out.shape[0]):
-        state, out[i] = splitmix64(state)
+        state, out[_u(i)] = splitmix64(state)
 
 
 _SEAT_GAMMA = np.uint64(0xD1B54A32D192ED03)  # odd: seats 0..3 of a game get distinct inputs
@@ -1220,7 +1238,7 @@ def mix_bot_seeds(game_seeds: npt.NDArray[np.uint64], own: npt.NDArray[np.uint64
     """
     for g in range(game_seeds.shape[0]):
         for p in range(own.shape[0]):
-            out[g, p] = mix_bot_seed(game_seeds[g], p, own[p])
+            out[_u(g), _u(p)] = mix_bot_seed(game_seeds[g], p, own[p])
 
 
 @numba.njit(cache=True, inline="always")

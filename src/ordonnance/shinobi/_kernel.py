@@ -29,14 +29,11 @@ Everything arrives validated; nothing here raises or reads out of bounds.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba.extending import overload
 
-from ordonnance._simulator_kernel import borrowed, bounded, splitmix64
+from ordonnance._simulator_kernel import borrowed, bounded, splitmix64, unsigned as _u
 
 CLANS = 5
 CODES = 6
@@ -101,21 +98,6 @@ STRONGEST_WEIGHT = 3
 OTHERS_WEIGHT = 1
 HOME_WEIGHT = 2
 WEAPON_WEIGHT = 1
-
-
-def _u(index: Any) -> Any:
-    """``index`` itself; compiled, as an unsigned integer, for indexing: numba checks every
-    signed index for a negative value to count from the end (a compare and a conditional
-    move each, about an eighth of a random game), and an index here is never negative."""
-    return index
-
-
-@overload(_u)
-def _unsigned(index: Any) -> Any:
-    def impl(index: Any) -> Any:  # numba wants the overload's parameters, annotations included
-        return np.uint64(index)
-
-    return impl
 
 
 def state_size(deck_size: int) -> int:
