@@ -60,7 +60,7 @@ DISCARD = CHANGED + SEATS  # [code]: cards discarded
 ARMIES = DISCARD + CODES  # [seat]: bit c set while the province holds an army of clan c
 HELD = ARMIES + SEATS  # [seat]: bit c set while the hand holds a samurai of clan c
 SIZES = HELD + SEATS  # [seat]: the province's army sizes in lanes of LANE bits (lane c: clan c)
-TARGETS = SIZES + SEATS  # [seat]: as SIZES, with _NO_TARGET in the lanes no attack may take
+TARGETS = SIZES + SEATS  # [seat]: as SIZES, with _NO_TARGET in the lanes no attack may take (all five lanes of the seat to act and of the seats beyond the players)
 TABLE_ARMIES = TARGETS + SEATS  # the number of armies on the table
 ATTACKS = TABLE_ARMIES + 1  # at order 3: the number of legal attacks of each home army, in 8-bit lanes; else 0
 DECK = ATTACKS + 1  # the troop deck, top card first
@@ -157,7 +157,7 @@ def start(state: npt.NDArray[np.int64], n: int, deck_size: int, optional: bool) 
 @numba.njit(cache=True)
 def refresh(state: npt.NDArray[np.int64]) -> None:
     """Set :data:`ARMIES`, :data:`HELD`, :data:`SIZES`, :data:`TARGETS`, :data:`TABLE_ARMIES`
-    and :data:`ATTACKS` from the provinces, hands, changed armies and the order."""
+    and :data:`ATTACKS` from the provinces, hands, changed armies, the order and the seat to act."""
     state[TABLE_ARMIES] = 0
     for q in range(state[N]):
         state[_u(ARMIES + q)] = _mask(state, PROV + CLANS * q)
@@ -169,6 +169,9 @@ def refresh(state: npt.NDArray[np.int64]) -> None:
         state[_u(SIZES + q)] = sizes
         state[_u(TARGETS + q)] = _targets(sizes) | changed
         state[TABLE_ARMIES] += POPCOUNT[_u(state[_u(ARMIES + q)])]
+    for q in range(state[N], SEATS):
+        state[_u(TARGETS + q)] = _NO_TARGETS
+    state[_u(TARGETS + state[CUR])] = _NO_TARGETS
     state[ATTACKS] = _attack_counts(state) if state[ORDER] == 3 and state[OVER] == 0 else 0
 
 
@@ -363,6 +366,7 @@ def _end_turn(state: npt.NDArray[np.int64]) -> None:
         for q in range(n):
             state[_u(CHANGED + q)] = 0
             state[_u(TARGETS + q)] = _targets(state[_u(SIZES + q)])
+        state[_u(TARGETS + state[CUR])] = _NO_TARGETS  # the player's own province is no target
 
 
 @numba.njit(cache=True, inline="always")
@@ -527,6 +531,7 @@ _HIGH = 1 << (LANE - 1)
 _HIGHS = _HIGH * _LANES
 _NO_TARGET = _HIGH - 1  # a lane no army size reaches
 _LANE_MASK = (1 << LANE) - 1
+_NO_TARGETS = _NO_TARGET * _LANES  # no lane a target
 
 # Five 8-bit lanes for the attack counts of ATTACKS (each at most 16, their sum at most 80).
 _BYTES = 0x0101010101  # 1 in every lane
@@ -559,8 +564,8 @@ def _attacks_by(state: npt.NDArray[np.int64], p: int, n: int, a: int) -> int:
     if size < 2:
         return 0
     hits = 0
-    for q in range(n):
-        hits += _below(state[_u(TARGETS + q)], size) if q != p else 0
+    for q in range(SEATS):  # the player's own province and the seats beyond the players hold no target:
+        hits += _below(state[_u(TARGETS + q)], size)  # five seats without a test, unrolled
     hits &= ~(_LANE_MASK << (LANE * a))
     # int(): compiled, the product wraps at 64 bits, which keeps the top lane exact;
     # without the JIT, a Python int neither wraps nor warns as a NumPy scalar would.
