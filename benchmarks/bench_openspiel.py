@@ -15,12 +15,23 @@ alternation, round by round, and prints the ratio of their medians against the
 target of 10. Skipped without OpenSpiel. Run with::
 
     python -m pytest benchmarks/bench_openspiel.py --benchmark-only --benchmark-timer time.thread_time -s
+
+As a script it times the baseline on the library as it was at another commit
+(a ``git worktree`` of it) against the adapter of this tree, in alternated
+processes: the issue's figures were measured at commit 9ad629c::
+
+    git worktree add /tmp/at-9ad629c 9ad629c
+    python benchmarks/bench_openspiel.py --baseline-tree /tmp/at-9ad629c
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -30,7 +41,10 @@ from conftest import items
 
 pyspiel = pytest.importorskip("pyspiel")
 import ordonnance as od  # noqa: E402
-import ordonnance.openspiel  # noqa: E402,F401  (registers the game)
+try:
+    import ordonnance.openspiel  # noqa: E402,F401  (registers the game)
+except ImportError:  # the library of an earlier commit, running the baseline alone (see main)
+    pass
 from ordonnance import rl  # noqa: E402
 
 GAMES = 100
@@ -282,3 +296,46 @@ def test_resample_from_infostate(benchmark: Any) -> None:
 
     items(benchmark, 200, subject=True)
     benchmark.pedantic(run, rounds=5, iterations=1)
+
+
+def _one_rate(which: str, seed: int, games: int) -> float:
+    """Games a second of thread CPU time of ``which`` ("adapter" or "baseline") after a warm-up."""
+    game = pyspiel.load_game("python_ordonnance" if which == "adapter" else _BASELINE, {} if seed < 0 else {"seed": seed})
+    rollouts(game, 2)
+    start = time.thread_time()
+    rollouts(game, games)
+    return games / (time.thread_time() - start)
+
+
+def main() -> None:
+    """Alternate processes of the adapter (this tree) and of the baseline on the library at
+    ``--baseline-tree``; print each round and the ratio of the medians, chance and fixed deal."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--baseline-tree", help="a checkout whose src/ the baseline imports")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--one", nargs=3, metavar=("WHICH", "SEED", "GAMES"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(_one_rate(args.one[0], int(args.one[1]), int(args.one[2])))
+        return
+    if not args.baseline_tree:
+        parser.error("--baseline-tree is required")
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    trees = {"adapter": os.path.join(here, "src"), "baseline": os.path.join(args.baseline_tree, "src")}
+    cases = {"chance deal": (-1, {"adapter": 60, "baseline": 8}), "fixed deal": (3, {"adapter": 150, "baseline": 20})}
+    rates: dict[tuple[str, str], list[float]] = {}
+    for r in range(args.rounds):
+        for case, (seed, games) in cases.items():
+            for which in ("baseline", "adapter"):
+                env = dict(os.environ, PYTHONPATH=trees[which])
+                out = subprocess.run([sys.executable, __file__, "--one", which, str(seed), str(games[which])],
+                                     env=env, check=True, capture_output=True, text=True).stdout
+                rates.setdefault((case, which), []).append(float(out))
+                print(f"round {r + 1}, {case}, {which}: {float(out):,.0f} games/s", flush=True)
+    for case in cases:
+        ours, theirs = (statistics.median(rates[case, which]) for which in ("adapter", "baseline"))
+        print(f"{case}: adapter {ours:,.0f} games/s, baseline at {args.baseline_tree} {theirs:,.0f}: {ours / theirs:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
