@@ -73,6 +73,15 @@ def _mutations(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     edit("format", lambda d: d.__setitem__("format", "ordonnance.game"))
     edit("extra key", lambda d: d.__setitem__("comment", "hi"))
     edit("missing key", lambda d: d.pop("position"))
+    # Values of the wrong JSON type: each once raised a bare TypeError or was taken for the right value.
+    edit("a string clan", lambda d: d["clans"].__setitem__(1, "a"))
+    edit("a null clan", lambda d: d["clans"].__setitem__(0, None))
+    edit("a list action kind", lambda d: d["actions"].__setitem__(0, [["Deploy"], 0, 1]))
+    edit("an object action kind", lambda d: d["actions"].__setitem__(0, [{"Deploy": 1}, 0, 1]))
+    edit("version as bool", lambda d: d.__setitem__("version", True))
+    edit("version as float", lambda d: d.__setitem__("version", 1.0))
+    edit("province as float", lambda d: d["position"]["provinces"][0].__setitem__(0, float(d["position"]["provinces"][0][0])))
+    edit("discard as bool", lambda d: d["position"]["discard"].__setitem__(0, bool(d["position"]["discard"][0])))
     return out
 
 
@@ -80,11 +89,73 @@ def test_every_single_mutation_of_a_save_is_refused() -> None:
     game = random_game(4, 7, 25)
     data = json.loads(game.to_json())
     mutations = _mutations(data)
-    assert len(mutations) == 24
+    assert len(mutations) == 32
     for name, mutated in mutations:
         with pytest.raises(InvalidGameStateError, match="invalid shinobi game JSON"):
             Game.from_json(json.dumps(mutated))
             pytest.fail(f"mutation {name!r} was accepted")
+
+
+def _json_type(value: Any) -> str:
+    return "null" if value is None else type(value).__name__  # bool, int, float, str, list, dict
+
+
+def _other_typed(value: Any) -> list[Any]:
+    """Values of every JSON type but ``value``'s, each as close to ``value`` as that type allows
+    (1.0 and true for 1, [value], {"x": value}), so that only a type check can refuse them."""
+    close: list[Any] = [None, True, False, 0, 1, 2**70, 0.5, "", "Pass", [], {}, [value], {"x": value}]
+    if isinstance(value, (bool, int)):
+        close += [int(value), float(value), bool(value), str(value)]
+    return [other for other in close if _json_type(other) != _json_type(value)]
+
+
+def _slots(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value in a JSON document, nested ones included."""
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+    return [path] + [slot for key, child in children for slot in _slots(child, (*path, key))]
+
+
+def _at(node: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        node = node[key]
+    return node
+
+
+@pytest.mark.parametrize(("rules", "seed", "steps"), [(Rules(), 7, 25), (Rules(players=3, samurai=3, ninjas=2), 2, 1_000)])
+def test_any_value_of_another_json_type_is_refused_with_the_library_error(rules: Rules, seed: int, steps: int) -> None:
+    """Every value of a save (top level, nested, action kinds and fields, snapshot cells)
+    replaced by each value of another JSON type: the load raises InvalidGameStateError
+    showing the value, never another exception and never a quiet success. The one
+    exception is a null seed: it states the same deal as given, which loads the same game
+    without its seed (or is refused if the neutral clans are not in ascending order)."""
+    game = Game.new(rules, seed=seed)
+    rng = random.Random(seed)
+    while len(game.history) < steps and not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    text = game.to_json()
+    slots = _slots(json.loads(text))[1:]
+    assert len(slots) > 100
+    tried = 0
+    for slot in slots:
+        for other in _other_typed(_at(json.loads(text), slot)):
+            mutated = json.loads(text)
+            _at(mutated, slot[:-1])[slot[-1]] = other
+            tried += 1
+            if slot == ("seed",) and other is None:
+                try:
+                    restored = Game.from_json(json.dumps(mutated))
+                except InvalidGameStateError as error:
+                    assert "neutral clans of a given deal are listed in ascending order" in str(error)
+                else:
+                    assert restored.seed is None and restored.to_json() == text.replace(f'"seed":{seed}', '"seed":null')
+                continue
+            try:
+                Game.from_json(json.dumps(mutated))
+            except InvalidGameStateError as error:
+                assert str(error).startswith("invalid shinobi game JSON") and repr(other) in str(error), (slot, other, str(error))
+            else:
+                pytest.fail(f"{slot} = {other!r} was accepted")
+    assert tried > 10 * len(slots)
 
 
 @pytest.mark.parametrize(("text", "message"), [

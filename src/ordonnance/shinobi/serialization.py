@@ -53,7 +53,8 @@ def action_to_data(action: Action) -> list[Any]:
 
 def action_from_data(data: Any) -> Action:
     """The action of :func:`action_to_data` output; raises InvalidGameStateError when malformed."""
-    if not isinstance(data, list) or not data or data[0] not in _KINDS:
+    # The kind is type-checked before the lookup: a list or object kind is unhashable.
+    if not isinstance(data, list) or not data or not isinstance(data[0], str) or data[0] not in _KINDS:
         raise _fail(f"an action is [kind, fields...] with kind one of {sorted(_KINDS)}, got {data!r}")
     kind = _KINDS[data[0]]
     fields = data[1:]
@@ -113,14 +114,14 @@ def game_from_json(text: str | bytes) -> Game:
         raise _fail(f"expected an object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise _fail(f"format must be {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data.get("version") != VERSION:
         raise _fail(f"unsupported version {data.get('version')!r} (this library reads {VERSION})")
     if set(data) != _KEYS:
         raise _fail(f"missing keys {sorted(_KEYS - set(data))}, unknown keys {sorted(set(data) - _KEYS)}")
     try:
         rules = Rules.from_dict(data["rules"])
     except (OrdonnanceError, TypeError) as error:
-        raise _fail(f"rules: {error}") from None
+        raise _fail(f"rules {data['rules']!r}: {error}") from None
     game = _deal(rules, data["seed"], data["clans"], data["deck"])
     if not isinstance(data["actions"], list):
         raise _fail(f"actions must be a list, got {data['actions']!r}")
@@ -135,7 +136,9 @@ def game_from_json(text: str | bytes) -> Game:
         raise _fail(f"position must be an object with keys {sorted(_POSITION_KEYS)}, got {position!r}")
     reached = _position(game)
     for key in sorted(_POSITION_KEYS):
-        if position[key] != reached[key] or type(position[key]) is not type(reached[key]):
+        # Equal values can still differ in JSON (true or 1.0 for 1, also inside lists);
+        # once equal, the value has the reached value's small shape, so dumping it is safe.
+        if position[key] != reached[key] or json.dumps(position[key]) != json.dumps(reached[key]):
             raise _fail(f"position.{key} is {position[key]!r}, but the actions lead to {reached[key]!r}")
     return game
 
@@ -143,7 +146,8 @@ def game_from_json(text: str | bytes) -> Game:
 def _deal(rules: Rules, seed: Any, clans: Any, deck: Any) -> Game:
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
         raise _fail(f"seed must be an int in 0..2**64-1 or null, got {seed!r}")
-    if not isinstance(clans, list) or sorted(clans) != list(range(CLANS)) or not all(type(c) is int for c in clans):
+    # The ints are checked before sorting: sorting mixed types raises TypeError.
+    if not isinstance(clans, list) or not all(type(c) is int for c in clans) or sorted(clans) != list(range(CLANS)):
         raise _fail(f"clans must list the five clans 0..4 once each, got {clans!r}")
     if not isinstance(deck, list) or not all(isinstance(card, str) for card in deck):
         raise _fail(f"deck must be a list of card names, got {deck!r}")
