@@ -115,6 +115,42 @@ def test_summary_and_result_shapes() -> None:
     assert simulate(Rules(), games=0, seed=1).summary().games == 0
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_summary_figures_are_those_of_the_games_replayed_through_game(players: int) -> None:
+    """Every Summary figure recomputed in plain Python from the recorded games replayed
+    through Game (per seat, per clan, neutral clans, lengths), compared exactly."""
+    rules = Rules(players=players)
+    games = 100 if numba.config.DISABLE_JIT else 300
+    res = simulate(rules, games=games, seed=11, players=lineup("mixed", players), record=True)
+    summary = res.summary()
+    sole, served, won = [0] * 5, [0] * 5, [0] * players
+    shared = neutral_leads = neutral_cards = turns = decisions = 0
+    for index in range(games):
+        game = res.replay(index)
+        assert game.is_over
+        seats_clans = [game.clan(seat) for seat in range(players)]
+        for seat, clan in enumerate(seats_clans):
+            served[clan] += 1
+            sole[clan] += game.winner == seat
+        if game.winner is None:
+            shared += 1
+        else:
+            won[game.winner] += 1
+        totals = game.totals
+        neutral = game.neutral_clans
+        assert sorted(neutral + tuple(seats_clans)) == [0, 1, 2, 3, 4]
+        neutral_leads += bool(neutral) and max(totals[c] for c in neutral) > max(totals[c] for c in seats_clans)
+        neutral_cards += sum(totals[c] for c in neutral)
+        turns += game.turns
+        decisions += len(game.history)
+    assert summary.games == games and summary.win_rate == tuple(w / games for w in won)
+    assert summary.shared_rate == shared / games
+    assert summary.clan_win_rate == tuple(sole[c] / served[c] for c in range(5))
+    assert summary.neutral_leader_rate == neutral_leads / games and summary.neutral_cards == neutral_cards / games
+    assert summary.mean_turns == turns / games and summary.mean_decisions == decisions / games
+    assert all(served) and (0 < neutral_leads < games if players < 5 else neutral_cards == 0)  # not trivially 0 or 1
+
+
 def test_the_same_seed_gives_the_same_results_and_seeds_follow_the_shared_stream() -> None:
     a = simulate(Rules(players=3), games=GAMES, seed=77, players=lineup("mixed", 3))
     b = simulate(Rules(players=3), games=GAMES, seed=77, players=lineup("mixed", 3))
