@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 
+import attrs
 import pytest
 
-from ordonnance.shinobi import Game, Rules
+from ordonnance.shinobi import Game, PlayerView, Rules
 from ordonnance.shinobi.conformance import ConformanceError, check_invariants, random_playthrough
 
 VARIANTS = [Rules(players=n, attack=a) for n in (3, 4, 5) for a in ("mandatory", "optional")]  # type: ignore[arg-type]
@@ -37,15 +38,35 @@ def test_the_harness_catches_a_broken_engine() -> None:
     game._provinces[2][1] += 1  # a card from nowhere
     with pytest.raises(ConformanceError, match="exactly one place"):
         check_invariants(game, deep=False)
-    other = Game.new(Rules(), seed=1)
-    other._hands[2].pop()
-    other._discard[other._hands[2][0]] += 0
-    with pytest.raises(ConformanceError):
-        check_invariants(other, deep=False)
-    leaky = Game.new(Rules(), seed=1)
-    leaky._extra = 2  # a final round with cards in the deck
+    short = Game.new(Rules(), seed=1)
+    assert short.current_player != 2
+    short._discard[short._hands[2].pop()] += 1  # every card still in one place, but a hand is short
+    with pytest.raises(ConformanceError, match="player 2 holds 3 cards while the deck lasts"):
+        check_invariants(short, deep=False)
+    late = Game.new(Rules(), seed=1)
+    late._extra = 2  # a final round with cards in the deck
     with pytest.raises(ConformanceError, match="final round"):
-        check_invariants(leaky, deep=False)
+        check_invariants(late, deep=False)
+
+
+@pytest.mark.parametrize("leak", ["clans", "neutral_clans"])
+def test_the_harness_catches_a_view_that_leaks(monkeypatch: pytest.MonkeyPatch, leak: str) -> None:
+    """A view showing every seat's clan (or the neutral clans) before the end is correct
+    in all the fields the harness compares directly; only the re-deal check can see it."""
+    game = Game.new(Rules(), seed=3)
+    game.apply(game.legal_actions()[0])
+    check_invariants(game, deep=True)  # the honest engine passes
+    honest = Game.view
+
+    def leaky(self: Game, seat: int) -> PlayerView:
+        view = honest(self, seat)
+        if leak == "clans":
+            return attrs.evolve(view, clans=tuple(self.clan(q) for q in range(self.players)))
+        return attrs.evolve(view, neutral_clans=self.neutral_clans)
+
+    monkeypatch.setattr(Game, "view", leaky)
+    with pytest.raises(ConformanceError, match="a view changes when only hidden cards change: it leaks"):
+        check_invariants(game, deep=True)
 
 
 def test_a_policy_that_cheats_is_caught() -> None:
