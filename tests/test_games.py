@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ordonnance as od
-from ordonnance import games
+from ordonnance import games, shinobi
 
 tournament_module = importlib.import_module("ordonnance.tournament")  # the module, not the function od.tournament
 
@@ -95,6 +95,27 @@ def test_tournaments_of_every_game(name: str) -> None:
     assert sum(result.wins) + result.draws == result.games
     assert result == od.tournament(bots, games=40, rules=rules, seed=2, executor="serial", chunk_size=7)
     assert "greedy" in str(result)
+
+
+class _PythonGreedy(shinobi.bots.Greedy):
+    """Shinobi's Greedy, but not a kernel bot: its seatings take the tournament's Python path."""
+
+
+def test_a_shinobi_tournament_on_threads_or_processes_is_the_serial_one() -> None:
+    """Chunks of kernel seatings and of Python-path seatings played on a thread pool passed
+    as ``executor`` and on two spawned processes give exactly the serial result."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rules = shinobi.Rules()
+    bots = {"random0": shinobi.bots.Random(seed=0), "random1": shinobi.bots.Random(seed=1),
+            "greedy": shinobi.bots.Greedy(seed=9), "python": _PythonGreedy(seed=3)}  # fmt: skip
+    assert not games.kernel_bot(bots["python"])
+    serial = od.tournament(bots, games=48, rules=rules, seed=2, executor="serial", chunk_size=5)
+    assert serial.games == 48 and sum(serial.wins) + serial.draws == 48
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert od.tournament(bots, games=48, rules=rules, seed=2, executor=pool, chunk_size=5) == serial
+    assert od.tournament(bots, games=48, rules=rules, seed=2, executor="process", workers=2, chunk_size=5) == serial
+    assert serial != od.tournament(bots, games=48, rules=rules, seed=3, executor="serial", chunk_size=5)  # the seed matters
 
 
 class _Failing:
