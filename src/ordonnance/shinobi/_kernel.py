@@ -207,6 +207,12 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
 
 
 @numba.njit(cache=True, inline="always")
+def _attack_code(a: int, q: int, b: int) -> int:
+    """The code of the attack of the mover's army of clan ``a`` on province ``q``'s army of clan ``b``."""
+    return ATTACK_BASE + CLANS * (SEATS * a + q) + b
+
+
+@numba.njit(cache=True, inline="always")
 def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """Write the current player's legal action codes, ascending, into ``out``; their count."""
     p, n, order = state[CUR], state[N], state[ORDER]
@@ -248,7 +254,7 @@ def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
                         for b in range(CLANS):
                             d = state[_u(PROV + CLANS * q + b)]
                             if b != a and d > 0 and size > d and state[_u(CHANGED + q)] >> b & 1 == 0:
-                                out[_u(k)] = ATTACK_BASE + CLANS * (SEATS * a + q) + b
+                                out[_u(k)] = _attack_code(a, q, b)
                                 k += 1
         if k > 0 and state[OPTIONAL] == 1:
             out[_u(k)] = PASS_CODE
@@ -603,7 +609,7 @@ def _nth_target(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) ->
 def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) -> int:
     """The ``i``-th legal attack code of seat ``p``'s army of clan ``a`` (``i`` below their number)."""
     q, b = _nth_target(state, p, n, a, i)
-    return int(ATTACK_BASE + CLANS * (SEATS * a + q) + b)
+    return int(_attack_code(a, q, b))
 
 
 # 2**16 / d rounded up, for d = 1..4: multiplying by it and shifting divides exactly below 2**12
@@ -643,7 +649,7 @@ def random_step(state: npt.NDArray[np.int64], rng: np.uint64) -> tuple[int, np.u
             above = ((sums | _BYTE_HIGHS) - (i + 1) * _BYTES) & _BYTE_HIGHS
             a = CLANS - (((above >> 7) * _BYTES >> (8 * (CLANS - 1))) & 7)
             q, b = _nth_target(state, p, n, a, i - ((sums << 8) >> (8 * a) & 255))
-            code = ATTACK_BASE + CLANS * (SEATS * a + q) + b
+            code = _attack_code(a, q, b)
             _strike(state, q, b)
     else:
         held = state[_u(HELD + p)]
