@@ -1037,7 +1037,7 @@ def _place(
     there: int,
     army: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
-    out_actions: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int8],
     record: bool,
 ) -> None:
     """Seat p's k-th play (play number kn + p of game g) onto the table;
@@ -1059,12 +1059,12 @@ def simulate_random(
     bot_seeds: npt.NDArray[np.uint64],
     scoring: int,
     tie_break: int,
-    out_owner: npt.NDArray[np.int64],
-    out_marker: npt.NDArray[np.int64],
-    out_scores: npt.NDArray[np.int64],
-    out_winner: npt.NDArray[np.int64],
-    out_actions: npt.NDArray[np.int64],
-    out_action_count: npt.NDArray[np.int64],
+    out_owner: npt.NDArray[np.int8],
+    out_marker: npt.NDArray[np.int8],
+    out_scores: npt.NDArray[np.int16],
+    out_winner: npt.NDArray[np.int8],
+    out_actions: npt.NDArray[np.int8],
+    out_action_count: npt.NDArray[np.int16],
     record: bool,
 ) -> None:
     """:func:`simulate` for Random bots in every seat without automatic claims, a player at a time.
@@ -1078,79 +1078,142 @@ def simulate_random(
     and a territory is decided when its last army is completed. Seat p's
     k-th turn therefore draws card ``5n + kn + p`` (while the deck has it)
     and is play number ``kn + p`` of the game. Each player's 20 turns run in
-    one tight loop (two players side by side); the territories are decided
+    one tight loop, four players side by side (two seats of two games: the
+    processor overlaps their independent turns); the territories are decided
     afterwards, in the order their last armies were completed. The tests hold
     this to :func:`simulate` game by game.
     """
     ncards = cards.shape[0]
-    turns = TERRITORIES * ARMY
     # Zeros past the deck read as "no card to draw".
-    deck = np.zeros(max(ncards, HAND_SIZE * n + turns * n), np.int64)
+    deck = np.zeros(max(ncards, HAND_SIZE * n + TERRITORIES * ARMY * n), np.int64)
     order = deck[:ncards]
-    army = np.zeros(n * TERRITORIES, np.int64)  # flat, seat by seat
+    army = np.zeros(n * TERRITORIES, np.int64)  # flat: seat, territory
     completed = np.zeros(n * TERRITORIES, np.int64)
     keys = np.zeros(n * TERRITORIES, np.int64)
     owner = np.zeros(TERRITORIES, np.int64)
     marker = np.zeros(TERRITORIES, np.int64)
     decided_at = np.zeros(TERRITORIES, np.int64)
     scores = np.zeros(n, np.int64)
-    sums = np.zeros(n, np.int64)
-    latest = np.zeros(n, np.int64)
-    counts = np.zeros(n, np.int64)
-    candidates = np.zeros(n, np.int64)
-
+    ties = np.zeros(4 * n, np.int64)
+    refills = ncards >= HAND_SIZE * n + TERRITORIES * ARMY * n
     for g in range(seeds.shape[0]):
         _shuffle(cards, seeds[_u(g)], order)
         for slot in range(n * TERRITORIES):
             army[_u(slot)] = 0
-        # Two seats at a time, so that the processor overlaps their turns; with
-        # an odd number of seats the last one plays beside itself (same writes).
-        for a in range(0, n, 2):
-            b = min(a + 1, n - 1)
-            hand_a, length_a, firsts_a = _random_seat(deck, n, a)
-            hand_b, length_b, firsts_b = _random_seat(deck, n, b)
-            open_a = open_b = (1 << TERRITORIES) - 1
-            lengths_a = lengths_b = 0
-            state_a, state_b = bot_seeds[_u(g), _u(a)], bot_seeds[_u(g), _u(b)]
-            for k in range(turns):
-                hand_a, length_a, firsts_a, open_a, lengths_a, state_a, mask_a, t_a, there_a = _random_turn(
-                    hand_a, length_a, firsts_a, open_a, lengths_a, state_a, deck[_u(HAND_SIZE * n + k * n + a)]
-                )
-                hand_b, length_b, firsts_b, open_b, lengths_b, state_b, mask_b, t_b, there_b = _random_turn(
-                    hand_b, length_b, firsts_b, open_b, lengths_b, state_b, deck[_u(HAND_SIZE * n + k * n + b)]
-                )
-                _place(g, n, a, k, mask_a, t_a, there_a, army, completed, out_actions, record)
-                _place(g, n, b, k, mask_b, t_b, there_b, army, completed, out_actions, record)
-        # Every army is complete: rank them, which decides each territory and scores it.
-        for p in range(n):
-            scores[_u(p)] = 0
-        for slot in range(n * TERRITORIES):
-            keys[_u(slot)] = _word_key(army[_u(slot)])
+        if refills:  # a constant in each copy of the turns
+            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, True)
+        else:
+            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, False)
+        _decide(n, army, completed, scoring, keys, owner, marker, decided_at, scores)
         for t in range(TERRITORIES):
-            last = 0
-            for p in range(n):
-                last = max(last, completed[_u(p * TERRITORIES + t)])
-            decided_at[_u(t)] = last
-            for p in range(n):
-                mine, done = keys[_u(p * TERRITORIES + t)], completed[_u(p * TERRITORIES + t)]
-                rank = 0
-                for q in range(n):
-                    theirs = keys[_u(q * TERRITORIES + t)]
-                    rank += _ahead(theirs, completed[_u(q * TERRITORIES + t)], mine, done)
-                if rank == 0:
-                    owner[_u(t)] = p
-                scores[_u(p)] += max(3 - rank, 0) if scoring == POINTS_SCORING else (1 if rank == 0 else 0)
-        for t in range(TERRITORIES):
-            before = 1
-            for u in range(TERRITORIES):
-                before += decided_at[_u(u)] < decided_at[_u(t)]
-            marker[_u(t)] = before
             out_owner[_u(g), _u(t)] = owner[_u(t)]
             out_marker[_u(g), _u(t)] = marker[_u(t)]
         for p in range(n):
             out_scores[_u(g), _u(p)] = scores[_u(p)]
-        out_winner[_u(g)] = _winner(scores, owner, marker, n, tie_break, sums, latest, counts, candidates)
+        leader = _sole_leader(scores, n)
+        if leader == NOBODY:
+            leader = _winner(scores, owner, marker, n, tie_break, ties[0:n], ties[n : 2 * n], ties[2 * n : 3 * n], ties[3 * n :])
+        out_winner[_u(g)] = leader
         out_action_count[_u(g)] = TERRITORIES * ARMY * n
+
+
+@numba.njit(cache=True, inline="always")
+def _play_random(
+    g: int,
+    n: int,
+    deck: npt.NDArray[np.int64],
+    bot_seeds: npt.NDArray[np.uint64],
+    army: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    out_actions: npt.NDArray[np.int8],
+    record: bool,
+    refills: bool,
+) -> None:
+    """Every turn of game g of :func:`simulate_random`, dealt in ``deck``, onto its
+    armies (see :func:`_place`). Two seats at a time, so that the processor
+    overlaps their turns; with an odd number the last one plays beside itself
+    (the same writes). ``refills``: the deck lasts all game, so that every turn
+    begins with a full hand (a constant where it is passed as one)."""
+    for a in range(0, n, 2):
+        b = min(a + 1, n - 1)
+        hand_a, length_a, firsts_a = _random_seat(deck, n, a)
+        hand_b, length_b, firsts_b = _random_seat(deck, n, b)
+        open_a = open_b = (1 << TERRITORIES) - 1
+        lengths_a = lengths_b = 0
+        state_a, state_b = bot_seeds[_u(g), _u(a)], bot_seeds[_u(g), _u(b)]
+        for k in range(TERRITORIES * ARMY):
+            top = HAND_SIZE * n + k * n
+            if refills:
+                length_a = length_b = HAND_SIZE
+            hand_a, length_a, firsts_a, open_a, lengths_a, state_a, mask_a, t_a, there_a = _random_turn(
+                hand_a, length_a, firsts_a, open_a, lengths_a, state_a, deck[_u(top + a)]
+            )
+            hand_b, length_b, firsts_b, open_b, lengths_b, state_b, mask_b, t_b, there_b = _random_turn(
+                hand_b, length_b, firsts_b, open_b, lengths_b, state_b, deck[_u(top + b)]
+            )
+            _place(g, n, a, k, mask_a, t_a, there_a, army, completed, out_actions, record)
+            _place(g, n, b, k, mask_b, t_b, there_b, army, completed, out_actions, record)
+
+
+@numba.njit(cache=True, inline="always")
+def _decide(
+    n: int,
+    army: npt.NDArray[np.int64],
+    completed: npt.NDArray[np.int64],
+    scoring: int,
+    keys: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    marker: npt.NDArray[np.int64],
+    decided_at: npt.NDArray[np.int64],
+    scores: npt.NDArray[np.int64],
+) -> None:
+    """A game of :func:`simulate_random` once every army is complete (as
+    :func:`_place` leaves them): rank the armies, which decides each territory
+    (``owner``) and scores it (``scores``), then the markers; ``keys`` and
+    ``decided_at`` are working space."""
+    for p in range(n):
+        scores[_u(p)] = 0
+    for slot in range(n * TERRITORIES):  # vectorised
+        keys[_u(slot)] = _word_key(army[_u(slot)])
+    for t in range(TERRITORIES):
+        # The leader, chosen without branches: the order of the plays decides ties.
+        best, best_key, best_done = 0, keys[_u(t)], completed[_u(t)]
+        last = best_done
+        for p in range(1, n):
+            key, done = keys[_u(p * TERRITORIES + t)], completed[_u(p * TERRITORIES + t)]
+            ahead = _ahead(key, done, best_key, best_done)
+            best = p if ahead else best
+            best_key = key if ahead else best_key
+            best_done = done if ahead else best_done
+            last = max(last, done)
+        decided_at[_u(t)] = last
+        owner[_u(t)] = best
+        if scoring == POINTS_SCORING:
+            for p in range(n):
+                mine, done = keys[_u(p * TERRITORIES + t)], completed[_u(p * TERRITORIES + t)]
+                rank = 0
+                for q in range(n):
+                    rank += _ahead(keys[_u(q * TERRITORIES + t)], completed[_u(q * TERRITORIES + t)], mine, done)
+                scores[_u(p)] += max(3 - rank, 0)
+        else:
+            scores[_u(best)] += 1
+    for t in range(TERRITORIES):
+        before = 1
+        for u in range(TERRITORIES):
+            before += decided_at[_u(u)] < decided_at[_u(t)]
+        marker[_u(t)] = before
+
+
+@numba.njit(cache=True, inline="always")
+def _sole_leader(scores: npt.NDArray[np.int64], n: int) -> int:
+    """The seat with the highest score when no other has it, else NOBODY."""
+    best, leader, tied = scores[0], 0, 0
+    for p in range(1, n):
+        score = scores[_u(p)]
+        tied = 1 if score == best else (0 if score > best else tied)
+        leader = p if score > best else leader
+        best = max(score, best)
+    return NOBODY if tied else leader
 
 
 @numba.njit(cache=True)

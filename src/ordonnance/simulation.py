@@ -349,6 +349,17 @@ def _run_kernel(
         and not rules.auto_claim
         and len(cards) >= kernel.TERRITORIES * kernel.ARMY * n
     )
+    if independent:
+        # Its working memory does not grow with the games: one call, straight into the results.
+        no_actions = np.zeros((len(seeds), 1, 3), np.int8)
+        with _wrapping():
+            kernel.simulate_random(
+                cards, n, seeds, np.ascontiguousarray(bot_seeds), cfg.scoring, cfg.tie_break, owners, markers, scores, winner,
+                no_actions if actions is None else actions,
+                np.zeros(len(seeds), np.int16) if counts is None else counts,
+                record,
+            )
+        return
     state = kernel.new_state(1, len(cards))
     scratch = np.zeros(kernel.SCRATCH, np.int64)
     for start in range(0, len(seeds), _CHUNK):
@@ -362,12 +373,7 @@ def _run_kernel(
         c = np.zeros(size, np.int64)
         chunk_seeds, chunk_bot_seeds = seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop])
         with _wrapping():
-            if independent:
-                kernel.simulate_random(
-                    cards, n, chunk_seeds, chunk_bot_seeds, cfg.scoring, cfg.tie_break, o, m, s, w, a, c, record
-                )
-            else:
-                kernel.simulate(cfg, state, cards, chunk_seeds, chunk_bot_seeds, o, m, s, w, a, c, record, scratch)
+            kernel.simulate(cfg, state, cards, chunk_seeds, chunk_bot_seeds, o, m, s, w, a, c, record, scratch)
         owners[start:stop], markers[start:stop], scores[start:stop], winner[start:stop] = o, m, s, w
         if actions is not None and counts is not None:
             actions[start:stop] = a
