@@ -1299,9 +1299,9 @@ def mix_bot_seeds(game_seeds: npt.NDArray[np.uint64], own: npt.NDArray[np.uint64
     seeds chosen without looking at the game seeds meets with probability
     2**-64 per game.
     """
-    for g in range(game_seeds.shape[0]):
-        for p in range(own.shape[0]):
-            out[_u(g), _u(p)] = mix_bot_seed(game_seeds[g], p, own[p])
+    for p in range(own.shape[0]):
+        for g in range(game_seeds.shape[0]):  # vectorised; the bot's own part is hoisted out
+            out[_u(g), _u(p)] = mix_bot_seed(game_seeds[_u(g)], p, own[_u(p)])
 
 
 @numba.njit(cache=True, inline="always")
