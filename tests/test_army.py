@@ -319,3 +319,21 @@ def test_an_out_of_range_byte_is_found_in_the_same_pass(column: int) -> None:
     for batch in (rows, np.asfortranarray(rows), np.repeat(rows, 2, axis=0)[::2]):
         with pytest.raises(od.InvalidArmyError, match=f"got {32 + 64 * column} in row 637"):
             od.army_keys(batch)
+
+
+@pytest.mark.parametrize("size", [0, 1, 15, 16, 17, 255, 256, 257, 271, 272, 511, 513, 1000])
+def test_every_block_and_lane_boundary_of_the_batch_kernel(size: int) -> None:
+    """The batch kernel works by blocks of 256 armies and finishes keys 16 at a time,
+    the rest one by one: around every such boundary, and into outputs at every
+    offset modulo 16 words (the vector loads and stores need no alignment), its keys
+    are the scalar path's; the range check still sees the last army of a batch."""
+    rng = np.random.default_rng(size)
+    rows = rng.integers(0, 32, size=(size, 4), dtype=np.uint8)
+    expected = [od.army_key([m for m in row if m]) for row in rows.tolist()]
+    for offset in (0, 1, 5, 15):
+        out = np.full(size + offset, 0xFFFFFFFF, np.uint32)[offset:]
+        assert od.army_keys(rows, out=out).tolist() == expected
+    if size:
+        rows[-1, 3] = 40
+        with pytest.raises(od.InvalidArmyError, match=f"got 40 in row {size - 1}"):
+            od.army_keys(rows)
