@@ -709,3 +709,81 @@ def test_beats_greedy() -> None:
     result = od.tournament({"ismcts": ISMCTS(seed=1, iterations=400), "greedy": od.bots.Greedy(seed=2)},
                            games=40, seed=5, executor="serial")  # fmt: skip
     assert result.win_rate[0] > 0.7
+
+
+# --- opponent modelling (an experiment: see the bots page) -------------------------------
+
+
+def _greedy_rank_python(game: od.Game, q: int, play: Play) -> int:
+    """The twin of _ismcts.greedy_rank on the true game: seat q's hand and armies, its last play undone."""
+    armies = [[c.mask for c in game.view(q).armies[t][q]] for t in range(5)]
+    t_played = int(play.territory)
+    assert armies[t_played][-1] == play.card.mask
+    armies[t_played].pop()
+    view = game.view(q)
+    open_then = {t for t in range(5) if view.owners[t] is None and len(view.armies[t][q]) < 4} | {t_played}
+
+    def value(t: int, m: int) -> int:
+        return 2 * od.army_key(armies[t] + [m]) + (len(armies[t]) == 3)
+
+    played = value(t_played, play.card.mask)
+    values = {value(t, m) for t in open_then for m in [c.mask for c in game.hand(q)] + [play.card.mask]}
+    return sum(v > played for v in values)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_rank_matches_python(players: int) -> None:
+    game = od.Game.new(Rules(players=players), seed=11)
+    bots = [od.bots.Random(seed=p) for p in range(players)]
+    checked = 0
+    while not game.is_over and checked < (40 if JIT else 6):
+        p = game.current_player
+        action = bots[p].choose(game.view(p))
+        game.apply(action)
+        if isinstance(action, Play) and not game.is_over:
+            board = _Setup.of(game.view(p), "greedy").position.start.board
+            assert _ismcts.greedy_rank(board, p, action.card.mask, int(action.territory)) == _greedy_rank_python(game, p, action)
+            checked += 1
+    assert checked > 0
+
+
+def test_observed_plays_since_the_previous_decision() -> None:
+    game = od.Game.new(Rules(players=3), seed=12)
+    bots = [od.bots.Random(seed=p) for p in range(3)]
+    previous, since = None, {}
+    while not game.is_over:
+        p = game.current_player
+        view = game.view(p)
+        if p == 0:
+            expected = 0
+            if previous is not None:
+                for q, plays in since.items():
+                    if len(plays) == 1:
+                        expected |= (plays[0].card.mask | int(plays[0].territory) << 5) << (8 * q)
+            assert _ismcts._observed(previous, view) == expected
+            previous, since = view, {}
+        action = bots[p].choose(view)
+        if p != 0 and isinstance(action, Play):
+            since.setdefault(p, []).append(action)
+        game.apply(action)
+    assert _ismcts._observed(previous, od.Game.new(Rules(players=3), seed=13).view(0)) == 0  # another game
+
+
+@pytest.mark.skipif(not JIT, reason="whole games of searches are slow without the JIT")
+def test_opponent_model_plays_legally_and_replays_exactly() -> None:
+    def play() -> list[od.Action]:
+        game = od.Game.new(Rules(players=3), seed=8)
+        bots: list[od.bots.Bot] = [ISMCTS(seed=1, iterations=50, opponent_model=0.5), od.bots.Greedy(seed=2),
+                                   ISMCTS(seed=3, iterations=40, opponent_model=0.0)]  # fmt: skip
+        actions: list[od.Action] = []
+        while not game.is_over:
+            seat = game.current_player
+            view = game.view(seat)
+            actions.append(bots[seat].choose(view))
+            assert actions[-1] in view.legal_actions
+            game.apply(actions[-1])
+        return actions
+
+    assert play() == play()
+    with pytest.raises(od.OrdonnanceError, match="opponent_model must be a number in 0..1"):
+        ISMCTS(opponent_model=1.0)
