@@ -321,9 +321,9 @@ def test_an_out_of_range_byte_is_found_in_the_same_pass(column: int) -> None:
             od.army_keys(batch)
 
 
-@pytest.mark.parametrize("size", [0, 1, 15, 16, 17, 255, 256, 257, 271, 272, 511, 513, 1000])
+@pytest.mark.parametrize("size", [0, 1, 15, 16, 17, 255, 1000, 1023, 1024, 1025, 1039, 1040, 2049])
 def test_every_block_and_lane_boundary_of_the_batch_kernel(size: int) -> None:
-    """The batch kernel works by blocks of 256 armies and finishes keys 16 at a time,
+    """The batch kernel works by blocks of 1024 armies and finishes keys 16 at a time,
     the rest one by one: around every such boundary, and into outputs at every
     offset modulo 16 words (the vector loads and stores need no alignment), its keys
     are the scalar path's; the range check still sees the last army of a batch."""
@@ -337,3 +337,20 @@ def test_every_block_and_lane_boundary_of_the_batch_kernel(size: int) -> None:
         rows[-1, 3] = 40
         with pytest.raises(od.InvalidArmyError, match=f"got 40 in row {size - 1}"):
             od.army_keys(rows)
+
+
+def test_the_one_pass_path_of_the_batch_kernel_on_every_partial_army() -> None:
+    """Batches of ``ONE_PASS`` armies or more (a million) take the kernel's one-pass
+    path instead of the blocks: forced on every partial army, into outputs at two
+    offsets, its keys are the scalar path's, and its range check still fires."""
+    from ordonnance import _army_kernel
+
+    rows = np.concatenate([_all_armies(size) for size in range(5)])
+    words = rows.view(np.uint32).reshape(-1)
+    expected = [od.army_key([m for m in row if m]) for row in rows.tolist()]
+    for offset in (0, 3):
+        out = np.full(len(words) + offset, 0xFFFFFFFF, np.uint32)[offset:]
+        assert _army_kernel.keys_from_words(words, out, 0) == 0
+        assert out.tolist() == expected
+    words[-1] |= np.uint32(0x40 << 24)
+    assert _army_kernel.keys_from_words(words, out, 0) == 0x40 << 24

@@ -25,7 +25,8 @@ tiers' masks, then :func:`finish16` adds the counts to 16 keys at a time with
 LLVM's byte population count on a 64-byte vector (``vpopcntb`` with AVX-512
 BITALG, a nibble table shuffle with AVX2, ``cnt`` on ARM), where the SWAR
 count of :func:`tiers_key` takes 10 operations. Both are generic LLVM IR
-emitted by numba intrinsics, legal on any target.
+emitted by numba intrinsics, legal on any target. Batches of ``ONE_PASS``
+armies or more, which are memory-bound, are computed in one pass instead.
 """
 
 from __future__ import annotations
@@ -44,10 +45,13 @@ _OUT_OF_RANGE = U32(0xE0E0E0E0)  # bits no byte of a valid word has
 #: Keys that finish16 completes at once: 64 bytes, one AVX-512 vector.
 LANES = 16
 #: Armies per block of keys_from_words: the block's keys are still in L1 when
-#: finish16 reads them back, and the memory traffic of a long batch is not held
-#: up between blocks (256 measured best against 128, 384, 512 and 1024 on 10 M
-#: armies, and within 0.9x of the best in cache).
-_BLOCK = 256
+#: finish16 reads them back (1024 measured best in cache against 128, 256, 384
+#: and 512, once the output's cache lines were aligned).
+_BLOCK = 1024
+#: From this many armies on (4 MiB of keys, more than a core's L2 here)
+#: keys_from_words computes each key in one pass: the batch is memory-bound,
+#: and the blocks cost 1.07x to 1.2x more into a fresh output there.
+ONE_PASS = 1 << 20
 _LINE = 64  # bytes in a cache line
 #: The LLVM function attribute that lets the loop vectoriser use 512-bit vectors
 #: where the target has them (ignored where vectors are narrower).
@@ -159,9 +163,12 @@ def key4(a: int, b: int, c: int, d: int) -> int:
 
 
 @numba.njit(cache=True)
-def keys_from_words(words: npt.NDArray[np.uint32], out: npt.NDArray[np.uint32]) -> int:
+def keys_from_words(
+    words: npt.NDArray[np.uint32], out: npt.NDArray[np.uint32], one_pass: int = ONE_PASS
+) -> int:
     """Write the key of each army word into ``out``; returns the bits set in some
-    byte of the input above 31 (0 when every mask was in range)."""
+    byte of the input above 31 (0 when every mask was in range). Batches of at
+    least ``one_pass`` armies are computed in one pass, shorter ones by blocks."""
     prefer_wide_vectors()
     seen = U32(0)
     # The first keys one by one, up to a 64-byte boundary of the output, so that
@@ -172,6 +179,14 @@ def keys_from_words(words: npt.NDArray[np.uint32], out: npt.NDArray[np.uint32]) 
         w = words[i]
         seen = U32(seen | w)
         out[i] = word_key(w)
+    if words.shape[0] >= one_pass:
+        rest = words[head:]
+        keys = out[head:]
+        for i in range(rest.shape[0]):
+            w = rest[i]
+            seen = U32(seen | w)
+            keys[i] = word_key(w)
+        return np.int64(U32(seen & _OUT_OF_RANGE))  # type: ignore[return-value]
     for start in range(head, words.shape[0], _BLOCK):
         block = words[start : start + _BLOCK]
         keys = out[start : start + _BLOCK]
