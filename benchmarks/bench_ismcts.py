@@ -149,6 +149,7 @@ def run_match(
         "opponent": opponent,
         "players": players,
         "budget": budget,
+        "mc_ratio": MC_RATIO,
         "options": options or {},
         "first_deal": first_deal,
         "games": played,
@@ -212,6 +213,7 @@ def test_ismcts_iterations(benchmark: Any, where: str) -> None:
 
 
 def main() -> None:
+    global MC_RATIO
     parser = argparse.ArgumentParser(description="ISMCTS against MonteCarlo or Greedy over duplicate deals")
     parser.add_argument("opponent", choices=sorted(TARGETS))
     parser.add_argument("--games", type=int, default=GAMES)
@@ -220,7 +222,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=WORKERS)
     parser.add_argument("--first-deal", type=int, default=0, help="the first deal (split a long match over processes)")
     parser.add_argument("--option", action="append", default=[], help="ISMCTS keyword=value (a number or a word)")
+    parser.add_argument("--mc-ratio", type=float, default=MC_RATIO,
+                        help="MonteCarlo rollouts per ISMCTS iteration under an iteration budget")  # fmt: skip
     args = parser.parse_args()
+    MC_RATIO = args.mc_ratio  # read by make_opponent (worker processes fork and inherit it)
     options: dict[str, Any] = {}
     for item in args.option:
         key, _, value = item.partition("=")

@@ -113,8 +113,6 @@ BATCH = 32
 DEFAULT_EXPLORATION = 0.7
 #: The default progressive widening (see ISMCTS).
 DEFAULT_WIDENING = 1.0
-#: Deals drawn at most per iteration under opponent modelling (see ISMCTS's ``opponent_model``).
-MODEL_TRIES = 8
 #: The longest path through the tree (a game has fewer decisions: see kernel.MAX_ACTIONS).
 MAX_DEPTH = 256
 
@@ -243,76 +241,6 @@ def priority(s: kernel.State, a: int) -> int:
 
 
 @numba.njit(cache=True)
-def greedy_rank(b: npt.NDArray[np.int64], q: int, mask: int, territory: int) -> int:
-    """How many distinct Greedy priorities of seat ``q``'s plays beat its last play, ``mask`` into
-    ``territory``, in a dealt board ``b`` (game 0) where that play is the top card of that army.
-
-    The hand then was ``q``'s hand now and the card played (no card is drawn
-    between a seat's play and its next turn); the territories then open were
-    those open now and the one played into. A play's priority is Greedy's
-    (:func:`priority`): the key of the army it makes, an army it completes first
-    on equal keys.
-    """
-    hand = b[0, kernel.HAND + q]
-    size = b[0, kernel.HAND_LEN + q]
-    open_then = b[0, kernel.OPEN + q] | (1 << territory)
-    at = territory * kernel.SEATS + q
-    length = b[0, kernel.ARMY_LEN + at] - 1
-    word = b[0, kernel.ARMY_AT + at] & ((1 << (8 * length)) - 1)
-    played = 2 * kernel._word_key(word | (mask << (8 * length))) + (1 if length == kernel.ARMY - 1 else 0)
-    better = np.empty(kernel.TERRITORIES * (kernel.MAX_HAND + 1), np.int64)
-    k = 0
-    for t in range(kernel.TERRITORIES):
-        if not (open_then >> t) & 1:
-            continue
-        at = t * kernel.SEATS + q
-        n_t = b[0, kernel.ARMY_LEN + at]
-        w_t = b[0, kernel.ARMY_AT + at]
-        if t == territory:
-            n_t, w_t = length, word
-        for i in range(size + 1):
-            m = mask if i == size else (hand >> (8 * i)) & 255
-            v = 2 * kernel._word_key(w_t | (m << (8 * n_t))) + (1 if n_t == kernel.ARMY - 1 else 0)
-            if v > played:
-                new = True
-                for j in range(k):
-                    if better[j] == v:
-                        new = False
-                        break
-                if new:
-                    better[k] = v
-                    k += 1
-    return k
-
-
-@numba.njit(cache=True)
-def deal_modelled(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int64], knobs: Knobs) -> np.uint64:
-    """:func:`~ordonnance._montecarlo.determinize`, weighted by a model of the other seats' play.
-
-    With ``knobs.model_tries`` of 2 or more and a play observed (``knobs.observed``),
-    a deal is kept with chance ``model_decay ** r`` multiplied over the seats
-    observed, where ``r`` is the observed play's :func:`greedy_rank` in that deal
-    (a deal in which a Greedy-like player would hardly have played so is mostly
-    dealt again); the last of ``model_tries`` deals is kept in any case. Otherwise
-    one uniform deal, exactly as ``determinize``.
-    """
-    state = determinize(n, pos, state, deal)
-    if knobs.model_tries < 2 or knobs.observed == 0:
-        return state
-    for _ in range(knobs.model_tries - 1):
-        weight = 1.0
-        for q in range(n):
-            seen = (knobs.observed >> (8 * q)) & 255
-            if seen != 0:
-                weight *= knobs.model_decay ** greedy_rank(pos.dealt.board, q, seen & 31, seen >> 5)
-        state, value = _splitmix64_jit(state)
-        if float(value >> np.uint64(11)) * (1.0 / 9007199254740992.0) < weight:
-            return state
-        state = determinize(n, pos, state, deal)
-    return state
-
-
-@numba.njit(cache=True)
 def add_child(tree: Tree, node: int, action: int, player: int) -> int:
     """A new child of ``node`` reached by ``action`` of ``player`` (available once, not yet visited)."""
     nodes = tree.nodes
@@ -351,9 +279,6 @@ class Knobs(NamedTuple):
     me: int  # -1: every seat's moves are searched; else only this seat's, the others play the rollout policy
     planner: int  # the seats (a bit each) whose rollout policy is planner_action; the others play the Config's kernel bots
     claim_first: bool  # a seat that can claim does, outside the tree (see ISMCTS's ``claims``)
-    model_tries: int = 0  # opponent modelling: deals drawn at most per iteration (0 or 1: a uniform deal, as MonteCarlo's)
-    model_decay: float = 1.0  # a deal is kept with chance model_decay ** (the observed play's rank under Greedy's order)
-    observed: int = 0  # byte q: the last play of seat q since this seat's previous decision, mask | territory << 5 (0: none)
 
 
 @numba.njit(cache=True)
@@ -556,7 +481,7 @@ def iterate(
             return j - first
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
-        state = deal_modelled(n, pos, state, deal, knobs)
+        state = determinize(n, pos, state, deal)
         depth = descend(cfg, dealt, tree, 0, path, 0, state, knobs, legal, choices, scratch)
         finish(cfg, dealt, tree, path, depth, knobs, value, scores, out_actions, scratch)
     return count
@@ -591,7 +516,7 @@ def iterate_halving(
             return j - first
         state = seed ^ (np.uint64(j) * _GAMMA)
         state, _ = _splitmix64_jit(state)
-        state = deal_modelled(n, pos, state, deal, knobs)
+        state = determinize(n, pos, state, deal)
         for i in range(roots.shape[0]):
             child = roots[i]
             kernel.copy_game(dealt, 0, work, 0)
@@ -659,7 +584,6 @@ class ISMCTS(_SeededBot):
         root: Literal["halving", "ucb"] = "halving",
         opponents: Literal["searched", "modelled"] = "searched",
         claims: Literal["searched", "first"] = "first",
-        opponent_model: float | None = None,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
@@ -680,10 +604,6 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"opponents must be 'searched' or 'modelled', got {opponents!r}")
         if claims not in ("searched", "first"):
             raise InvalidRulesError(f"claims must be 'searched' or 'first', got {claims!r}")
-        if opponent_model is not None and (
-            isinstance(opponent_model, bool) or not isinstance(opponent_model, (int, float)) or not 0 <= opponent_model < 1
-        ):
-            raise InvalidRulesError(f"opponent_model must be a number in 0..1 (1 excluded) or None, got {opponent_model!r}")
         super().__init__(seed)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
@@ -703,9 +623,6 @@ class ISMCTS(_SeededBot):
         """Whether the other seats' moves are searched in the tree or played there by the rollout policy."""
         self.claims: Literal["searched", "first"] = claims
         """Whether claims are searched like any action, or taken as soon as legal with two players."""
-        self.opponent_model = None if opponent_model is None else float(opponent_model)
-        """The decay of opponent modelling (None: the hidden cards are dealt uniformly)."""
-        self._previous: PlayerView | None = None  # this seat's view at its previous decision
 
     def __repr__(self) -> str:
         parts = [f"seed={self.seed}"]
@@ -727,8 +644,6 @@ class ISMCTS(_SeededBot):
             parts.append(f"opponents={self.opponents!r}")
         if self.claims != "first":
             parts.append(f"claims={self.claims!r}")
-        if self.opponent_model is not None:
-            parts.append(f"opponent_model={self.opponent_model!r}")
         return f"bots.ISMCTS({', '.join(parts)})"
 
     def budget(self) -> int:
@@ -753,10 +668,6 @@ class ISMCTS(_SeededBot):
             raise OrdonnanceTypeError(f"ISMCTS plays Ordonnance: it chooses from an ordonnance.PlayerView, not {view!r}")
         clock = HalvingClock(self.time_limit)
         self._state, decision_seed = splitmix64(self._state)
-        observed = 0
-        if self.opponent_model is not None:
-            observed = _observed(self._previous, view)
-            self._previous = view
         n = view.rules.players
         claim_first = self.claims == "first" and n == 2
         claim = next((i for i, a in enumerate(actions) if isinstance(a, Claim)), None) if claim_first else None
@@ -766,8 +677,7 @@ class ISMCTS(_SeededBot):
         planner = {"planner": (1 << n) - 1, "mixed": 1 << view.seat}.get(self.rollout_policy, 0)
         setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
-        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first,
-                      MODEL_TRIES if observed else 0, 1.0 if self.opponent_model is None else self.opponent_model, observed)
+        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first)
         run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
@@ -844,31 +754,6 @@ class _Run:
 
     def _best(self, survivors: list[int], node_of: list[int]) -> int:
         return min(survivors, key=lambda a: (-self._mean(node_of[a]), a))
-
-
-def _observed(previous: PlayerView | None, view: PlayerView) -> int:
-    """The other seats' last plays since ``previous``, this seat's view at its previous decision
-    in the same game, as :class:`Knobs` packs them (byte q: mask | territory << 5; 0: none).
-
-    A seat counts when exactly one of its cards was played since (in the
-    territory where its army grew); nothing when ``view`` does not continue
-    ``previous`` (another game, or the first decision).
-    """
-    if previous is None or previous.seat != view.seat or previous.rules != view.rules or previous.plays >= view.plays:
-        return 0
-    grown: dict[int, list[tuple[int, int]]] = {}
-    for t, (before, now) in enumerate(zip(previous.armies, view.armies)):
-        for q, (old, new) in enumerate(zip(before, now)):
-            if new[: len(old)] != old:
-                return 0  # not the same game
-            for card in new[len(old) :]:
-                grown.setdefault(q, []).append((card.mask, t))
-    observed = 0
-    for q, plays in grown.items():
-        if q != view.seat and len(plays) == 1:
-            mask, t = plays[0]
-            observed |= (mask | t << 5) << (8 * q)
-    return observed
 
 
 def _report(tree: Tree, actions: tuple[Action, ...], best: int | None, seconds: float) -> Search:
