@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
@@ -139,3 +139,58 @@ def test_remembered_proofs_agree_with_a_fresh_proof_at_every_step(rules: od.Rule
                 game.apply(rl.action_from_index(a))
             assert state.board[0, kernel.OVER] == 1
     assert remembered > 0 or rules.auto_claim  # (automatic claims award a proof at once)
+
+
+masks = st.integers(1, 31)
+
+
+@st.composite
+def repairs(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """A witness (4 cards), an opponent's army (some of its cards, in any order, and
+    at most one other), a floor army, the hidden counts and the claimant's hand."""
+    witness = draw(st.lists(masks, min_size=4, max_size=4))
+    kept = draw(st.permutations(witness))[: draw(st.integers(0, 3))]
+    army = kept + draw(st.lists(masks, max_size=1)) if len(kept) < 3 else kept
+    army = draw(st.permutations(army))
+    floor = draw(st.lists(masks, min_size=4, max_size=4))
+    hidden = [0] + [draw(st.integers(0, 2)) for _ in range(31)]
+    hand = draw(st.lists(masks, max_size=5))
+    return witness, army, floor, hidden, hand
+
+
+@settings(max_examples=2000 if os.environ.get("NUMBA_DISABLE_JIT") != "1" else 300, deadline=None)
+@given(repairs(), st.booleans())
+def test_a_repaired_witness_is_reachable_and_found_when_one_is(case: tuple[list[int], ...], private: bool) -> None:
+    """_still_reachable against brute force: what it returns is the army followed by
+    cards the pool holds, stronger than the floor; and it finds the witness itself,
+    or the witness with one card swapped for the army's other card, whenever such
+    an army is reachable. (A witness is stronger than the floor when it is found.)"""
+    witness, army, floor, hidden, hand = case
+    assume(naive.compare(witness, floor) > 0)
+    b = np.zeros((1, kernel.ORDER + 1), np.int64)
+    b[0, kernel.HIDDEN : kernel.HIDDEN + 32] = hidden
+    b[0, kernel.HAND] = kernel.pack(np.array(hand, np.int64))
+    b[0, kernel.HAND_LEN] = len(hand)
+    pool = Counter({m: c for m, c in enumerate(hidden) if c > 0})
+    if private:
+        pool.subtract(Counter(hand))
+    floor_key = int(kernel._word_key(kernel.pack(np.array(floor, np.int64))))
+    with np.errstate(over="ignore"):  # 64-bit arithmetic wraps by design (NumPy scalars without the JIT)
+        got = int(kernel._still_reachable(
+            kernel.pack(np.array(witness, np.int64)), kernel.pack(np.array(army, np.int64)), len(army), b, 0, 0, private, floor_key
+        ))
+
+    def reachable(added: list[int]) -> bool:
+        return not Counter(added) - +pool and naive.compare(army + added, floor) > 0
+
+    rest = Counter(witness) - Counter(army)
+    other = list((Counter(army) - Counter(witness)).elements())
+    if not other:
+        expected = reachable(list(rest.elements()))
+    else:
+        expected = any(reachable(list((rest - Counter([m])).elements())) for m in rest)
+    if got == 0:
+        assert not expected
+        return
+    cards = [got >> (8 * i) & 255 for i in range(4)]
+    assert cards[: len(army)] == army and reachable(cards[len(army) :])

@@ -168,16 +168,17 @@ def _search(
                 break
 
     # More than k copies of a mask never matter.
+    # Without branches: which masks the pool holds is data the processor cannot predict.
     present = 0
     total = 0
     for i in range(30, -1, -1):
         m = _ORDER[i]
-        suffix_or[i] = suffix_or[i + 1]
-        if m < size and counts[m] > 0:
-            copies[i] = min(counts[m], k)
-            total += copies[i]
-            present |= 1 << i
-            suffix_or[i] |= m
+        held = min(max(counts[m] if m < size else 0, 0), k)
+        copies[i] = held
+        total += held
+        has = held > 0
+        present |= has << i
+        suffix_or[i] = suffix_or[i + 1] | (m * has)
     if total < k:
         return NONE
 

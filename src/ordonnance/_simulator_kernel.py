@@ -35,7 +35,7 @@ import numpy.typing as npt
 from numba.core import types
 from numba.extending import intrinsic, overload
 
-from ordonnance._army_kernel import key4
+from ordonnance._army_kernel import word_key
 from ordonnance._completion_kernel import WORK, beats_into
 from ordonnance.rules import Rules
 
@@ -251,8 +251,8 @@ def _ahead(key: int, done: int, other_key: int, other_done: int) -> bool:
 
 @numba.njit(cache=True, inline="always")
 def _word_key(word: int) -> int:
-    """The key of the army in an army word."""
-    return key4(word & 255, (word >> 8) & 255, (word >> 16) & 255, (word >> 24) & 255)
+    """The key of the army in an army word (:func:`ordonnance._army_kernel.key4` of its lanes)."""
+    return np.int64(word_key(np.uint32(word)))  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------- the state record
@@ -274,7 +274,8 @@ COMPLETED = ARMY_LEN + TERRITORIES * SEATS  # [t * SEATS + p]: the play number o
 OWNER = COMPLETED + TERRITORIES * SEATS  # [t]: the seat that won t, or NOBODY
 MARKER = OWNER + TERRITORIES  # [t]: the victory marker 1..5, or 0
 HIDDEN = MARKER + TERRITORIES  # [mask]: copies not face up (deck and hands); kept with claims or Config.unseen
-WITNESS = HIDDEN + 32  # [(t * SEATS + p) * SEATS + q]: an army word, 0 or HOPELESS; see _beaten_by
+NEEDS = HIDDEN + 32  # [t]: bit m set when card m leaving the pool may make t provable (see _resolve)
+WITNESS = NEEDS + TERRITORIES  # [(t * SEATS + p) * SEATS + q]: an army word, 0 or HOPELESS; see _beaten_by
 TOP = WITNESS + TERRITORIES * SEATS * SEATS  # the next card of the deck to draw
 PLAYS = TOP + 1  # cards played so far
 DECIDED = PLAYS + 1  # territories decided so far
@@ -377,25 +378,53 @@ def _army_key(row: Array, t: int, p: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _in_pool(cards: int, pool: Array) -> bool:
-    """Whether ``pool`` holds the cards of the word ``cards`` (lanes of 0 are empty)."""
-    for j in range(ARMY):
-        m = lane(cards, j)
-        if m != 0 and pool[_u(m)] < _BIT_COUNT[_u(_lanes_holding(cards, ARMY, m))]:
-            return False
-    return True
+def _pool_count(b: Array, g: int, p: int, m: int, private: bool) -> int:
+    """The copies of card ``m`` p's opponents may still receive in game g: the cards
+    not face up, less p's own hand with private proof."""
+    have = b[_u(g), _u(HIDDEN + m)]
+    if private:
+        have -= _BIT_COUNT[_u(_lanes_holding(b[_u(g), _u(HAND + p)], b[_u(g), _u(HAND_LEN + p)], m))]
+    return int(have)
 
 
 @numba.njit(cache=True, inline="always")
-def _still_reachable(witness: int, army: int, length: int, pool: Array, floor: int) -> int:
-    """An army word with a key above ``floor`` that an opponent with the army word
-    ``army`` (``length`` < 4 cards) can still reach, from the ``witness`` found
-    earlier, or 0 if none is found this way.
+def _needs_in_pool(b: Array, g: int, p: int, cards: int, private: bool) -> int:
+    """The cards of the word ``cards`` (lanes of 0 are empty) as a set of masks (bit m)
+    when p's opponents may still receive all of them in game g, else -1."""
+    needs = 0
+    for j in range(ARMY):
+        m = lane(cards, j)
+        if m != 0:
+            if _pool_count(b, g, p, m, private) < _BIT_COUNT[_u(_lanes_holding(cards, ARMY, m))]:
+                return -1
+            needs |= 1 << m
+    return needs
 
-    The witness itself while its cards outside the army are still in the pool.
-    When the army took one card outside it (an opponent mostly does), the
-    witness less one of its other cards plus that one, if it is still above
-    ``floor`` and the pool holds the rest: that spares a search.
+
+@numba.njit(cache=True, inline="always")
+def _appended(army: int, length: int, cards: int) -> int:
+    """The army word of ``length`` cards with the cards of the word ``cards`` (lanes of 0
+    are empty) added after them, in lane order."""
+    at = length
+    for i in range(ARMY):
+        m = lane(cards, i)
+        if m != 0:
+            army |= m << (8 * at)
+            at += 1
+    return army
+
+
+@numba.njit(cache=True, inline="always")
+def _still_reachable(witness: int, army: int, length: int, b: Array, g: int, p: int, private: bool, floor: int) -> int:
+    """An army word with a key above ``floor`` that an opponent of p in game g with
+    the army word ``army`` (``length`` < 4 cards) can still reach, from the
+    ``witness`` found earlier, or 0 if none is found this way. The word returned
+    is the army's lanes followed by the cards it would add.
+
+    The witness itself while its cards outside the army are still in the pool
+    (:func:`_pool_count`). When the army took one card outside it (an opponent
+    mostly does), the witness less one of its other cards plus that one, if it
+    is still above ``floor`` and the pool holds the rest: that spares a search.
     """
     rest = witness
     extra = 0
@@ -409,86 +438,102 @@ def _still_reachable(witness: int, army: int, length: int, pool: Array, floor: i
         else:
             rest &= ~(255 << (8 * _NTH_BIT[_u(hits * 8)]))
     if extra == 0:
-        return witness if _in_pool(rest, pool) else 0
+        return _appended(army, length, rest) if _needs_in_pool(b, g, p, rest, private) >= 0 else 0
     for j in range(ARMY):
         if lane(rest, j) == 0:
             continue
         fewer = rest & ~(255 << (8 * j))
-        if not _in_pool(fewer, pool):
+        if _needs_in_pool(b, g, p, fewer, private) < 0:
             continue
-        word = army
-        at = length
-        for i in range(ARMY):
-            m = lane(fewer, i)
-            if m != 0:
-                word |= m << (8 * at)
-                at += 1
+        word = _appended(army, length, fewer)
         if _word_key(word) > floor:
             return word
     return 0
 
 
 @numba.njit(cache=True, inline="always")
-def _beaten_by(row: Array, t: int, p: int, n: int, pool: Array, search: Array) -> bool:
-    """Whether some opponent could still win territory t against p's complete army
-    (``row`` is the game's board row; ``pool`` the cards they may draw on).
-
-    The WITNESS field (t, p, q) remembers, as an army word, an army q was last
-    shown able to reach (0 when none): while q can still reach it, or one
-    made from it (:func:`_still_reachable`), no search is needed. HOPELESS
-    there: q was shown unable to beat p's army, which stays so (see
-    :func:`_claimable`). The pool only shrinks and armies only grow, so a witness that
-    still holds is still a witness. ``search`` is the completion search's
-    working memory.
-    """
-    mine = _army_key(row, t, p)
-    mine_done = row[_u(COMPLETED + _at(t, p))]
-    for q in range(n):
-        if q == p:
-            continue
-        done = row[_u(COMPLETED + _at(t, q))]
-        if done != NOT_COMPLETE:
-            theirs = _army_key(row, t, q)
-            if _ahead(theirs, done, mine, mine_done):
-                return True
-            continue
-        w = row[_u(ARMY_AT + _at(t, q))]
-        length = row[_u(ARMY_LEN + _at(t, q))]
-        slot = WITNESS + _at(t, p) * SEATS + q
-        if row[_u(slot)] == HOPELESS:
-            continue
-        if row[_u(slot)] != 0:
-            reached = _still_reachable(row[_u(slot)], w, length, pool, mine)
-            if reached != 0:
-                row[_u(slot)] = reached
-                return True
-        packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, search)
-        if packed >= 0:
-            for i in range(ARMY - length):
-                w |= ((packed >> (5 * i)) & 31) << (8 * (length + i))
-            row[_u(slot)] = w
-            return True
-        row[_u(slot)] = HOPELESS
-    return False
+def _added_cards(word: int, length: int) -> int:
+    """The cards (bit m, a mask) of lanes ``length``.. of a complete army word."""
+    needs = 0
+    for j in range(length, ARMY):
+        needs |= 1 << lane(word, j)
+    return needs
 
 
 @numba.njit(cache=True)
-def _provable(b: Array, g: int, t: int, p: int, n: int, private: bool, scratch: Array) -> bool:
-    """Whether p can claim t in game g: p's army there is complete and no opponent
-    can beat it with the cards not on the table (less p's own hand with private
-    proof). Whole arrays, no views, as arguments: see :func:`_claimable`."""
+def _beaten_by(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) -> int:
+    """Whether some opponent could still win territory t against p's complete army in
+    game g: -1 when none can; otherwise the cards (bit m, a mask) the pool must keep
+    for the army found to stay reachable (0 when an opponent's complete army is ahead).
+
+    The WITNESS field (t, p, q) remembers, as an army word, an army q was last
+    shown able to reach (0 when none), q's army first and the cards it would
+    add after it. While q's army is still the start of it and the pool holds
+    the rest, or an army made from it is reachable (:func:`_still_reachable`),
+    no search is needed; that is tested here without views (see
+    :func:`_claim_status`), and only a search calls :func:`_reach`. Not inlined:
+    inlined into every caller of :func:`_claim_status` it made the batch kernels'
+    compilation take over 16 GB. HOPELESS
+    there: q was shown unable to beat p's army, which stays so. The pool only
+    shrinks and armies only grow, so a witness that still holds is still a witness.
+    """
+    mine = _word_key(b[_u(g), _u(ARMY_AT + _at(t, p))])
+    mine_done = b[_u(g), _u(COMPLETED + _at(t, p))]
+    for q in range(cfg.n):
+        if q == p:
+            continue
+        done = b[_u(g), _u(COMPLETED + _at(t, q))]
+        army = b[_u(g), _u(ARMY_AT + _at(t, q))]
+        if done != NOT_COMPLETE:
+            if _ahead(_word_key(army), done, mine, mine_done):
+                return 0
+            continue
+        slot = WITNESS + _at(t, p) * SEATS + q
+        witness = b[_u(g), _u(slot)]
+        if witness == HOPELESS:
+            continue
+        length = b[_u(g), _u(ARMY_LEN + _at(t, q))]
+        if witness != 0:
+            if (witness & ((1 << (8 * length)) - 1)) == army:
+                needs = _needs_in_pool(b, g, p, witness >> (8 * length), cfg.private)
+                if needs >= 0:
+                    return needs
+            witness = _still_reachable(witness, army, length, b, g, p, cfg.private, mine)
+            if witness != 0:
+                b[_u(g), _u(slot)] = witness
+                return _added_cards(witness, length)
+        witness = _reach(b, g, t, p, q, mine, cfg.private, scratch)
+        if witness != HOPELESS:
+            return _added_cards(witness, length)
+    return -1
+
+
+@numba.njit(cache=True)
+def _reach(b: Array, g: int, t: int, p: int, q: int, mine: int, private: bool, scratch: Array) -> int:
+    """An army word with a key above ``mine`` (p's complete army in territory t of
+    game g) that q (not complete there) can still reach, found by the completion
+    search and remembered in the WITNESS field (t, p, q), or HOPELESS (remembered
+    too) when there is none. Whole arrays, no views, as arguments: see
+    :func:`_claim_status`."""
     row = b[_u(g)]
-    if row[_u(OWNER + t)] != NOBODY or row[_u(COMPLETED + _at(t, p))] == NOT_COMPLETE:
-        return False
-    search = scratch[SEARCH:SCRATCH]
-    hidden = row[HIDDEN : HIDDEN + 32]
-    if not private:
-        return not _beaten_by(row, t, p, n, hidden, search)
-    pool = scratch[POOL : POOL + 32]
-    pool[:] = hidden
-    for i in range(row[_u(HAND_LEN + p)]):
-        pool[_u(lane(row[_u(HAND + p)], i))] -= 1
-    return not _beaten_by(row, t, p, n, pool, search)
+    if private:
+        pool = scratch[POOL : POOL + 32]
+        pool[:] = row[HIDDEN : HIDDEN + 32]
+        for i in range(row[_u(HAND_LEN + p)]):
+            pool[_u(lane(row[_u(HAND + p)], i))] -= 1
+    else:
+        pool = row[HIDDEN : HIDDEN + 32]
+    slot = WITNESS + _at(t, p) * SEATS + q
+    w = row[_u(ARMY_AT + _at(t, q))]
+    length = row[_u(ARMY_LEN + _at(t, q))]
+    packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, scratch[SEARCH:SCRATCH])
+    if packed < 0:
+        row[_u(slot)] = HOPELESS
+        return HOPELESS
+    for i in range(ARMY - length):
+        w |= ((packed >> (5 * i)) & 31) << (8 * (length + i))
+    row[_u(slot)] = w
+    return int(w)
 
 
 @numba.njit(cache=True, inline="always")
@@ -513,11 +558,12 @@ def keys_of(n: int, row: Array, keys: Array) -> None:
 
 
 @numba.njit(cache=True, inline="always")
-def _claimable(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) -> bool:
-    """Whether seat p of game g can prove territory t now (:func:`_provable`; the
-    cheap conditions are checked here first, in line). Slices or views made in
-    the rules' hot loops cost reference counting on every pass, taken or not
-    (measured: about 30 ns each), so none is made here.
+def _claim_status(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) -> int:
+    """-1 when seat p of game g can prove territory t now; otherwise 0, or with p's army
+    there complete the cards :func:`_beaten_by` says the pool must keep for p's claim
+    to stay unprovable. Slices or views made in the rules' hot loops cost reference
+    counting on every pass, taken or not (measured: about 30 ns each), so none is
+    made here nor in :func:`_beaten_by`'s test of a witness.
 
     A proof is remembered (PROVEN) until t is decided: it cannot fail later.
     p's army is complete, an opponent's army only grows by cards of the pool
@@ -526,14 +572,20 @@ def _claimable(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) ->
     cards and p's hand), so every army an opponent can reach later it could
     reach when the proof was made."""
     if b[_u(g), _u(OWNER + t)] != NOBODY or b[_u(g), _u(COMPLETED + _at(t, p))] == NOT_COMPLETE:
-        return False
+        return 0
     bit = 1 << _at(t, p)
     if b[_u(g), PROVEN] & bit:
-        return True
-    if _provable(b, g, t, p, cfg.n, cfg.private, scratch):
+        return -1
+    needs = _beaten_by(cfg, b, g, t, p, scratch)
+    if needs < 0:
         b[_u(g), PROVEN] |= bit
-        return True
-    return False
+    return needs
+
+
+@numba.njit(cache=True, inline="always")
+def _claimable(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) -> bool:
+    """Whether seat p of game g can prove territory t now (:func:`_claim_status`)."""
+    return _claim_status(cfg, b, g, t, p, scratch) < 0
 
 
 @numba.njit(cache=True)
@@ -604,16 +656,36 @@ def _award(cfg: Config, b: Array, g: int, t: int, p: int) -> None:
 
 
 @numba.njit(cache=True, inline="always")
-def _resolve(cfg: Config, b: Array, g: int, t: int, complete: bool, scratch: Array) -> None:
+def _resolve(cfg: Config, b: Array, g: int, mask: int, t: int, complete: bool, scratch: Array) -> None:
     """Decide, in table order, every territory complete for all (and, with
-    auto-claims, every provable one) after a play into t (Game._resolve_after_play).
-    Without auto-claims only t itself can change."""
+    auto-claims, every provable one) after a play of ``mask`` into t
+    (Game._resolve_after_play). Without auto-claims only t itself can change.
+
+    With auto-claims, each undecided territory u that has a complete army was
+    left by the last look at it with every complete army there beaten by an
+    army an opponent could still reach (:func:`_beaten_by`), and NEEDS[u]
+    holds the cards those armies take from the pool. A play changes one army,
+    in t, and takes one card, ``mask``, from the pool: u is looked at again
+    when it is t or NEEDS[u] holds ``mask``; elsewhere every such army is
+    still reachable and nothing can be claimed. (With private proof a
+    claimant's own draw also shrinks its pool: every such u is looked at.)"""
     n = cfg.n
     if cfg.auto_claim:
-        by_completion = scratch[BY_COMPLETION : BY_COMPLETION + 4]
         contested = b[_u(g), CONTESTED]
+        if contested == 0:
+            return
+        if cfg.private:
+            look = contested
+        else:
+            look = contested & (1 << t)
+            for u in range(TERRITORIES):
+                look |= ((b[_u(g), _u(NEEDS + u)] >> mask) & 1) << u
+            look &= contested
+        if look == 0:
+            return
+        by_completion = scratch[BY_COMPLETION : BY_COMPLETION + 4]
         for u in range(TERRITORIES):
-            if not (contested >> u) & 1:
+            if not (look >> u) & 1:
                 continue
             if b[_u(g), _u(OWNER + u)] != NOBODY:
                 contested &= ~(1 << u)
@@ -631,12 +703,18 @@ def _resolve(cfg: Config, b: Array, g: int, t: int, complete: bool, scratch: Arr
                     n_done += 1
             if n_done == n:
                 _award(cfg, b, g, u, _first_ranked(b[_u(g)], u, n))
+                contested &= ~(1 << u)
             else:
+                needs = 0
                 for k in range(n_done):
                     q = by_completion[_u(k)]
-                    if _claimable(cfg, b, g, u, q, scratch):
+                    status = _claim_status(cfg, b, g, u, q, scratch)
+                    if status < 0:
                         _award(cfg, b, g, u, q)
+                        contested &= ~(1 << u)
                         break
+                    needs |= status
+                b[_u(g), _u(NEEDS + u)] = needs
             if b[_u(g), OVER]:
                 break
         b[_u(g), CONTESTED] = contested
@@ -669,7 +747,7 @@ def _play(cfg: Config, b: Array, g: int, mask: int, t: int, scratch: Array) -> N
         b[_u(g), _u(OPEN + p)] &= ~(1 << t)
         b[_u(g), CONTESTED] |= 1 << t
     b[_u(g), PLAYS] += 1
-    _resolve(cfg, b, g, t, complete, scratch)
+    _resolve(cfg, b, g, mask, t, complete, scratch)
     if not b[_u(g), OVER]:
         advance(cfg, b, g, scratch)
 
@@ -891,6 +969,7 @@ def prepare(cfg: Config, s: State, g: int) -> None:
                 b[_u(g), _u(OPEN + p)] |= 1 << t
             if b[_u(g), _u(COMPLETED + _at(t, p))] != NOT_COMPLETE:
                 b[_u(g), CONTESTED] |= 1 << t
+                b[_u(g), _u(NEEDS + t)] = -1  # every card: the first play looks at t
             for q in range(n):
                 b[_u(g), _u(WITNESS + _at(t, p) * SEATS + q)] = 0
 
