@@ -1015,7 +1015,13 @@ def scores_of(n: int, keys: Array, row: Array, scoring: int, scores: Array) -> N
             rank = 0
             for q in range(n):
                 rank += _ahead(keys[_u(_at(t, q))], row[_u(COMPLETED + _at(t, q))], keys[_u(_at(t, p))], row[_u(COMPLETED + _at(t, p))])
-            scores[_u(p)] += max(3 - rank, 0)
+            scores[_u(p)] += _rank_points(rank)
+
+
+@numba.njit(cache=True, inline="always")
+def _rank_points(rank: int) -> int:
+    """Points scoring: 3, 2 and 1 points for the armies ranked first, second and third."""
+    return max(3 - rank, 0)
 
 
 @numba.njit(cache=True, inline="always")
@@ -1157,14 +1163,14 @@ def simulate_random(
     and a territory is decided when its last army is completed. Seat p's
     k-th turn therefore draws card ``5n + kn + p`` (while the deck has it)
     and is play number ``kn + p`` of the game. Each player's 20 turns run in
-    one tight loop, four players side by side (two seats of two games: the
-    processor overlaps their independent turns); the territories are decided
+    one tight loop, two players side by side (:func:`_play_random`); the territories are decided
     afterwards, in the order their last armies were completed. The tests hold
     this to :func:`simulate` game by game.
     """
     ncards = cards.shape[0]
+    dealt = HAND_SIZE * n + TERRITORIES * ARMY * n  # cards the deal and every turn would draw
     # Zeros past the deck read as "no card to draw".
-    deck = np.zeros(max(ncards, HAND_SIZE * n + TERRITORIES * ARMY * n), np.int64)
+    deck = np.zeros(max(ncards, dealt), np.int64)
     order = deck[:ncards]
     army = np.zeros(n * TERRITORIES, np.int64)  # flat: seat, territory
     completed = np.zeros(n * TERRITORIES, np.int64)
@@ -1174,7 +1180,7 @@ def simulate_random(
     decided_at = np.zeros(TERRITORIES, np.int64)
     scores = np.zeros(n, np.int64)
     ties = np.zeros(4 * n, np.int64)
-    refills = ncards >= HAND_SIZE * n + TERRITORIES * ARMY * n
+    refills = ncards >= dealt
     for g in range(seeds.shape[0]):
         _shuffle(cards, seeds[_u(g)], order)
         for slot in range(n * TERRITORIES):
@@ -1273,7 +1279,7 @@ def _decide(
                 rank = 0
                 for q in range(n):
                     rank += _ahead(keys[_u(q * TERRITORIES + t)], completed[_u(q * TERRITORIES + t)], mine, done)
-                scores[_u(p)] += max(3 - rank, 0)
+                scores[_u(p)] += _rank_points(rank)
         else:
             scores[_u(best)] += 1
     for t in range(TERRITORIES):
@@ -1310,17 +1316,12 @@ def _winner(
     """Game.winner: highest score; ties by the tie-break; None (-1) when nobody wins.
 
     ``sums``, ``latest``, ``counts`` and ``candidates`` are working space (n entries)."""
+    only = _sole_leader(scores, n)
+    if only != NOBODY:
+        return only
     best = scores[0]
     for p in range(1, n):
         best = max(best, scores[_u(p)])
-    tied = 0
-    only = -1
-    for p in range(n):
-        if scores[_u(p)] == best:
-            tied += 1
-            only = p
-    if tied == 1:
-        return only
     sums[:] = 0
     latest[:] = 0
     counts[:] = 0
