@@ -71,7 +71,7 @@ def _passed_over_with_a_claim(game: od.Game, seat: int) -> bool:
     (see sampling.passed_over), written out again: the save checker refuses it too."""
     if game.is_over:
         return False
-    over = sampling.passed_over(game._armies, game._current, game._passed, game.players)
+    over = sampling.passed_over(game._armies, game._completed, game._owner, game._marker, game._current, game._passed)
     return any(q != seat and game._provable_claims(q) for q in over)
 
 

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
 from ordonnance import Claim, Pass, Rules, Territory
+from ordonnance import _sampling as sampling
 from ordonnance.cards import _CARDS
 from ordonnance.conformance import check_invariants
 from ordonnance.serialization import MAX_DEPTH, MAX_TEXT_SIZE, _load
@@ -356,6 +357,21 @@ def _rules(draw: st.DrawFn) -> Rules:
 
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(rules=_rules(), seed=st.integers(0, 2**64 - 1), seeded=st.booleans(), pass_often=st.booleans())
+@example(  # a pass cleared by a later claim: the save showed the passer skipped with a claim
+    rules=Rules(
+        players=3,
+        deck=[
+            *[1, 2, 2, 2, 2, 2, 2, 3, 4, 3, 2, 5, 5, 5, 7, 7, 7, 7, 7, 10, 11, 11, 12, 10, 8, 8, 8, 8, 11, 11, 11, 11],
+            *[14, 14, 14, 14, 14, 14, 15, 17, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 22, 22, 22, 23, 23],
+            *[24, 22, 15, 26, 26, 26, 26, 26, 30, 30, 30, 30, 30, 23],
+        ],
+        claim_proof="public",
+        auto_claim=False,
+    ),
+    seed=1_178_040_501,
+    seeded=True,
+    pass_often=True,
+)
 def test_every_position_of_a_random_game_loads_equal(rules: Rules, seed: int, seeded: bool, pass_often: bool) -> None:
     rng = random.Random(seed)
     game = _new(rules, seed, rng, seeded)
@@ -366,6 +382,40 @@ def test_every_position_of_a_random_game_loads_equal(rules: Rules, seed: int, se
             break
         actions = game.legal_actions()
         game.apply(Pass() if pass_often and Pass() in actions else rng.choice(actions))
+
+
+def _skipped_with_a_claim(game: od.Game) -> bool:
+    """A seat the turn went past since the last play, without a pass on record,
+    has a claim to make (reachable only if it passed and a later claim cleared
+    the pass: ``passed_over`` with every marker 0 counts no claim)."""
+    over = sampling.passed_over(game._armies, game._completed, game._owner, [0] * 5, game._current, game._passed)
+    return not game.is_over and any(game._provable_claims(q) for q in over)
+
+
+def _passer_cleared_by_a_claim() -> od.Game:
+    rules = Rules(players=4, auto_claim=False)
+    for seed in range(1000):
+        rng, game = random.Random(seed), od.Game.new(rules, seed=seed)
+        while not game.is_over:
+            if _skipped_with_a_claim(game):
+                return game
+            actions = game.legal_actions()
+            game.apply(Pass() if Pass() in actions else rng.choice(actions))
+    raise AssertionError("no game of the first 1000 seeds reaches the position")
+
+
+def test_a_pass_cleared_by_a_later_claim_loads_and_the_latest_capture_must_be_that_claim() -> None:
+    # A seat with no play passes instead of claiming; a later seat then claims,
+    # which clears every pass: the save shows the first seat skipped with a claim.
+    game = _passer_cleared_by_a_claim()
+    assert od.Game.from_json(game.to_json()) == game
+    # Make another capture the latest: no claim after the skipped seat is left to explain it.
+    data = _data(game)
+    markers = data["markers"]
+    latest = markers.index(max(m or 0 for m in markers))
+    other = markers.index(max(m or 0 for m in markers if m != markers[latest]))
+    markers[latest], markers[other] = markers[other], markers[latest]
+    _refused(data, "has a claim to make")
 
 
 # --------------------------------------------------------------------- hostile mutations

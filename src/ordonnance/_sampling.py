@@ -25,8 +25,8 @@ again: rejection sampling, which keeps the distribution uniform over the
 deals left. Public proof, and points scoring, never refuse a deal.
 
 The rule "turns" looks at hidden cards too: a seat the turn went past since
-the last play had no claim to make, or it would have been asked
-(:func:`passed_over`). :func:`hands_fit` applies it as well, cheaply.
+the last play had no claim to make (unless it passed, before a claim cleared
+the pass), or it would have been asked (:func:`passed_over`). :func:`hands_fit` applies it as well, cheaply.
 """
 
 from __future__ import annotations
@@ -113,7 +113,9 @@ class Deal:
         for m in self._hand:
             self._hidden[m] += 1
         self._constrained = rules.claims_allowed and rules.claim_proof == "private"
-        self._passed_over = passed_over(self._armies, self._current, self._passed, n)
+        self._passed_over = passed_over(
+            self._armies, self._completed, self._owner, self._marker, self._current, self._passed
+        )
 
     @staticmethod
     def _check_shapes(view: PlayerView) -> None:
@@ -192,8 +194,15 @@ class Deal:
         return game
 
 
-def passed_over(armies: list[list[list[int]]], current: int, passed: int, n: int) -> list[int]:
-    """The seats the turn went past since the last play, not counting seats that passed.
+def passed_over(
+    armies: list[list[list[int]]],
+    completed: list[list[int]],
+    owner: list[int],
+    marker: list[int],
+    current: int,
+    passed: int,
+) -> list[int]:
+    """The seats the turn went past since the last play that had no claim to make.
 
     Turns go round in seat order and a seat plays whenever it can, so the last
     play was made by the highest seat among those with the most cards on the
@@ -201,21 +210,26 @@ def passed_over(armies: list[list[list[int]]], current: int, passed: int, n: int
     After it the engine asked the seats in order until one could act; a claim
     that leaves its claimant nothing to do, or a pass, sends the turn on. So
     every seat strictly between that seat and the one to act (all the others
-    if the turn came back to it) was asked and could do nothing: no play, and
-    no claim to make. The cards not face up have not changed since the play
-    and their hands have not either (a seat draws only when it is given the
-    turn), and claims only take territories away, so they still have none.
+    if the turn came back to it) was asked and had no play, and no claim to
+    make unless it passed. The cards not face up have not changed since the
+    play and their hands have not either (a seat draws only when it is given
+    the turn), and claims only take territories away, so they still have none.
+
+    A claim clears every pass, so a seat without a pass may have passed all
+    the same when a later seat claimed after it: if the latest capture is a
+    claim (its territory is not complete for all) by a seat after it and not
+    after the one to act, the seats before that claimant are left out (the
+    claimant itself sent the turn on after its claim: it had no other).
     """
+    n = len(armies[0])
     counts = [sum(len(row[p]) for row in armies) for p in range(n)]
     top = max(counts)
     last = n - 1 if top == 0 else max(p for p in range(n) if counts[p] == top)
-    seats = []
-    q = (last + 1) % n
-    while q != current:
-        if not passed >> q & 1:
-            seats.append(q)
-        q = (q + 1) % n
-    return seats
+    walk = [(last + i) % n for i in range(1, (current - last - 1) % n + 1)]
+    latest = max(range(TERRITORY_COUNT), key=lambda t: marker[t])
+    if marker[latest] and _NOT_COMPLETE in completed[latest] and owner[latest] in walk + [current]:
+        walk = walk[walk.index(owner[latest]) :] if owner[latest] in walk else []
+    return [q for q in walk if not passed >> q & 1]
 
 
 def hands_fit(game: Game, seat: int, over: list[int] | None = None) -> bool:
@@ -246,7 +260,7 @@ def hands_fit(game: Game, seat: int, over: list[int] | None = None) -> bool:
             return not any(p != seat and game._can_act(p) for p in range(n))
         return True
     if over is None:
-        over = passed_over(game._armies, current, game._passed, n)
+        over = passed_over(game._armies, game._completed, game._owner, game._marker, current, game._passed)
     if any(q != seat and game._provable_claims(q) for q in over):
         return False  # the turn went past a seat with a claim to make
     if current == seat or (game._hands[current] and game._open_territories(current)):

@@ -32,6 +32,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from ordonnance._sampling import passed_over
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
@@ -360,12 +361,11 @@ def _check_turns(game: Game, history: _History) -> None:
             raise _unreachable(
                 f"player {q % n} can play, so the turn could not pass it on the way to player {game._current}"
             )
-        # Asked since the last play and sent on: it had no claim to make, and the cards
-        # not face up are the same since that play, so it has none now (unless it passed).
-        claims = [] if game._passed >> q % n & 1 else game._provable_claims(q % n)
+    for q in passed_over(game._armies, game._completed, game._owner, game._marker, game._current, game._passed):
+        claims = game._provable_claims(q)
         if claims:
             raise _unreachable(
-                f"player {q % n} has a claim to make ({', '.join(Territory(t).label for t in claims)}), "
+                f"player {q} has a claim to make ({', '.join(Territory(t).label for t in claims)}), "
                 f"so the turn could not pass it on the way to player {game._current}"
             )
 
