@@ -89,7 +89,7 @@ def play_deals(
     winner, ISMCTS decision seconds, the opponents' decision seconds)."""
     rules = od.Rules(players=players)
     warm = od.Game.new(rules, seed=0).view(0)
-    od.bots.ISMCTS(seed=0, iterations=8).choose(warm)  # load the kernels
+    od.bots.ISMCTS(seed=0, iterations=8, **(options or {})).choose(warm)  # load the kernels (and tables)
     od.bots.MonteCarlo(seed=0, rollouts=8).choose(warm)
     deals = game_seeds(DEAL_SEED, first + count)[first:]
     wins = draws = 0

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
-from ordonnance import _ismcts, _montecarlo
+from ordonnance import _ismcts, _ismcts_model, _montecarlo
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._ismcts import ISMCTS
 from ordonnance._montecarlo import Search, _index, _Setup, determinize
@@ -34,6 +34,7 @@ from ordonnance import Claim, Pass, Play, Rules, Territory
 
 from .positions import position
 from .test_batch import IDS, VARIANTS  # every variant, custom decks too
+from .test_ismcts_model import keep_best, python_forced, python_odds
 from .test_montecarlo import _advance
 
 JIT = not __import__("numba").config.DISABLE_JIT
@@ -304,16 +305,9 @@ def _python_planner(cfg: kernel.Config, s: kernel.State) -> int:
     (the twin of ``_ismcts.planner_action``; it advances the seat's generator the same way)."""
     row = s.board[0]
     p = int(row[kernel.CURRENT])
-    legal = np.zeros(kernel.NUM_ACTIONS, np.bool_)
-    kernel.legal_mask(cfg, s, 0, legal, np.zeros(kernel.SCRATCH, np.int64))
-    if cfg.explicit_claims:
-        claims = [t for t in range(5) if legal[kernel.CLAIM_ACTIONS + t]]
-        if claims:
-            return kernel.CLAIM_ACTIONS + claims[0]
-    hand = [int(row[kernel.HAND + p]) >> (8 * i) & 255 for i in range(int(row[kernel.HAND_LEN + p]))]
-    opens = [t for t in range(5) if int(row[kernel.OPEN + p]) >> t & 1]
-    if not hand or not opens:
-        return kernel.PASS_ACTION
+    first, hand, opens = python_forced(cfg, s)
+    if first is not None:
+        return first
 
     def army(t: int, q: int) -> list[od.Card]:
         at = t * kernel.SEATS + q
@@ -333,32 +327,29 @@ def _python_planner(cfg: kernel.Config, s: kernel.State) -> int:
         for m in hand:
             after = mine + [od.Card.from_mask(m)]
             rank = (0, -bin(m).count("1"), 0) if lost else (most(after) - most(mine), od.army_key(after), int(len(after) == 4))
-            if top is None or rank > top:
-                best, top, ties = (m - 1) * 5 + t, rank, 1
-            elif rank == top:
-                ties += 1
-                state, value = splitmix64(state)
-                if bounded(value, ties) == 0:
-                    best = (m - 1) * 5 + t
+            best, top, ties, state = keep_best(rank, (m - 1) * 5 + t, best, top, ties, state)
     s.rng[0, p] = np.uint64(state)
     return best
 
 
-def _python_roll_out(cfg: kernel.Config, s: kernel.State, planners: int = -1) -> None:
-    """The planner in the seats of the bit mask ``planners`` (every seat: -1), the kernel bots in the others."""
+def _python_roll_out(cfg: kernel.Config, s: kernel.State, planners: int = -1, odds: bool = False) -> None:
+    """The planner (the odds policy if ``odds``) in the seats of the bit mask ``planners`` (every
+    seat: -1), the kernel bots in the others."""
     scratch = np.zeros(kernel.SCRATCH, np.int64)
     while not s.board[0, kernel.OVER]:
         if (planners >> int(s.board[0, kernel.CURRENT])) & 1:
-            a = _python_planner(cfg, s)
+            a = python_odds(cfg, s) if odds else _python_planner(cfg, s)
         else:
             a = kernel.bot_action(cfg, s, 0, scratch)
         kernel.apply_action(cfg, s, 0, a, scratch)
 
 
 @settings(max_examples=40 if JIT else 4, deadline=None)
-@given(rules=st.sampled_from(VARIANTS), deal=st.integers(0, 2**64 - 1), plays=st.integers(0, 80), seed=st.integers(0, 2**64 - 1))
-def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed: int) -> None:
-    """The planner's every choice in a whole rollout of a determinized position, against its Python twin."""
+@given(rules=st.sampled_from(VARIANTS), deal=st.integers(0, 2**64 - 1), plays=st.integers(0, 80), seed=st.integers(0, 2**64 - 1),
+       odds=st.booleans())  # fmt: skip
+def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed: int, odds: bool) -> None:
+    """The planner's (or the odds policy's) every choice in a whole rollout of a determinized
+    position, against its Python twin."""
     game = _advance(od.Game.new(rules, seed=deal), plays if JIT else max(plays, 14 * rules.players), seed=deal % 1000)
     if game.is_over:
         return
@@ -369,21 +360,24 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
         kernel.copy_game(setup.position.dealt, 0, twin, 0)
         mid = kernel.new_state(1, setup.cfg.deck)
         kernel.copy_game(setup.position.dealt, 0, mid, 0)
-        first = _ismcts.planner_action(setup.cfg, mid, setup.position.scratch)
-        assert first == _python_planner(setup.cfg, twin) and (mid.rng == twin.rng).all()
+        tables = _ismcts_model.tables() if odds else _ismcts_model.no_tables()
+        first = _ismcts.planned(setup.cfg, mid, int(odds), tables, setup.position.scratch)
+        assert first == (python_odds if odds else _python_planner)(setup.cfg, twin) and (mid.rng == twin.rng).all()
         kernel.copy_game(setup.position.dealt, 0, twin, 0)
         planners = (1 << rules.players) - 1 if seed % 2 else 1 << (seed // 2 % rules.players)  # every seat, or one
-        _ismcts.roll_out(setup.cfg, setup.position.dealt, planners, setup.position.scratch)
-        _python_roll_out(setup.cfg, twin, planners)
+        _ismcts.roll_out(setup.cfg, setup.position.dealt, planners, int(odds), tables, setup.position.scratch)
+        _python_roll_out(setup.cfg, twin, planners, odds)
     assert setup.position.dealt.board[0, kernel.OVER] == 1
     assert (setup.position.dealt.board == twin.board).all() and (setup.position.dealt.rng == twin.rng).all()
 
 
+@pytest.mark.parametrize("planner", ["potential", "odds"])
 @pytest.mark.parametrize("rules", VARIANTS[:: 1 if JIT else 6], ids=IDS[:: 1 if JIT else 6])
-def test_planner_rollouts_play_only_legal_actions(rules: Rules) -> None:
-    """ISMCTS with the planner's rollouts in every seat, every variant: legal choices only."""
+def test_planner_rollouts_play_only_legal_actions(rules: Rules, planner: str) -> None:
+    """ISMCTS with the planner's (or the odds policy's) rollouts in every seat, every variant: legal choices only."""
     game = _advance(od.Game.new(rules, seed=5), 0 if JIT else 14 * rules.players)
-    bots = [ISMCTS(seed=seat, iterations=ITERATIONS, rollout_policy="planner", **FAST) for seat in range(rules.players)]
+    bots = [ISMCTS(seed=seat, iterations=ITERATIONS, rollout_policy="planner", planner=planner, **FAST)  # type: ignore[arg-type]
+            for seat in range(rules.players)]  # fmt: skip
     for _ in range(8 if JIT else 2):
         if game.is_over:
             break
@@ -402,10 +396,10 @@ class Reference:
 
     def __init__(
         self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool,
-        planners: int = 0, claim_first: bool = False,
+        planners: int = 0, claim_first: bool = False, odds: bool = False,
     ) -> None:
         self.setup = _Setup.of(view, "greedy")
-        self.modelled, self.planners, self.claim_first = modelled, planners, claim_first
+        self.modelled, self.planners, self.claim_first, self.odds = modelled, planners, claim_first, odds
         self.n = view.rules.players
         self.seed, self.exploration, self.widening, self.margin_weight = seed, exploration, widening, margin_weight
         self.max_score = (3 if view.rules.scoring == "points" else 1) * 5
@@ -433,7 +427,10 @@ class Reference:
                     continue
             if self.modelled and p != self.setup.position.me:
                 with np.errstate(over="ignore"):
-                    a = _python_planner(cfg, s) if (self.planners >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
+                    if (self.planners >> p) & 1:
+                        a = python_odds(cfg, s) if self.odds else _python_planner(cfg, s)
+                    else:
+                        a = kernel.bot_action(cfg, s, 0, scratch)
                     kernel.apply_action(cfg, s, 0, a, scratch)
                 continue
             kernel.legal_mask(cfg, s, 0, self.legal, scratch)
@@ -474,7 +471,7 @@ class Reference:
         scores = np.zeros(self.n, np.int64)
         with np.errstate(over="ignore"):
             if self.planners:
-                _python_roll_out(self.setup.cfg, s, self.planners)
+                _python_roll_out(self.setup.cfg, s, self.planners, self.odds)
             else:
                 kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.position.scratch)
             winner = kernel.outcome(self.setup.cfg, s, 0, scores, self.setup.position.scratch)
@@ -524,7 +521,8 @@ class Reference:
     [("halving", "searched", "greedy", "searched"), ("ucb", "searched", "greedy", "searched"),
      ("halving", "modelled", "greedy", "searched"), ("halving", "searched", "planner", "searched"),
      ("ucb", "modelled", "planner", "searched"), ("halving", "searched", "mixed", "first"),
-     ("ucb", "modelled", "mixed", "first")],
+     ("ucb", "modelled", "mixed", "first"), ("halving", "searched", "odds-mixed", "first"),
+     ("ucb", "modelled", "odds", "searched")],
 )  # fmt: skip
 @pytest.mark.parametrize(
     ("rules", "plays", "plays_without_jit"),
@@ -538,7 +536,9 @@ def test_whole_search_matches_the_python_reference(
     assert not game.is_over
     view = game.view(game.current_player)
     iterations = 150 if JIT else 12
-    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy, claims=claims)  # type: ignore[arg-type]
+    odds = policy.startswith("odds")
+    policy = {"odds": "planner", "odds-mixed": "mixed"}.get(policy, policy)
+    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy, claims=claims, planner="odds" if odds else "potential")  # type: ignore[arg-type]
     _, decision_seed = splitmix64(77)
     search = bot.search(view)
     n, me = rules.players, view.seat
@@ -547,7 +547,7 @@ def test_whole_search_matches_the_python_reference(
     if claim_first and any(isinstance(a, Claim) for a in view.legal_actions):
         assert search.action == next(a for a in view.legal_actions if isinstance(a, Claim)) and sum(search.rollouts) == 0
         return
-    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", planners, claim_first)
+    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", planners, claim_first, odds)
     with np.errstate(over="ignore"):  # without the JIT the kernel's 64-bit words wrap on NumPy scalars
         if root == "ucb":
             reference.ucb_root(iterations)
@@ -654,6 +654,7 @@ def test_random_rollouts_are_available() -> None:
         ({"root": "flat"}, "root must be 'halving' or 'ucb', got 'flat'"),
         ({"opponents": "greedy"}, "opponents must be 'searched' or 'modelled', got 'greedy'"),
         ({"claims": "never"}, "claims must be 'searched' or 'first', got 'never'"),
+        ({"planner": "wise"}, "planner must be 'potential' or 'odds', got 'wise'"),
     ],
 )
 def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
@@ -667,7 +668,10 @@ def test_repr_seed_and_protocol() -> None:
     assert repr(ISMCTS(seed=1, exploration=1.5, rollout_policy="random", margin_weight=0.0)) == (
         "bots.ISMCTS(seed=1, exploration=1.5, rollout_policy='random', margin_weight=0.0)"
     )
-    assert repr(ISMCTS(seed=1, rollout_policy="mixed", claims="first")) == "bots.ISMCTS(seed=1)"  # the defaults
+    assert repr(ISMCTS(seed=1, rollout_policy="planner", claims="first", planner="odds")) == "bots.ISMCTS(seed=1)"  # the defaults
+    assert repr(ISMCTS(seed=1, rollout_policy="mixed", planner="potential")) == (
+        "bots.ISMCTS(seed=1, rollout_policy='mixed', planner='potential')"
+    )
     assert repr(ISMCTS(seed=1, rollout_policy="greedy", claims="searched")) == (
         "bots.ISMCTS(seed=1, rollout_policy='greedy', claims='searched')"
     )

@@ -31,13 +31,17 @@ One iteration, step by step:
   child) the untried legal action that Greedy ranks first gets a child (ties
   at random), and the descent ends there.
 * **Rollout.** From there the game is played to its end, by default
-  (``rollout_policy="mixed"``) with :func:`planner_action` in the searching
-  seat's place, which keeps the most of each army's potential and discards
-  its weakest card where another seat's complete army already wins, and the
-  kernel twin of :class:`~ordonnance.bots.Greedy` in the others'; with
-  ``rollout_policy="planner"`` the planner plays every seat, with
-  ``"greedy"`` (or ``"random"``) the kernel twin of Greedy (or
-  :class:`~ordonnance.bots.Random`) does
+  (``rollout_policy="planner"``, ``planner="odds"``) with the odds policy
+  (:func:`ordonnance._ismcts_model.odds_action`) in every seat, which plays
+  the move that raises the seat's estimated chance of winning the game most,
+  each territory's chance read from tables of where an army's completion
+  ends up. With ``planner="potential"`` the planner's seats play
+  :func:`planner_action` instead, which keeps the most of each army's
+  potential and discards its weakest card where another seat's complete
+  army already wins; ``rollout_policy="mixed"`` gives the planner this
+  seat's place only and the kernel twin of :class:`~ordonnance.bots.Greedy`
+  the others'; with ``"greedy"`` (or ``"random"``) the kernel twin of Greedy
+  (or :class:`~ordonnance.bots.Random`) plays every seat
   (:func:`ordonnance._simulator_kernel.play_out`; see the bots page for how
   they compare).
 * **Backup.** Every node on the path counts one more visit and adds the reward
@@ -94,6 +98,7 @@ from ordonnance._montecarlo import (
     determinize,
     reward,
 )
+from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, tables
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
@@ -279,6 +284,8 @@ class Knobs(NamedTuple):
     me: int  # -1: every seat's moves are searched; else only this seat's, the others play the rollout policy
     planner: int  # the seats (a bit each) whose rollout policy is planner_action; the others play the Config's kernel bots
     claim_first: bool  # a seat that can claim does, outside the tree (see ISMCTS's ``claims``)
+    planner_kind: int = 0  # 0: planner_action, 1: odds_action
+    odds: Odds = no_tables()  # odds_action's tables (empty unless planner_kind is 1)
 
 
 @numba.njit(cache=True)
@@ -313,7 +320,7 @@ def descend(
                 kernel.apply_action(cfg, s, 0, kernel.CLAIM_ACTIONS + t, scratch)  # claimed, not searched
                 continue
         if knobs.me >= 0 and p != knobs.me:
-            a = planner_action(cfg, s, scratch) if (knobs.planner >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
+            a = planned(cfg, s, knobs.planner_kind, knobs.odds, scratch) if (knobs.planner >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
             kernel.apply_action(cfg, s, 0, a, scratch)  # modelled, not searched
             continue
         kernel.legal_mask(cfg, s, 0, legal, scratch)
@@ -374,15 +381,10 @@ def planner_action(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.
     """
     b = s.board
     p = b[0, kernel.CURRENT]
-    if cfg.explicit_claims:
-        t = kernel._first_claim(cfg, b, 0, p, scratch)
-        if t >= 0:
-            return kernel.CLAIM_ACTIONS + t
-    hand = b[0, kernel.HAND + p]
-    size = b[0, kernel.HAND_LEN + p]
-    open_here = b[0, kernel.OPEN + p]
-    if open_here == 0 or size == 0:
-        return kernel.PASS_ACTION  # only reachable when the engine would not ask: defensive
+    first = forced(cfg, b, p, scratch)
+    if first >= 0:
+        return first
+    hand, size, open_here = in_hand(b, p)
     best = kernel.PASS_ACTION
     b1 = b2 = b3 = -(1 << 62)
     ties = 0
@@ -421,13 +423,22 @@ def planner_action(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.
     return best
 
 
+@numba.njit(cache=True, inline="always")
+def planned(cfg: kernel.Config, s: kernel.State, kind: int, odds: Odds, scratch: npt.NDArray[np.int64]) -> int:
+    """The planner's action of ``kind`` (0: :func:`planner_action`, 1:
+    :func:`ordonnance._ismcts_model.odds_action` with the tables ``odds``)."""
+    if kind == 1:
+        return odds_action(cfg, s, odds, scratch)
+    return planner_action(cfg, s, scratch)
+
+
 @numba.njit(cache=True)
-def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, scratch: npt.NDArray[np.int64]) -> None:
+def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, kind: int, odds: Odds, scratch: npt.NDArray[np.int64]) -> None:
     """Play game 0 of ``s`` to its end with :func:`planner_action` in the seats of the bit mask
     ``planner``, the Config's kernel bots in the others."""
     while not s.board[0, kernel.OVER]:
         if (planner >> s.board[0, kernel.CURRENT]) & 1:
-            a = planner_action(cfg, s, scratch)
+            a = planned(cfg, s, kind, odds, scratch)
         else:
             a = kernel.bot_action(cfg, s, 0, scratch)
         kernel.apply_action(cfg, s, 0, a, scratch)
@@ -449,7 +460,7 @@ def finish(
     """Roll game 0 of ``s`` out with the kernel bots and back the rewards up the root and ``path[:depth]``."""
     n = cfg.n
     if knobs.planner:
-        roll_out(cfg, s, knobs.planner, scratch)
+        roll_out(cfg, s, knobs.planner, knobs.planner_kind, knobs.odds, scratch)
     else:
         kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
     winner = kernel.outcome(cfg, s, 0, scores, scratch)
@@ -549,10 +560,9 @@ class ISMCTS(_SeededBot):
     ``exploration`` is UCB1's constant; ``widening`` the progressive widening
     (a node of N visits has at most ``1 + widening * sqrt(N)`` children;
     ``math.inf``: none); ``rollout_policy`` the kernel bot that plays every
-    seat after the tree (``"mixed"``, the default: :func:`planner_action` for
-    this seat, Greedy for the others; ``"planner"`` for every seat;
-    ``"greedy"``; ``"random"``; the bots page measures them: the planner's
-    rollouts are the stronger against MonteCarlo with 2 and 3 players);
+    seat after the tree (``"planner"``, the default: the planner for every
+    seat; ``"mixed"``: the planner for this seat, Greedy for the others;
+    ``"greedy"``; ``"random"``; the bots page measures them);
     ``margin_weight`` the weight of the score margin in a
     reward. ``root="halving"`` (the default) shares the budget among the root's
     actions by sequential halving over common deals, ``root="ucb"`` descends
@@ -565,7 +575,13 @@ class ISMCTS(_SeededBot):
     without search, at the root and for every seat in the tree; with two
     players that gives nothing away (a claim can only take options from the
     other seat) and saves the search; ``claims="searched"`` searches claims
-    like any action. See the module docs.
+    like any action. ``planner`` chooses the policy of the planner's seats
+    of the rollouts: ``"odds"`` (the default)
+    :func:`ordonnance._ismcts_model.odds_action`, which plays the
+    move that raises the seat's estimated chance of winning the game most
+    (each territory's chance from tables of how strong an army's completion
+    ends up; built once a process, about half a second, when such a bot is
+    made), ``"potential"`` :func:`planner_action`. See the module docs.
 
     It uses only the :class:`~ordonnance.PlayerView` it is given, never the
     game, so it cannot peek at hidden cards.
@@ -579,11 +595,12 @@ class ISMCTS(_SeededBot):
         time_limit: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         widening: float = DEFAULT_WIDENING,
-        rollout_policy: Literal["greedy", "random", "planner", "mixed"] = "mixed",
+        rollout_policy: Literal["greedy", "random", "planner", "mixed"] = "planner",
         margin_weight: float = 0.1,
         root: Literal["halving", "ucb"] = "halving",
         opponents: Literal["searched", "modelled"] = "searched",
         claims: Literal["searched", "first"] = "first",
+        planner: Literal["potential", "odds"] = "odds",
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
@@ -604,6 +621,8 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"opponents must be 'searched' or 'modelled', got {opponents!r}")
         if claims not in ("searched", "first"):
             raise InvalidRulesError(f"claims must be 'searched' or 'first', got {claims!r}")
+        if planner not in ("potential", "odds"):
+            raise InvalidRulesError(f"planner must be 'potential' or 'odds', got {planner!r}")
         super().__init__(seed)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
@@ -623,6 +642,10 @@ class ISMCTS(_SeededBot):
         """Whether the other seats' moves are searched in the tree or played there by the rollout policy."""
         self.claims: Literal["searched", "first"] = claims
         """Whether claims are searched like any action, or taken as soon as legal with two players."""
+        self.planner: Literal["potential", "odds"] = planner
+        """Which policy plays the planner's seats of the rollouts (:func:`planner_action` or the odds policy)."""
+        if planner == "odds":
+            tables()  # built once per process (about half a second), here rather than in a timed decision
 
     def __repr__(self) -> str:
         parts = [f"seed={self.seed}"]
@@ -634,7 +657,7 @@ class ISMCTS(_SeededBot):
             parts.append(f"exploration={self.exploration!r}")
         if self.widening != DEFAULT_WIDENING:
             parts.append(f"widening={self.widening!r}")
-        if self.rollout_policy != "mixed":
+        if self.rollout_policy != "planner":
             parts.append(f"rollout_policy={self.rollout_policy!r}")
         if self.margin_weight != 0.1:
             parts.append(f"margin_weight={self.margin_weight!r}")
@@ -644,6 +667,8 @@ class ISMCTS(_SeededBot):
             parts.append(f"opponents={self.opponents!r}")
         if self.claims != "first":
             parts.append(f"claims={self.claims!r}")
+        if self.planner != "odds":
+            parts.append(f"planner={self.planner!r}")
         return f"bots.ISMCTS({', '.join(parts)})"
 
     def budget(self) -> int:
@@ -677,7 +702,9 @@ class ISMCTS(_SeededBot):
         planner = {"planner": (1 << n) - 1, "mixed": 1 << view.seat}.get(self.rollout_policy, 0)
         setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
-        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first)
+        knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first,
+                      int(self.planner == "odds"),
+                      tables() if self.planner == "odds" and planner else no_tables())
         run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.

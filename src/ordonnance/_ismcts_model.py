@@ -1,0 +1,234 @@
+"""The "odds" rollout policy of :class:`~ordonnance.bots.ISMCTS`: each territory's chance, from tables.
+
+A complete army's strength is summed up by its *percentile*: the share of
+all four-card armies (drawn with replacement, each card as often as the
+standard deck holds it) that it beats, ties counted half, put into one of
+:data:`BINS` equal bins. An army of fewer cards gets the distribution of the
+bin its completion falls in when every missing card is drawn the same way
+(:func:`tables`, exact enumeration, about half a second with NumPy on first
+use). So in a territory still open the chance that seat p's army ends
+strongest is the sum over p's bins of the chance of that bin times the
+product, over the other seats, of the chance that theirs ends in a lower
+bin (the same bin: half).
+
+:func:`odds_action` plays the move that raises the seat's chance of winning
+the game the most, counting the territories as independent: with two
+players under territory scoring the chance of holding at least three of the
+five (decided territories are certain), plus a fiftieth of the territories
+expected (so that a game already decided is still played towards the larger
+margin); otherwise the territories expected. Ties go to the card with the
+fewest symbols, then at random from the seat's generator.
+
+The tables ignore which cards are already gone and what a seat holds: the
+model is deliberately crude and cheap (a few hundred nanoseconds a move).
+As a policy alone it beats ``Greedy`` in about 83% of two-player games
+(the planner of :func:`ordonnance._ismcts.planner_action`: 54%).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance import _simulator_kernel as kernel
+from ordonnance._army_kernel import tiers_key, word_tiers
+from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+
+__all__ = ["BINS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action"]
+
+#: Percentile bins of an army's strength.
+BINS = 32
+#: Rows of Odds.completion: a partial army's code (its cards' masks sorted downwards, base 32).
+CODES = 32**3
+
+
+class Odds(NamedTuple):
+    """The tables of the odds policy (see the module docs).
+
+    ``completion[code]`` is the bin distribution of the completion of the
+    army of fewer than four cards with that code (:func:`code`); ``keys``
+    the distinct keys of complete armies, ascending, and ``bin_of[i]`` the
+    bin of ``keys[i]``.
+    """
+
+    completion: npt.NDArray[np.float64]
+    keys: npt.NDArray[np.int64]
+    bin_of: npt.NDArray[np.int64]
+
+
+def no_tables() -> Odds:
+    """Empty tables of the right types, for searches that do not use the odds policy."""
+    return Odds(np.zeros((1, BINS), np.float64), np.zeros(1, np.int64), np.zeros(1, np.int64))
+
+
+@functools.lru_cache(maxsize=1)
+def tables() -> Odds:
+    """The odds policy's tables for the standard deck's card frequencies (built once, cached)."""
+    masks = np.arange(1, 32, dtype=np.int64)
+    symbols = np.array([bin(m).count("1") for m in masks.tolist()], np.int64)
+    copies = np.where(symbols == 1, 4.0, np.where(symbols == 2, 2.0, 1.0))
+    grids = np.meshgrid(masks, masks, masks, masks, indexing="ij")
+    a, b, c, d = (g.ravel() for g in grids)  # every ordered four-card army
+    words: Any = (a | (b << 8) | (c << 16) | (d << 24)).astype(np.uint32)  # word_tiers runs on arrays too
+    keys = np.asarray(tiers_key(word_tiers(words)), np.int64)
+    weight = copies[a - 1] * copies[b - 1] * copies[c - 1] * copies[d - 1]
+    distinct, which = np.unique(keys, return_inverse=True)
+    mass = np.bincount(which, weights=weight).astype(np.int64)  # whole numbers (at most 256 ** 4): exact
+    below = np.cumsum(mass) - mass
+    # the bin of the percentile (below + mass / 2) / total, in integers (no rounding at the edges)
+    bin_of = np.minimum(BINS * (2 * below + mass) // (2 * int(mass.sum())), BINS - 1)
+    final_bin = bin_of[which]
+    flat = np.zeros(CODES * BINS, np.float64)
+    cards = (a, b, c, d)
+    for length in range(kernel.ARMY):
+        rest = np.ones_like(weight)
+        for x in cards[length:]:
+            rest = rest * copies[x - 1]
+        codes = np.zeros_like(a)
+        if length:
+            for x in np.sort(np.stack(cards[:length]), axis=0)[::-1]:
+                codes = codes * 32 + x
+        flat += np.bincount(codes * BINS + final_bin, weights=rest, minlength=CODES * BINS)
+    completion = flat.reshape(CODES, BINS)
+    total = completion.sum(axis=1, keepdims=True)
+    completion = np.divide(completion, total, out=np.zeros_like(completion), where=total > 0)
+    return Odds(completion, distinct.astype(np.int64), bin_of)
+
+
+@numba.njit(cache=True, inline="always")
+def code(word: int, length: int) -> int:
+    """The row of Odds.completion for the army of ``length`` (< 4) cards in ``word``."""
+    x0, x1, x2 = word & 255, (word >> 8) & 255, (word >> 16) & 255
+    if length == 0:
+        return 0
+    if length == 1:
+        return x0
+    if length == 2:
+        return max(x0, x1) * 32 + min(x0, x1)
+    if x0 < x1:
+        x0, x1 = x1, x0
+    if x1 < x2:
+        x1, x2 = x2, x1
+    if x0 < x1:
+        x0, x1 = x1, x0
+    return (x0 * 32 + x1) * 32 + x2
+
+
+@numba.njit(cache=True)
+def distribution(odds: Odds, word: int, length: int, out: npt.NDArray[np.float64]) -> None:
+    """The bin distribution of the army of ``length`` cards in ``word`` when complete, into ``out``."""
+    if length >= kernel.ARMY:
+        out[:] = 0.0
+        i = min(np.searchsorted(odds.keys, kernel._word_key(word)), odds.keys.shape[0] - 1)
+        out[odds.bin_of[i]] = 1.0
+    else:
+        out[:] = odds.completion[code(word, length)]
+
+
+@numba.njit(cache=True, inline="always")
+def _chance(mine: npt.NDArray[np.float64], below: npt.NDArray[np.float64], t: int) -> float:
+    """The chance that an army of distribution ``mine`` beats every other seat's in territory t
+    (``below[t, i]``: the chance that an army of bin i does, see :func:`odds_action`)."""
+    chance = 0.0
+    for i in range(BINS):
+        chance += mine[i] * below[t, i]
+    return chance
+
+
+@numba.njit(cache=True, inline="always")
+def forced(cfg: kernel.Config, b: npt.NDArray[np.int64], p: int, scratch: npt.NDArray[np.int64]) -> int:
+    """What the rollout policies play before they weigh a card: the claim of seat p's first
+    provable territory (game 0 of the board ``b``), a pass when p has no play, else -1."""
+    if cfg.explicit_claims:
+        t = kernel._first_claim(cfg, b, 0, p, scratch)
+        if t >= 0:
+            return kernel.CLAIM_ACTIONS + t
+    if b[0, kernel.OPEN + p] == 0 or b[0, kernel.HAND_LEN + p] == 0:
+        return kernel.PASS_ACTION  # only reachable when the engine would not ask: defensive
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def in_hand(b: npt.NDArray[np.int64], p: int) -> tuple[int, int, int]:
+    """Seat p's hand word, hand size and open territories (a bit each) in game 0 of the board ``b``."""
+    return b[0, kernel.HAND + p], b[0, kernel.HAND_LEN + p], b[0, kernel.OPEN + p]
+
+
+@numba.njit(cache=True)
+def odds_action(cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64]) -> int:
+    """The action of the odds policy for the seat to act in game 0 of ``s`` (see the module docs)."""
+    b = s.board
+    p = b[0, kernel.CURRENT]
+    n = cfg.n
+    first = forced(cfg, b, p, scratch)
+    if first >= 0:
+        return first
+    hand, size, open_here = in_hand(b, p)
+    territories = kernel.TERRITORIES
+    majority = n == 2 and cfg.scoring == kernel.TERRITORIES_SCORING
+    below = np.ones((territories, BINS), np.float64)
+    chance = np.zeros(territories, np.float64)
+    mine = np.empty(BINS, np.float64)
+    for t in range(territories):
+        owner = b[0, kernel.OWNER + t]
+        if owner != kernel.NOBODY:
+            chance[t] = 1.0 if owner == p else 0.0
+            continue
+        for q in range(n):
+            if q != p:
+                aq = t * kernel.SEATS + q
+                distribution(odds, b[0, kernel.ARMY_AT + aq], b[0, kernel.ARMY_LEN + aq], mine)
+                under = 0.0
+                for i in range(BINS):  # times the chance that q's bin is under i, plus half that it is i
+                    below[t, i] *= under + 0.5 * mine[i]
+                    under += mine[i]
+        at = t * kernel.SEATS + p
+        distribution(odds, b[0, kernel.ARMY_AT + at], b[0, kernel.ARMY_LEN + at], mine)
+        chance[t] = _chance(mine, below, t)
+    best = kernel.PASS_ACTION
+    b1 = b2 = -(1 << 62)
+    ties = 0
+    state = s.rng[0, p]
+    for t in range(territories):
+        if not (open_here >> t) & 1:
+            continue
+        at = t * kernel.SEATS + p
+        length = b[0, kernel.ARMY_LEN + at]
+        word = b[0, kernel.ARMY_AT + at]
+        before = chance[t]
+        for i in range(size):
+            m = (hand >> (8 * i)) & 255
+            distribution(odds, word | (m << (8 * length)), length + 1, mine)
+            chance[t] = _chance(mine, below, t)
+            expected = 0.0
+            for u in range(territories):
+                expected += chance[u]
+            if majority:
+                f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0  # P(0, 1, 2, 3 or more territories)
+                for u in range(territories):
+                    x = chance[u]
+                    f3 = f3 + f2 * x
+                    f2 = f2 * (1.0 - x) + f1 * x
+                    f1 = f1 * (1.0 - x) + f0 * x
+                    f0 = f0 * (1.0 - x)
+                value = f3 + 0.02 * expected
+            else:
+                value = expected
+            chance[t] = before
+            s1 = int(round(value * 1e9))  # rounded: sums in another order tie alike
+            s2 = -kernel._BIT_COUNT[m]
+            if s1 > b1 or (s1 == b1 and s2 > b2):
+                b1, b2 = s1, s2
+                ties = 1
+                best = (m - 1) * territories + t
+            elif s1 == b1 and s2 == b2:
+                ties += 1
+                state, draw = _splitmix64_jit(state)
+                if kernel.bounded(draw, ties) == 0:
+                    best = (m - 1) * territories + t
+    s.rng[0, p] = state
+    return best
