@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
@@ -443,3 +444,65 @@ def test_the_compiled_entry_falls_back_to_the_function_itself() -> None:
         return a + len(b) + c
 
     assert compiled_entry(plain, 0, b"", 0) is plain
+
+
+# ------------------------------------------------ what a search decides at once
+
+
+def _search_order(size: int) -> list[int]:
+    """The card masks below ``size`` in the search's order: most symbols first, then highest."""
+    return sorted(range(1, size), key=lambda m: (-bin(m).count("1"), -m))
+
+
+@settings(max_examples=2000 if os.environ.get("NUMBA_DISABLE_JIT") != "1" else 300, deadline=None)
+@given(
+    st.lists(masks, max_size=3),
+    st.lists(st.integers(-1, 4), min_size=32, max_size=32),
+    st.integers(1, 32),
+    st.lists(masks, min_size=4, max_size=4),
+    st.integers(-1, 0),
+    st.booleans(),
+)
+def test_first_completion_is_what_a_search_decides_at_once(
+    partial: list[int], counts: list[int], size: int, rival: list[int], less: int, on_a_board: bool
+) -> None:
+    """_completion_kernel.first_completion against its definition (the first k pool
+    cards in search order when they beat the floor; nothing when the pool is too
+    small or its OR in every empty slot does not beat it; else undecided), read from
+    a pool array or a board row, and against the search: what it returns is what
+    ``beats`` returns, and ``beats`` finds nothing when it says so."""
+    ck = od._completion_kernel
+    floor = od.army_key(rival) + less
+    pool = [m for m in _search_order(size) for _ in range(max(counts[m], 0))]
+    k = 4 - len(partial)
+    if len(pool) < k:
+        want = ck.NONE
+    elif od.army_key([*partial, *pool[:k]]) > floor:
+        want = sum(m << (8 * i) for i, m in enumerate([*partial, *pool[:k]]))
+    else:
+        fill = 0
+        for m in pool:
+            fill |= m
+        want = ck.NONE if od.army_key([*partial, *[fill] * k]) <= floor else ck.UNDECIDED
+    army = sum(m << (8 * i) for i, m in enumerate(partial))
+    if on_a_board:
+        board = np.full((3, 40 + 32), 3, np.int64)
+        board[1, 40:] = counts
+        got = ck.first_completion(army, len(partial), board, 1, 40, size, floor)
+    else:
+        got = ck.first_completion(army, len(partial), np.array(counts, np.int64), 0, 0, size, floor)
+    assert got == want
+    p = [*partial, 0, 0, 0, 0]
+    packed = ck.beats(p[0], p[1], p[2], p[3], np.array(counts[:size], np.int64), floor + 1)
+    if got == ck.NONE:
+        assert packed == ck.NONE
+    elif got != ck.UNDECIDED:
+        key, added = ck.unpack(packed)
+        assert key == od.army_key([*partial, *added]) and list(added) == [got >> (8 * i) & 255 for i in range(len(partial), 4)]
+
+
+def test_entry_reads_a_pool_or_a_board_row() -> None:
+    ck = od._completion_kernel
+    board = np.arange(12, dtype=np.int64).reshape(3, 4)
+    assert ck.entry(board, 2, 1) == 9
+    assert ck.entry(board[1], 2, 3) == 7

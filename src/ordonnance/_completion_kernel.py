@@ -44,12 +44,14 @@ cards, written as a loop over an explicit stack of at most four slots:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba.extending import overload
 
-from ordonnance._army_kernel import key4
+from ordonnance._army_kernel import key4, word_key
 
 _MASKS = range(1, 32)
 
@@ -103,6 +105,88 @@ def _place(c: npt.NDArray[np.int64], n: int, mask: int) -> int:
     return n + 1
 
 
+#: Returned by :func:`first_completion` when only a search can tell.
+UNDECIDED = 0
+#: _LEVELS[i]: bit 31 - m set for every card mask m with 5 - i symbols (see first_completion).
+_LEVELS = np.array([sum(1 << (31 - m) for m in _MASKS if m.bit_count() == c) for c in range(5, 0, -1)], dtype=np.int64)
+#: _WITH_SYMBOL[s]: bit 31 - m set for every card mask m carrying symbol s.
+_WITH_SYMBOL = np.array([sum(1 << (31 - m) for m in _MASKS if m >> s & 1) for s in range(5)], dtype=np.int64)
+
+
+def entry(counts: npt.NDArray[np.int64], g: int, i: int) -> int:
+    """``counts[i]`` of a 1-D array, ``counts[g, i]`` of a 2-D one (compiled: chosen
+    by the array's type, so one kernel reads a pool array or a row of a board)."""
+    return int(counts[g, i] if counts.ndim == 2 else counts[i])
+
+
+@overload(entry)
+def _entry(counts: Any, g: Any, i: Any) -> Any:
+    if counts.ndim == 2:
+
+        def row(counts: Any, g: Any, i: Any) -> Any:  # numba wants the overload's parameters, annotations included
+            return counts[g, i]
+
+        return row
+
+    def flat(counts: Any, g: Any, i: Any) -> Any:
+        return counts[i]
+
+    return flat
+
+
+@numba.njit(cache=True, inline="always")
+def army_word_key(word: int) -> int:
+    """The key of the army in an army word (card masks in bytes 0..3, 0 = empty slot;
+    :func:`ordonnance._army_kernel.key4` of its lanes)."""
+    return np.int64(word_key(np.uint32(word)))  # type: ignore[return-value]
+
+
+@numba.njit(cache=True, inline="always")
+def first_completion(army: int, length: int, counts: Any, g: int, base: int, size: int, floor: int) -> int:
+    """What a search in "beats" mode (threshold ``floor + 1``) can tell at once about the
+    army word ``army`` (``length`` < 4 cards in lanes 0..length-1) and the pool whose
+    copies of mask ``m`` are :func:`entry` ``(counts, g, base + m)`` for ``m < size``
+    (none above):
+
+    * the search's first leaf, as an army word (the army's lanes, then the added
+      cards in search order), when its key is above ``floor``: the search
+      returns it;
+    * NONE when the pool holds too few cards or even every empty slot holding
+      the OR of the pool's masks (the search's bound at the root) is not above
+      ``floor``: the search finds nothing;
+    * else UNDECIDED.
+
+    No views, no working memory: the automatic claims call it before a search.
+    The masks the pool holds are one bitset, bit ``31 - m`` for mask ``m``, so
+    that within a number of symbols the lowest bit is the highest mask, the
+    search's order (``_ORDER``).
+    """
+    present = 0
+    for m in range(1, size):
+        present |= (entry(counts, g, base + m) > 0) << (31 - m)
+    word = army
+    at = length
+    for level in range(5):
+        held = present & _LEVELS[level]
+        while held != 0 and at < 4:
+            m = 31 - _lowest_bit(held)
+            for _ in range(min(entry(counts, g, base + m), 4 - at)):
+                word |= m << (8 * at)
+                at += 1
+            held &= held - 1
+    if at < 4:
+        return NONE
+    if army_word_key(word) > floor:
+        return word
+    fill = 0
+    for symbol in range(5):
+        fill |= ((present & _WITH_SYMBOL[symbol]) != 0) << symbol
+    ceiling = army
+    for j in range(length, 4):
+        ceiling |= fill << (8 * j)
+    return NONE if army_word_key(ceiling) <= floor else UNDECIDED
+
+
 #: Working memory of a search, in int64 entries.
 WORK = 4 + 4 + 4 + 32 + 32
 
@@ -146,26 +230,16 @@ def _search(
     size = min(counts.shape[0], 32)
 
     if first:
-        # The search's first leaf is the first k pool cards in the order. When
-        # it is above the floor every bound on its way was too, so the search
-        # would stop right there: return it without the setup.
-        filled = n
-        for i in range(31):
-            m = _ORDER[i]
-            if m < size:
-                copies_left = counts[m]
-                while copies_left > 0 and filled < 4:
-                    c[filled] = m
-                    filled += 1
-                    copies_left -= 1
-            if filled == 4:
-                key = key4(c[0], c[1], c[2], c[3])
-                if key > floor:
-                    added = 0
-                    for i in range(k):
-                        added |= c[n + i] << (CARD_BITS * i)
-                    return (key << KEY_SHIFT) | (k << COUNT_SHIFT) | added
-                break
+        # The first leaf, or no search when even the ceiling is too low.
+        army = c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24)
+        word = first_completion(army & ((1 << (8 * n)) - 1), n, counts, 0, 0, size, floor)
+        if word == NONE:
+            return NONE
+        if word != UNDECIDED:
+            added = 0
+            for i in range(k):
+                added |= ((word >> (8 * (n + i))) & 31) << (CARD_BITS * i)
+            return (army_word_key(word) << KEY_SHIFT) | (k << COUNT_SHIFT) | added
 
     # More than k copies of a mask never matter.
     # Without branches: which masks the pool holds is data the processor cannot predict.

@@ -35,8 +35,7 @@ import numpy.typing as npt
 from numba.core import types
 from numba.extending import intrinsic, overload
 
-from ordonnance._army_kernel import word_key
-from ordonnance._completion_kernel import WORK, beats_into
+from ordonnance._completion_kernel import NONE, UNDECIDED, WORK, army_word_key, beats_into, first_completion
 from ordonnance.rules import Rules
 
 TERRITORIES = 4 + 1
@@ -58,7 +57,7 @@ SEARCH = WINNER_WORK + 16
 SCRATCH = SEARCH + WORK
 NOT_COMPLETE = -1
 NOBODY = -1
-HOPELESS = -1  # in WITNESS: that opponent cannot beat that army
+HOPELESS = NONE  # in WITNESS: that opponent cannot beat that army (the completion search's "none")
 
 #: Action indices, as ordonnance.rl numbers them: plays (mask - 1) * 5 + t, claims, the pass.
 CLAIM_ACTIONS = 31 * TERRITORIES
@@ -252,7 +251,7 @@ def _ahead(key: int, done: int, other_key: int, other_done: int) -> bool:
 @numba.njit(cache=True, inline="always")
 def _word_key(word: int) -> int:
     """The key of the army in an army word (:func:`ordonnance._army_kernel.key4` of its lanes)."""
-    return np.int64(word_key(np.uint32(word)))  # type: ignore[return-value]
+    return army_word_key(word)
 
 
 # --------------------------------------------------------------------- the state record
@@ -502,7 +501,14 @@ def _beaten_by(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) ->
             if witness != 0:
                 b[_u(g), _u(slot)] = witness
                 return _added_cards(witness, length)
-        witness = _reach(b, g, t, p, q, mine, cfg.private, scratch)
+        witness = UNDECIDED
+        if not cfg.private:
+            # What the search would find at once, read from the board (see _reach).
+            witness = first_completion(army, length, b, g, HIDDEN, 32, mine)
+            if witness != UNDECIDED:
+                b[_u(g), _u(slot)] = witness  # NONE is HOPELESS
+        if witness == UNDECIDED:
+            witness = _reach(b, g, t, p, q, mine, cfg.private, scratch)
         if witness != HOPELESS:
             return _added_cards(witness, length)
     return -1
@@ -516,16 +522,21 @@ def _reach(b: Array, g: int, t: int, p: int, q: int, mine: int, private: bool, s
     too) when there is none. Whole arrays, no views, as arguments: see
     :func:`_claim_status`."""
     row = b[_u(g)]
+    slot = WITNESS + _at(t, p) * SEATS + q
+    w = row[_u(ARMY_AT + _at(t, q))]
+    length = row[_u(ARMY_LEN + _at(t, q))]
     if private:
         pool = scratch[POOL : POOL + 32]
         pool[:] = row[HIDDEN : HIDDEN + 32]
         for i in range(row[_u(HAND_LEN + p)]):
             pool[_u(lane(row[_u(HAND + p)], i))] -= 1
+        word = first_completion(w, length, pool, 0, 0, 32, mine)
+        if word != UNDECIDED:
+            # The search would stop at once (its first leaf, or nothing above its bound).
+            row[_u(slot)] = word  # NONE is HOPELESS
+            return int(word)
     else:
         pool = row[HIDDEN : HIDDEN + 32]
-    slot = WITNESS + _at(t, p) * SEATS + q
-    w = row[_u(ARMY_AT + _at(t, q))]
-    length = row[_u(ARMY_LEN + _at(t, q))]
     packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, scratch[SEARCH:SCRATCH])
     if packed < 0:
         row[_u(slot)] = HOPELESS
