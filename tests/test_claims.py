@@ -6,6 +6,7 @@ from collections import Counter
 
 import os
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -177,7 +178,7 @@ def test_a_repaired_witness_is_reachable_and_found_when_one_is(case: tuple[list[
     floor_key = int(kernel._word_key(kernel.pack(np.array(floor, np.int64))))
     with np.errstate(over="ignore"):  # 64-bit arithmetic wraps by design (NumPy scalars without the JIT)
         got = int(kernel._still_reachable(
-            kernel.pack(np.array(witness, np.int64)), kernel.pack(np.array(army, np.int64)), len(army), b, 0, 0, private, floor_key
+            kernel.pack(np.array(witness, np.int64)), kernel.pack(np.array(army, np.int64)), len(army), b[0], 0, private, floor_key
         ))
 
     def reachable(added: list[int]) -> bool:
@@ -194,3 +195,33 @@ def test_a_repaired_witness_is_reachable_and_found_when_one_is(case: tuple[list[
         return
     cards = [got >> (8 * i) & 255 for i in range(4)]
     assert cards[: len(army)] == army and reachable(cards[len(army) :])
+
+
+def _through_pointers(b: np.ndarray, g: int, scratch: np.ndarray) -> tuple[int, int, int]:
+    """Reads and writes through kernel.row_of, pointer_of and span (compiled: bare pointers)."""
+    row = kernel.row_of(b, g)
+    row[3] += 5
+    first = row[1]
+    part = kernel.span(row, 2, 3)
+    part[0] = 7
+    total = 0
+    for i in range(3):
+        total += part[i]
+    work = kernel.span(kernel.pointer_of(scratch), 1, 2)
+    work[:] = kernel.span(row, 0, 2)
+    return int(first), int(total), int(scratch[0])
+
+
+@pytest.mark.parametrize("g", [0, 2])
+def test_pointers_to_a_row_read_and_write_the_board_as_views_do(g: int) -> None:
+    """row_of/pointer_of/span compiled (pointers, arrays without an owner) against
+    themselves in Python (views): the same values read and the same cells written."""
+    results = []
+    for function in (numba.njit(_through_pointers), _through_pointers):
+        b = np.arange(3 * 7, dtype=np.int64).reshape(3, 7)
+        scratch = np.full(4, -1, np.int64)
+        results.append((function(b, g, scratch), b.tolist(), scratch.tolist()))
+    assert results[0] == results[1]
+    (first, total, _), board, scratch_after = results[1]
+    assert (first, total) == (7 * g + 1, 7 + (7 * g + 3 + 5) + 7 * g + 4)
+    assert board[g][2:4] == [7, 7 * g + 3 + 5] and scratch_after == [-1, 7 * g, 7 * g + 1, -1]

@@ -49,6 +49,7 @@ from typing import Any
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba.core import types
 from numba.extending import overload
 
 from ordonnance._army_kernel import key4, word_key
@@ -109,27 +110,37 @@ def _place(c: npt.NDArray[np.int64], n: int, mask: int) -> int:
 UNDECIDED = 0
 #: _LEVELS[i]: bit 31 - m set for every card mask m with 5 - i symbols (see first_completion).
 _LEVELS = np.array([sum(1 << (31 - m) for m in _MASKS if m.bit_count() == c) for c in range(5, 0, -1)], dtype=np.int64)
+#: _REPEATED[c]: a 1 in each of the first c bytes (times a mask: c copies of it in an army word).
+_REPEATED = np.array([0, 0x1, 0x101, 0x10101, 0x1010101], dtype=np.int64)
 #: _WITH_SYMBOL[s]: bit 31 - m set for every card mask m carrying symbol s.
 _WITH_SYMBOL = np.array([sum(1 << (31 - m) for m in _MASKS if m >> s & 1) for s in range(5)], dtype=np.int64)
 
 
 def entry(counts: npt.NDArray[np.int64], g: int, i: int) -> int:
-    """``counts[i]`` of a 1-D array, ``counts[g, i]`` of a 2-D one (compiled: chosen
-    by the array's type, so one kernel reads a pool array or a row of a board)."""
+    """``counts[i]`` of a 1-D array or a pointer, ``counts[g, i]`` of a 2-D array
+    (compiled: chosen by the type, so one kernel reads a pool array, a board or a
+    pointer to a board's row)."""
     return int(counts[g, i] if counts.ndim == 2 else counts[i])
 
 
 @overload(entry)
 def _entry(counts: Any, g: Any, i: Any) -> Any:
+    if isinstance(counts, types.CPointer):
+
+        def at(counts: Any, g: Any, i: Any) -> Any:  # numba wants the overload's parameters, annotations included
+            return counts[np.uint64(i)]
+
+        return at
+
     if counts.ndim == 2:
 
         def row(counts: Any, g: Any, i: Any) -> Any:  # numba wants the overload's parameters, annotations included
-            return counts[g, i]
+            return counts[np.uint64(g), np.uint64(i)]
 
         return row
 
     def flat(counts: Any, g: Any, i: Any) -> Any:
-        return counts[i]
+        return counts[np.uint64(i)]
 
     return flat
 
@@ -170,9 +181,9 @@ def first_completion(army: int, length: int, counts: Any, g: int, base: int, siz
         held = present & _LEVELS[level]
         while held != 0 and at < 4:
             m = 31 - _lowest_bit(held)
-            for _ in range(min(entry(counts, g, base + m), 4 - at)):
-                word |= m << (8 * at)
-                at += 1
+            copies = min(entry(counts, g, base + m), 4 - at)
+            word |= (m * _REPEATED[copies]) << (8 * at)
+            at += copies
             held &= held - 1
     if at < 4:
         return NONE

@@ -123,19 +123,21 @@ def _data_of(typingctx: object, array: Any) -> tuple[object, object]:
     return types.CPointer(array.dtype)(array), codegen  # type: ignore[no-untyped-call]
 
 
+def _itself(array: Any) -> Any:  # numba wants the overload's parameters, annotations included
+    return array
+
+
+def _when_contiguous(array: Any, impl: Any) -> Any:
+    """An overload's implementation: ``impl`` for a C-contiguous array, else the array itself."""
+    return impl if array.layout == "C" else _itself
+
+
 @overload(borrowed)
 def _borrowed(array: Any) -> Any:
-    if array.layout != "C":
-
-        def itself(array: Any) -> Any:  # numba wants the overload's parameters, annotations included
-            return array
-
-        return itself
-
     def impl(array: Any) -> Any:
         return numba.carray(_data_of(array), array.shape)  # type: ignore[attr-defined,call-arg]
 
-    return impl
+    return _when_contiguous(array, impl)
 
 
 def unsigned(index: Any) -> Any:
@@ -155,6 +157,73 @@ def _unsigned(index: Any) -> Any:
 
 
 _u = unsigned
+
+
+@intrinsic
+def _offset(typingctx: object, pointer: Any, index: Any) -> tuple[object, object]:
+    """``pointer + index`` (in elements)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: list[object]) -> object:
+        return builder.gep(args[0], [args[1]])
+
+    return pointer(pointer, index), codegen
+
+
+def row_of(b: Any, g: int) -> Any:
+    """Game g's row of the board ``b``; compiled, a bare pointer to it (no array
+    struct to pass, no reference count: see :func:`_beaten_by`). Read and written
+    by index only, and only for the length of a call that holds ``b``."""
+    return b[g]
+
+
+@overload(row_of)
+def _row_of(b: Any, g: Any) -> Any:
+    if b.layout != "C":
+
+        def view(b: Any, g: Any) -> Any:  # numba wants the overload's parameters, annotations included
+            return b[g]
+
+        return view
+
+    def pointer(b: Any, g: Any) -> Any:
+        return _offset(_data_of(b), np.uint64(g) * np.uint64(b.shape[1]))  # type: ignore[call-arg]
+
+    return pointer
+
+
+def pointer_of(array: Any) -> Any:
+    """``array`` itself; compiled, a bare pointer to its first element when it is
+    C-contiguous (see :func:`row_of`)."""
+    return array
+
+
+@overload(pointer_of)
+def _pointer_of(array: Any) -> Any:
+    def pointer(array: Any) -> Any:
+        return _data_of(array)  # type: ignore[call-arg]
+
+    return _when_contiguous(array, pointer)
+
+
+def span(row: Any, start: int, length: int) -> Any:
+    """``row[start : start + length]`` as an array, for a row (or scratch) that
+    :func:`row_of` may have made a pointer (then an array without an owner)."""
+    return row[start : start + length]
+
+
+@overload(span)
+def _span(row: Any, start: Any, length: Any) -> Any:
+    if isinstance(row, types.CPointer):
+
+        def of_pointer(row: Any, start: Any, length: Any) -> Any:  # numba wants the overload's parameters
+            return numba.carray(_offset(row, np.uint64(start)), length)  # type: ignore[attr-defined,call-arg]
+
+        return of_pointer
+
+    def of_array(row: Any, start: Any, length: Any) -> Any:
+        return row[start : start + length]
+
+    return of_array
 
 
 @numba.njit(cache=True, inline="always")
@@ -377,24 +446,24 @@ def _army_key(row: Array, t: int, p: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _pool_count(b: Array, g: int, p: int, m: int, private: bool) -> int:
-    """The copies of card ``m`` p's opponents may still receive in game g: the cards
-    not face up, less p's own hand with private proof."""
-    have = b[_u(g), _u(HIDDEN + m)]
+def _pool_count(row: Any, p: int, m: int, private: bool) -> int:
+    """The copies of card ``m`` p's opponents may still receive in the game of ``row``
+    (:func:`row_of`): the cards not face up, less p's own hand with private proof."""
+    have = row[_u(HIDDEN + m)]
     if private:
-        have -= _BIT_COUNT[_u(_lanes_holding(b[_u(g), _u(HAND + p)], b[_u(g), _u(HAND_LEN + p)], m))]
+        have -= _BIT_COUNT[_u(_lanes_holding(row[_u(HAND + p)], row[_u(HAND_LEN + p)], m))]
     return int(have)
 
 
 @numba.njit(cache=True, inline="always")
-def _needs_in_pool(b: Array, g: int, p: int, cards: int, private: bool) -> int:
+def _needs_in_pool(row: Any, p: int, cards: int, private: bool) -> int:
     """The cards of the word ``cards`` (lanes of 0 are empty) as a set of masks (bit m)
-    when p's opponents may still receive all of them in game g, else -1."""
+    when p's opponents may still receive all of them in the game of ``row``, else -1."""
     needs = 0
     for j in range(ARMY):
         m = lane(cards, j)
         if m != 0:
-            if _pool_count(b, g, p, m, private) < _BIT_COUNT[_u(_lanes_holding(cards, ARMY, m))]:
+            if _pool_count(row, p, m, private) < _BIT_COUNT[_u(_lanes_holding(cards, ARMY, m))]:
                 return -1
             needs |= 1 << m
     return needs
@@ -414,8 +483,9 @@ def _appended(army: int, length: int, cards: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _still_reachable(witness: int, army: int, length: int, b: Array, g: int, p: int, private: bool, floor: int) -> int:
-    """An army word with a key above ``floor`` that an opponent of p in game g with
+def _still_reachable(witness: int, army: int, length: int, row: Any, p: int, private: bool, floor: int) -> int:
+    """An army word with a key above ``floor`` that an opponent of p in the game of
+    ``row`` (:func:`row_of`) with
     the army word ``army`` (``length`` < 4 cards) can still reach, from the
     ``witness`` found earlier, or 0 if none is found this way. The word returned
     is the army's lanes followed by the cards it would add.
@@ -437,12 +507,12 @@ def _still_reachable(witness: int, army: int, length: int, b: Array, g: int, p: 
         else:
             rest &= ~(255 << (8 * _NTH_BIT[_u(hits * 8)]))
     if extra == 0:
-        return _appended(army, length, rest) if _needs_in_pool(b, g, p, rest, private) >= 0 else 0
+        return _appended(army, length, rest) if _needs_in_pool(row, p, rest, private) >= 0 else 0
     for j in range(ARMY):
         if lane(rest, j) == 0:
             continue
         fewer = rest & ~(255 << (8 * j))
-        if _needs_in_pool(b, g, p, fewer, private) < 0:
+        if _needs_in_pool(row, p, fewer, private) < 0:
             continue
         word = _appended(army, length, fewer)
         if _word_key(word) > floor:
@@ -460,74 +530,79 @@ def _added_cards(word: int, length: int) -> int:
 
 
 @numba.njit(cache=True)
-def _beaten_by(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array) -> int:
+def _beaten_by(n: int, private: bool, row: Any, t: int, p: int, scratch: Any) -> int:
     """Whether some opponent could still win territory t against p's complete army in
-    game g: -1 when none can; otherwise the cards (bit m, a mask) the pool must keep
-    for the army found to stay reachable (0 when an opponent's complete army is ahead).
+    the game of ``row`` (n seats, ``private`` proof): -1 when none can; otherwise the
+    cards (bit m, a mask) the pool must keep for the army found to stay reachable (0
+    when an opponent's complete army is ahead).
 
     The WITNESS field (t, p, q) remembers, as an army word, an army q was last
     shown able to reach (0 when none), q's army first and the cards it would
     add after it. While q's army is still the start of it and the pool holds
     the rest, or an army made from it is reachable (:func:`_still_reachable`),
-    no search is needed; that is tested here without views (see
-    :func:`_claim_status`), and only a search calls :func:`_reach`. Not inlined:
-    inlined into every caller of :func:`_claim_status` it made the batch kernels'
-    compilation take over 16 GB. HOPELESS
-    there: q was shown unable to beat p's army, which stays so. The pool only
-    shrinks and armies only grow, so a witness that still holds is still a witness.
+    no search is needed; nor when the search would decide at once
+    (:func:`~ordonnance._completion_kernel.first_completion`); only a search
+    calls :func:`_reach`. HOPELESS there: q was shown unable to beat p's army,
+    which stays so. The pool only shrinks and armies only grow, so a witness
+    that still holds is still a witness.
+
+    Not inlined: inlined into every caller of :func:`_claim_status` it made the
+    batch kernels' compilation take over 16 GB. So the call is kept cheap: the
+    game's row and the scratch arrive as bare pointers (:func:`row_of`), six
+    arguments in registers, with no array to reference-count; inlined into
+    ``simulate`` it was worth 1.11x there, and the pointers win most of that.
     """
-    mine = _word_key(b[_u(g), _u(ARMY_AT + _at(t, p))])
-    mine_done = b[_u(g), _u(COMPLETED + _at(t, p))]
-    for q in range(cfg.n):
+    mine = _word_key(row[_u(ARMY_AT + _at(t, p))])
+    mine_done = row[_u(COMPLETED + _at(t, p))]
+    for q in range(n):
         if q == p:
             continue
-        done = b[_u(g), _u(COMPLETED + _at(t, q))]
-        army = b[_u(g), _u(ARMY_AT + _at(t, q))]
+        done = row[_u(COMPLETED + _at(t, q))]
+        army = row[_u(ARMY_AT + _at(t, q))]
         if done != NOT_COMPLETE:
             if _ahead(_word_key(army), done, mine, mine_done):
                 return 0
             continue
         slot = WITNESS + _at(t, p) * SEATS + q
-        witness = b[_u(g), _u(slot)]
+        witness = row[_u(slot)]
         if witness == HOPELESS:
             continue
-        length = b[_u(g), _u(ARMY_LEN + _at(t, q))]
+        length = row[_u(ARMY_LEN + _at(t, q))]
         if witness != 0:
             if (witness & ((1 << (8 * length)) - 1)) == army:
-                needs = _needs_in_pool(b, g, p, witness >> (8 * length), cfg.private)
+                needs = _needs_in_pool(row, p, witness >> (8 * length), private)
                 if needs >= 0:
                     return needs
-            witness = _still_reachable(witness, army, length, b, g, p, cfg.private, mine)
+            witness = _still_reachable(witness, army, length, row, p, private, mine)
             if witness != 0:
-                b[_u(g), _u(slot)] = witness
+                row[_u(slot)] = witness
                 return _added_cards(witness, length)
         witness = UNDECIDED
-        if not cfg.private:
-            # What the search would find at once, read from the board (see _reach).
-            witness = first_completion(army, length, b, g, HIDDEN, 32, mine)
+        if not private:
+            # What the search would find at once, read from the row (see _reach).
+            witness = first_completion(army, length, row, 0, HIDDEN, 32, mine)
             if witness != UNDECIDED:
-                b[_u(g), _u(slot)] = witness  # NONE is HOPELESS
+                row[_u(slot)] = witness  # NONE is HOPELESS
         if witness == UNDECIDED:
-            witness = _reach(b, g, t, p, q, mine, cfg.private, scratch)
+            witness = _reach(row, t, p, q, mine, private, scratch)
         if witness != HOPELESS:
             return _added_cards(witness, length)
     return -1
 
 
 @numba.njit(cache=True)
-def _reach(b: Array, g: int, t: int, p: int, q: int, mine: int, private: bool, scratch: Array) -> int:
+def _reach(row: Any, t: int, p: int, q: int, mine: int, private: bool, scratch: Any) -> int:
     """An army word with a key above ``mine`` (p's complete army in territory t of
-    game g) that q (not complete there) can still reach, found by the completion
-    search and remembered in the WITNESS field (t, p, q), or HOPELESS (remembered
-    too) when there is none. Whole arrays, no views, as arguments: see
-    :func:`_claim_status`."""
-    row = b[_u(g)]
+    the game of ``row``) that q (not complete there) can still reach, found by the
+    completion search and remembered in the WITNESS field (t, p, q), or HOPELESS
+    (remembered too) when there is none. ``row`` and ``scratch`` as
+    :func:`_beaten_by` takes them."""
     slot = WITNESS + _at(t, p) * SEATS + q
     w = row[_u(ARMY_AT + _at(t, q))]
     length = row[_u(ARMY_LEN + _at(t, q))]
     if private:
-        pool = scratch[POOL : POOL + 32]
-        pool[:] = row[HIDDEN : HIDDEN + 32]
+        pool = span(scratch, POOL, 32)
+        pool[:] = span(row, HIDDEN, 32)
         for i in range(row[_u(HAND_LEN + p)]):
             pool[_u(lane(row[_u(HAND + p)], i))] -= 1
         word = first_completion(w, length, pool, 0, 0, 32, mine)
@@ -536,8 +611,8 @@ def _reach(b: Array, g: int, t: int, p: int, q: int, mine: int, private: bool, s
             row[_u(slot)] = word  # NONE is HOPELESS
             return int(word)
     else:
-        pool = row[HIDDEN : HIDDEN + 32]
-    packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, scratch[SEARCH:SCRATCH])
+        pool = span(row, HIDDEN, 32)
+    packed = beats_into(w & 255, (w >> 8) & 255, (w >> 16) & 255, (w >> 24) & 255, pool, mine + 1, span(scratch, SEARCH, WORK))
     if packed < 0:
         row[_u(slot)] = HOPELESS
         return HOPELESS
@@ -587,7 +662,7 @@ def _claim_status(cfg: Config, b: Array, g: int, t: int, p: int, scratch: Array)
     bit = 1 << _at(t, p)
     if b[_u(g), PROVEN] & bit:
         return -1
-    needs = _beaten_by(cfg, b, g, t, p, scratch)
+    needs = _beaten_by(cfg.n, cfg.private, row_of(b, g), t, p, pointer_of(scratch))
     if needs < 0:
         b[_u(g), PROVEN] |= bit
     return needs
@@ -694,10 +769,11 @@ def _resolve(cfg: Config, b: Array, g: int, mask: int, t: int, complete: bool, s
             look &= contested
         if look == 0:
             return
-        by_completion = scratch[BY_COMPLETION : BY_COMPLETION + 4]
-        for u in range(TERRITORIES):
-            if not (look >> u) & 1:
-                continue
+        # (The territories to look at by their bits, in table order; the claimants in
+        # completion order in scratch, without a view: see _claim_status.)
+        while look != 0:
+            u = _NTH_BIT[_u(look * 8)]
+            look &= look - 1
             if b[_u(g), _u(OWNER + u)] != NOBODY:
                 contested &= ~(1 << u)
                 continue
@@ -707,10 +783,10 @@ def _resolve(cfg: Config, b: Array, g: int, mask: int, t: int, complete: bool, s
                 if done != NOT_COMPLETE:
                     # complete players, earliest first
                     k = n_done
-                    while k > 0 and b[_u(g), _u(COMPLETED + _at(u, by_completion[_u(k - 1)]))] > done:
-                        by_completion[_u(k)] = by_completion[_u(k - 1)]
+                    while k > 0 and b[_u(g), _u(COMPLETED + _at(u, scratch[_u(BY_COMPLETION + k - 1)]))] > done:
+                        scratch[_u(BY_COMPLETION + k)] = scratch[_u(BY_COMPLETION + k - 1)]
                         k -= 1
-                    by_completion[_u(k)] = q
+                    scratch[_u(BY_COMPLETION + k)] = q
                     n_done += 1
             if n_done == n:
                 _award(cfg, b, g, u, _first_ranked(b[_u(g)], u, n))
@@ -718,7 +794,7 @@ def _resolve(cfg: Config, b: Array, g: int, mask: int, t: int, complete: bool, s
             else:
                 needs = 0
                 for k in range(n_done):
-                    q = by_completion[_u(k)]
+                    q = scratch[_u(BY_COMPLETION + k)]
                     status = _claim_status(cfg, b, g, u, q, scratch)
                     if status < 0:
                         _award(cfg, b, g, u, q)
