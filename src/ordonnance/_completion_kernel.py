@@ -108,12 +108,10 @@ def _place(c: npt.NDArray[np.int64], n: int, mask: int) -> int:
 
 #: Returned by :func:`first_completion` when only a search can tell.
 UNDECIDED = 0
-#: _LEVELS[i]: bit 31 - m set for every card mask m with 5 - i symbols (see first_completion).
-_LEVELS = np.array([sum(1 << (31 - m) for m in _MASKS if m.bit_count() == c) for c in range(5, 0, -1)], dtype=np.int64)
+#: _LEVEL_START[i]: where the masks with 5 - i symbols start in _ORDER (then _LEVEL_START[i + 1]).
+_LEVEL_START = np.array([0, 1, 6, 16, 26, 31], dtype=np.int64)
 #: _REPEATED[c]: a 1 in each of the first c bytes (times a mask: c copies of it in an army word).
 _REPEATED = np.array([0, 0x1, 0x101, 0x10101, 0x1010101], dtype=np.int64)
-#: _WITH_SYMBOL[s]: bit 31 - m set for every card mask m carrying symbol s.
-_WITH_SYMBOL = np.array([sum(1 << (31 - m) for m in _MASKS if m >> s & 1) for s in range(5)], dtype=np.int64)
 
 
 def entry(counts: npt.NDArray[np.int64], g: int, i: int) -> int:
@@ -168,30 +166,33 @@ def first_completion(army: int, length: int, counts: Any, g: int, base: int, siz
     * else UNDECIDED.
 
     No views, no working memory: the automatic claims call it before a search.
-    The masks the pool holds are one bitset, bit ``31 - m`` for mask ``m``, so
-    that within a number of symbols the lowest bit is the highest mask, the
-    search's order (``_ORDER``).
+    The pool is read a level of ``_ORDER`` (a number of symbols) at a time,
+    each level's copies taken without branches, and no further than the level
+    that fills the army, unless the leaf is too weak and the bound needs the
+    OR of every mask the pool holds.
     """
-    present = 0
-    for m in range(1, size):
-        present |= (entry(counts, g, base + m) > 0) << (31 - m)
     word = army
     at = length
+    fill = 0  # the OR of the pool's masks met so far
+    i = 0
     for level in range(5):
-        held = present & _LEVELS[level]
-        while held != 0 and at < 4:
-            m = 31 - _lowest_bit(held)
-            copies = min(entry(counts, g, base + m), 4 - at)
-            word |= (m * _REPEATED[copies]) << (8 * at)
-            at += copies
-            held &= held - 1
+        # A level's masks in search order, copies taken without branches.
+        for i in range(_LEVEL_START[level], _LEVEL_START[level + 1]):
+            m = _ORDER[i]
+            copies = entry(counts, g, base + m) if m < size else 0
+            taken = min(max(copies, 0), 4 - at)
+            word |= (m * _REPEATED[taken]) << (8 * at)
+            at += taken
+            fill |= m if copies > 0 else 0
+        if at == 4:
+            break
     if at < 4:
         return NONE
     if army_word_key(word) > floor:
         return word
-    fill = 0
-    for symbol in range(5):
-        fill |= ((present & _WITH_SYMBOL[symbol]) != 0) << symbol
+    for j in range(i + 1, 31):
+        m = _ORDER[j]
+        fill |= m if m < size and entry(counts, g, base + m) > 0 else 0
     ceiling = army
     for j in range(length, 4):
         ceiling |= fill << (8 * j)

@@ -924,9 +924,7 @@ def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
     if n_plays == 0:
         return PASS_ACTION  # only reachable when the engine would not ask: defensive
     if greedy:
-        best_lanes = scratch[BEST_LANES : BEST_LANES + 40]
-        best_ts = scratch[BEST_TS : BEST_TS + 40]
-        n_best = 0
+        n_best = 0  # the tied best plays: lanes at BEST_LANES, territories at BEST_TS of scratch (no views)
         best_key = -1
         best_done = 0
         for ci in range(n_distinct):
@@ -942,14 +940,14 @@ def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
                     best_done = done
                     n_best = 0
                 if key == best_key and done == best_done:
-                    best_lanes[_u(n_best)] = i
-                    best_ts[_u(n_best)] = t
+                    scratch[_u(BEST_LANES + n_best)] = i
+                    scratch[_u(BEST_TS + n_best)] = t
                     n_best += 1
         state, value = splitmix64(s.rng[_u(g), _u(p)])
         s.rng[_u(g), _u(p)] = state
         pick = bounded(value, n_best)
-        i = best_lanes[_u(pick)]
-        t = best_ts[_u(pick)]
+        i = scratch[_u(BEST_LANES + pick)]
+        t = scratch[_u(BEST_TS + pick)]
     else:
         # One output picks both: the high half the card, the low half the territory.
         state, value = splitmix64(s.rng[_u(g), _u(p)])
@@ -1078,6 +1076,9 @@ def outcome(cfg: Config, s: State, g: int, scores: Array, scratch: Array) -> int
     keys = scratch[KEYS : KEYS + TERRITORIES * SEATS]
     keys_of(n, row, keys)
     scores_of(n, keys, row, cfg.scoring, scores)
+    only = _sole_leader(scores, n)
+    if only != NOBODY:
+        return only  # (as _winner would, without its call and the views it takes)
     w = scratch[WINNER_WORK : WINNER_WORK + 16]
     return _winner(scores, row[OWNER : OWNER + TERRITORIES], row[MARKER : MARKER + TERRITORIES], n, cfg.tie_break, w[0:4], w[4:8], w[8:12], w[12:16])
 
