@@ -38,7 +38,7 @@ from ordonnance import _simulator_kernel as kernel
 from ordonnance._army_kernel import tiers_key, word_tiers
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 
-__all__ = ["BINS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action"]
+__all__ = ["BINS", "WORK_ROWS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action", "odds_into"]
 
 #: Percentile bins of an army's strength.
 BINS = 32
@@ -130,16 +130,6 @@ def distribution(odds: Odds, word: int, length: int, out: npt.NDArray[np.float64
 
 
 @numba.njit(cache=True, inline="always")
-def _chance(mine: npt.NDArray[np.float64], below: npt.NDArray[np.float64], t: int) -> float:
-    """The chance that an army of distribution ``mine`` beats every other seat's in territory t
-    (``below[t, i]``: the chance that an army of bin i does, see :func:`odds_action`)."""
-    chance = 0.0
-    for i in range(BINS):
-        chance += mine[i] * below[t, i]
-    return chance
-
-
-@numba.njit(cache=True, inline="always")
 def forced(cfg: kernel.Config, b: npt.NDArray[np.int64], p: int, scratch: npt.NDArray[np.int64]) -> int:
     """What the rollout policies play before they weigh a card: the claim of seat p's first
     provable territory (game 0 of the board ``b``), a pass when p has no play, else -1."""
@@ -158,9 +148,49 @@ def in_hand(b: npt.NDArray[np.int64], p: int) -> tuple[int, int, int]:
     return b[0, kernel.HAND + p], b[0, kernel.HAND_LEN + p], b[0, kernel.OPEN + p]
 
 
+#: Rows of the working space of :func:`odds_into`: a territory's ``below`` each, then the chances.
+WORK_ROWS = kernel.TERRITORIES + 1
+
+
 @numba.njit(cache=True)
 def odds_action(cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64]) -> int:
     """The action of the odds policy for the seat to act in game 0 of ``s`` (see the module docs)."""
+    return odds_into(cfg, s, odds, scratch, np.empty((WORK_ROWS, BINS), np.float64))
+
+
+@numba.njit(cache=True, inline="always")
+def _bin(odds: Odds, word: int) -> int:
+    """The bin of the complete army ``word``."""
+    return int(odds.bin_of[min(np.searchsorted(odds.keys, kernel._word_key(word)), odds.keys.shape[0] - 1)])
+
+
+@numba.njit(cache=True, inline="always")
+def _chance_of(odds: Odds, word: int, length: int, below: npt.NDArray[np.float64], t: int) -> float:
+    """The chance that the army of ``length`` cards in ``word`` beats every other seat's in territory t
+    (``below[t, i]``: the chance that an army of bin i does, see :func:`odds_into`), read from the
+    tables' row without building its :func:`distribution` (the same sums in the same order)."""
+    if length >= kernel.ARMY:
+        return float(below[t, _bin(odds, word)])  # one bin of chance 1: the sum's only term that is not +0.0
+    row = code(word, length)
+    chance = 0.0
+    for i in range(BINS):
+        chance += odds.completion[row, i] * below[t, i]
+    return chance
+
+
+@numba.njit(cache=True)
+def odds_into(
+    cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64], work: npt.NDArray[np.float64]
+) -> int:
+    """:func:`odds_action` in the working space ``work`` (``WORK_ROWS`` x ``BINS`` floats; what it holds does not matter).
+
+    The same arithmetic as the distributions of the module docs, read from the
+    tables' rows in place: a complete army's one bin multiplies ``below`` by 0
+    under it, by 0.5 at it and by 1 above it, and its chance is ``below`` at
+    that bin. The chance of a majority is run over the territories before
+    ``t`` once for all of ``t``'s candidate moves, and a card the hand holds
+    twice is weighed once (its value is the same; the ties still count it).
+    """
     b = s.board
     p = b[0, kernel.CURRENT]
     n = cfg.n
@@ -170,25 +200,33 @@ def odds_action(cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.ND
     hand, size, open_here = in_hand(b, p)
     territories = kernel.TERRITORIES
     majority = n == 2 and cfg.scoring == kernel.TERRITORIES_SCORING
-    below = np.ones((territories, BINS), np.float64)
-    chance = np.zeros(territories, np.float64)
-    mine = np.empty(BINS, np.float64)
+    below = work
+    chance = work[territories]
     for t in range(territories):
         owner = b[0, kernel.OWNER + t]
         if owner != kernel.NOBODY:
             chance[t] = 1.0 if owner == p else 0.0
             continue
+        for i in range(BINS):
+            below[t, i] = 1.0
         for q in range(n):
             if q != p:
                 aq = t * kernel.SEATS + q
-                distribution(odds, b[0, kernel.ARMY_AT + aq], b[0, kernel.ARMY_LEN + aq], mine)
+                length = b[0, kernel.ARMY_LEN + aq]
+                if length >= kernel.ARMY:
+                    k = _bin(odds, b[0, kernel.ARMY_AT + aq])
+                    for i in range(k):
+                        below[t, i] *= 0.0
+                    below[t, k] *= 0.5
+                    continue
+                row = code(b[0, kernel.ARMY_AT + aq], length)
                 under = 0.0
                 for i in range(BINS):  # times the chance that q's bin is under i, plus half that it is i
-                    below[t, i] *= under + 0.5 * mine[i]
-                    under += mine[i]
+                    x = odds.completion[row, i]
+                    below[t, i] *= under + 0.5 * x
+                    under += x
         at = t * kernel.SEATS + p
-        distribution(odds, b[0, kernel.ARMY_AT + at], b[0, kernel.ARMY_LEN + at], mine)
-        chance[t] = _chance(mine, below, t)
+        chance[t] = _chance_of(odds, b[0, kernel.ARMY_AT + at], b[0, kernel.ARMY_LEN + at], below, t)
     best = kernel.PASS_ACTION
     b1 = b2 = -(1 << 62)
     ties = 0
@@ -199,26 +237,46 @@ def odds_action(cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.ND
         at = t * kernel.SEATS + p
         length = b[0, kernel.ARMY_LEN + at]
         word = b[0, kernel.ARMY_AT + at]
-        before = chance[t]
+        # the sums over the territories before t, as the loop over all of them starts
+        e0 = 0.0
+        g0, g1, g2, g3 = 1.0, 0.0, 0.0, 0.0
+        for u in range(t):
+            x = chance[u]
+            e0 += x
+            g3 = g3 + g2 * x
+            g2 = g2 * (1.0 - x) + g1 * x
+            g1 = g1 * (1.0 - x) + g0 * x
+            g0 = g0 * (1.0 - x)
+        lanes = work[territories, territories:]  # the value of each hand lane weighed for t
         for i in range(size):
             m = (hand >> (8 * i)) & 255
-            distribution(odds, word | (m << (8 * length)), length + 1, mine)
-            chance[t] = _chance(mine, below, t)
-            expected = 0.0
-            for u in range(territories):
-                expected += chance[u]
-            if majority:
-                f0, f1, f2, f3 = 1.0, 0.0, 0.0, 0.0  # P(0, 1, 2, 3 or more territories)
-                for u in range(territories):
-                    x = chance[u]
-                    f3 = f3 + f2 * x
-                    f2 = f2 * (1.0 - x) + f1 * x
-                    f1 = f1 * (1.0 - x) + f0 * x
-                    f0 = f0 * (1.0 - x)
-                value = f3 + 0.02 * expected
+            seen = -1
+            for j in range(i):
+                if (hand >> (8 * j)) & 255 == m:
+                    seen = j
+                    break
+            if seen >= 0:
+                value = lanes[seen]  # the same card again: the same value
             else:
-                value = expected
-            chance[t] = before
+                x = _chance_of(odds, word | (m << (8 * length)), length + 1, below, t)
+                expected = e0 + x
+                for u in range(t + 1, territories):
+                    expected += chance[u]
+                if majority:
+                    f3 = g3 + g2 * x
+                    f2 = g2 * (1.0 - x) + g1 * x
+                    f1 = g1 * (1.0 - x) + g0 * x
+                    f0 = g0 * (1.0 - x)
+                    for u in range(t + 1, territories):
+                        y = chance[u]
+                        f3 = f3 + f2 * y
+                        f2 = f2 * (1.0 - y) + f1 * y
+                        f1 = f1 * (1.0 - y) + f0 * y
+                        f0 = f0 * (1.0 - y)
+                    value = f3 + 0.02 * expected
+                else:
+                    value = expected
+            lanes[i] = value
             s1 = int(round(value * 1e9))  # rounded: sums in another order tie alike
             s2 = -kernel._BIT_COUNT[m]
             if s1 > b1 or (s1 == b1 and s2 > b2):
