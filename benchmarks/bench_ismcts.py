@@ -212,6 +212,18 @@ def test_ismcts_iterations(benchmark: Any, where: str) -> None:
     benchmark(bot.choose, view)
 
 
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option keyword=value`` items as ISMCTS keywords (a value a number where it reads as one)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = float(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
 def main() -> None:
     global MC_RATIO
     parser = argparse.ArgumentParser(description="ISMCTS against MonteCarlo or Greedy over duplicate deals")
@@ -226,13 +238,7 @@ def main() -> None:
                         help="MonteCarlo rollouts per ISMCTS iteration under an iteration budget")  # fmt: skip
     args = parser.parse_args()
     MC_RATIO = args.mc_ratio  # read by make_opponent (worker processes fork and inherit it)
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, _, value = item.partition("=")
-        try:
-            options[key] = float(value)
-        except ValueError:
-            options[key] = value
+    options = parse_options(args.option)
     figures = run_match(args.opponent, args.games, args.players, args.budget, args.workers, options, args.first_deal)
     print(summary(figures))
     print(json.dumps(figures))

@@ -1,0 +1,120 @@
+"""A ceiling for ISMCTS against Greedy: the same search told the true deal (an experiment, not a bot).
+
+The cheating search is :class:`ordonnance.bots.ISMCTS` with its
+determinization replaced by one that deals the *true* hidden cards: the
+other seats' real hands and the real draw pile in its real order, in every
+iteration (so the search is perfect-information Monte-Carlo tree search on
+the real game; the rollouts' ties stay random draws of the policies).
+Nothing of the library changes: a copy of ``_ismcts.iterate_halving`` is
+compiled (uncached) against that determinizer, and a subclass of
+``_Setup`` writes the true cards of the game being played into the
+position's start.
+The matches are those of ``bench_ismcts.py`` (the same duplicate deals and
+bot seeds), with an iteration budget::
+
+    python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --first-deal 0
+    python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --honest   # the same loop, not cheating
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import types
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+import ordonnance as od
+from ordonnance import _ismcts
+from ordonnance import _simulator_kernel as kernel
+from ordonnance._montecarlo import Position, _Setup, determinize
+from ordonnance.simulation import _wilson, bot_seeds, game_seeds
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_ismcts import _ISMCTS_SEED, _OPPONENT_SEED, DEAL_SEED, parse_options  # noqa: E402
+
+_TRUE: list[od.Game] = []  # the game being played (set before each decision of the cheating bot)
+
+
+@numba.njit
+def true_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int64]) -> np.uint64:
+    """determinize, then the board of ``pos.start`` again: it holds the true hands and draw pile
+    (:class:`_TrueSetup`); the bots' seeds stay those determinize drew."""
+    state = determinize(n, pos, state, deal)
+    for k in range(pos.start.board.shape[1]):
+        pos.dealt.board[0, k] = pos.start.board[0, k]
+    return state
+
+
+class _TrueSetup(_Setup):
+    @classmethod
+    def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
+        setup = _Setup.of(view, rollout_policy)
+        game, row = _TRUE[-1], setup.position.start.board[0]
+        for q in range(view.rules.players):
+            if q != view.seat:
+                row[kernel.HAND + q] = kernel.pack(np.array(game._hands[q], np.int64))
+        deck = game._deck[::-1]  # the top card first, as the kernel's ORDER
+        assert sorted(deck + [m for q in range(view.rules.players) if q != view.seat for m in game._hands[q]]) == sorted(
+            setup.position.pool.tolist()
+        ), "the true cards are not the unseen ones"
+        row[kernel.ORDER : kernel.ORDER + len(deck)] = deck
+        return setup
+
+
+def cheat() -> None:
+    """Make every ISMCTS search of this process see the true deal (see the module docs)."""
+    f = _ismcts.iterate_halving.py_func
+    glob = dict(f.__globals__, determinize=true_deal)
+    _ismcts.iterate_halving = numba.njit(types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__))
+    _ismcts._Setup = _TrueSetup  # type: ignore[misc]
+
+
+def play(games: int, budget: int, first: int, options: dict[str, Any]) -> dict[str, Any]:
+    """ISMCTS (iterations ``budget``) against Greedy, deals ``first ..``, each in both seats."""
+    rules = od.Rules(players=2)
+    start = time.perf_counter()
+    deals = game_seeds(DEAL_SEED, first + games // 2)[first:]
+    wins = played = 0
+    for deal in deals.tolist():
+        for seat in range(2):
+            own = [_OPPONENT_SEED] * 2
+            own[seat] = _ISMCTS_SEED
+            seeds = bot_seeds(np.array([deal], np.uint64), own)[0].tolist()
+            bots: list[od.bots.Bot] = [od.bots.Greedy(seed=int(seeds[p])) for p in range(2)]
+            bots[seat] = od.bots.ISMCTS(seed=int(seeds[seat]), iterations=budget, **options)
+            game = od.Game.new(rules, seed=deal)
+            while not game.is_over:
+                _TRUE[:] = [game]
+                game.apply(bots[game.current_player].choose(game.view(game.current_player)))
+            wins += game.winner == seat
+            played += 1
+    low, high = _wilson(wins, played)
+    return {"games": played, "wins": wins, "win_rate": wins / played, "ci95": (low, high),
+            "budget": budget, "first_deal": first, "options": options, "seconds": time.perf_counter() - start}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="ISMCTS told the true deal, against Greedy")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--budget", type=int, default=300)
+    parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument("--honest", action="store_true", help="do not cheat (the same loop, as bench_ismcts.py)")
+    parser.add_argument("--option", action="append", default=[], help="ISMCTS keyword=value (a number or a word)")
+    args = parser.parse_args()
+    options = parse_options(args.option)
+    if not args.honest:
+        cheat()
+    figures = play(args.games, args.budget, args.first_deal, options)
+    figures["cheat"] = not args.honest
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
