@@ -61,8 +61,8 @@ Expansion takes the untried action that Greedy ranks first (a claim, then the
 play that makes the strongest army), and progressive widening lets a node of
 N visits have at most ``1 + widening * sqrt(N)`` children. The tree lives in
 preallocated NumPy arrays (one row of int64 fields per node, :class:`Tree`)
-and every iteration runs in one numba kernel: a few thousand iterations take
-about 50 ms early in a two-player game (see the bots page for the measured
+and every iteration runs in one numba kernel: about a thousand iterations
+take 50 ms early in a two-player game (see the bots page for the measured
 figures).
 
 The budget counts iterations, so a seeded bot given ``iterations`` is
