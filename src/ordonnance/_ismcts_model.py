@@ -250,13 +250,9 @@ def odds_into(
         lanes = work[territories, territories:]  # the value of each hand lane weighed for t
         for i in range(size):
             m = (hand >> (8 * i)) & 255
-            seen = -1
-            for j in range(i):
-                if (hand >> (8 * j)) & 255 == m:
-                    seen = j
-                    break
-            if seen >= 0:
-                value = lanes[seen]  # the same card again: the same value
+            earlier = kernel._lanes_holding(hand, i, m)  # the lanes before i holding the same card
+            if earlier != 0:
+                value = lanes[kernel._NTH_BIT[earlier * 8]]  # the same card again: the same value
             else:
                 x = _chance_of(odds, word | (m << (8 * length)), length + 1, below, t)
                 expected = e0 + x
