@@ -98,6 +98,22 @@ def test_complete_armies_are_one_bin(python_bins: dict[int, int]) -> None:
         assert got.tolist() == [1.0 if i == python_bins[_key(army)] else 0.0 for i in range(BINS)]
 
 
+def test_complete_bins_of_every_ordered_army(python_bins: dict[int, int]) -> None:
+    """Odds.complete_bin, read by the kernel for complete armies: every ordered army of four cards
+    (three sorted into a code, then the fourth) finds its multiset's bin (exhaustive, 31**4)."""
+    odds = _ismcts_model.tables()
+    expected = np.full(32**4, -1, np.int64)  # by the code of the four cards sorted downwards
+    for army in itertools.combinations_with_replacement(MASKS, 4):
+        top = sorted(army, reverse=True)
+        expected[((top[0] * 32 + top[1]) * 32 + top[2]) * 32 + top[3]] = python_bins[_key(army)]
+    a, b, c, d = (g.ravel() for g in np.meshgrid(*[np.arange(1, 32)] * 4, indexing="ij"))
+    hi, mid, lo = np.sort(np.stack((a, b, c)), axis=0)[::-1]
+    four = np.sort(np.stack((a, b, c, d)), axis=0)[::-1]
+    want = expected[((four[0] * 32 + four[1]) * 32 + four[2]) * 32 + four[3]]
+    got = odds.complete_bin[((hi * 32 + mid) * 32 + lo) * 32 + d]
+    assert (want >= 0).all() and np.array_equal(got, want)
+
+
 def python_forced(cfg: kernel.Config, s: kernel.State) -> tuple[int | None, list[int], list[int]]:
     """Both rollout policies' start, from the engine's legal actions: (the first legal claim, or a
     pass when the seat to act has no play, or None; its hand's masks; its open territories)."""

@@ -52,17 +52,20 @@ class Odds(NamedTuple):
     ``completion[code]`` is the bin distribution of the completion of the
     army of fewer than four cards with that code (:func:`code`); ``keys``
     the distinct keys of complete armies, ascending, and ``bin_of[i]`` the
-    bin of ``keys[i]``.
+    bin of ``keys[i]``; ``complete_bin[32 * c + m]`` the bin of the complete
+    army of the three cards of code ``c`` and the card ``m`` (the same bins,
+    looked up without computing a key).
     """
 
     completion: npt.NDArray[np.float64]
     keys: npt.NDArray[np.int64]
     bin_of: npt.NDArray[np.int64]
+    complete_bin: npt.NDArray[np.int8]
 
 
 def no_tables() -> Odds:
     """Empty tables of the right types, for searches that do not use the odds policy."""
-    return Odds(np.zeros((1, BINS), np.float64), np.zeros(1, np.int64), np.zeros(1, np.int64))
+    return Odds(np.zeros((1, BINS), np.float64), np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(CODES * 32, np.int8))
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,7 +99,10 @@ def tables() -> Odds:
     completion = flat.reshape(CODES, BINS)
     total = completion.sum(axis=1, keepdims=True)
     completion = np.divide(completion, total, out=np.zeros_like(completion), where=total > 0)
-    return Odds(completion, distinct.astype(np.int64), bin_of)
+    top, middle, low = np.sort(np.stack((a, b, c)), axis=0)[::-1]
+    complete_bin = np.zeros(CODES * 32, np.int8)
+    complete_bin[((top * 32 + middle) * 32 + low) * 32 + d] = final_bin  # every order of a, b, c: one bin
+    return Odds(completion, distinct.astype(np.int64), bin_of, complete_bin)
 
 
 @numba.njit(cache=True, inline="always")
@@ -123,8 +129,7 @@ def distribution(odds: Odds, word: int, length: int, out: npt.NDArray[np.float64
     """The bin distribution of the army of ``length`` cards in ``word`` when complete, into ``out``."""
     if length >= kernel.ARMY:
         out[:] = 0.0
-        i = min(np.searchsorted(odds.keys, kernel._word_key(word)), odds.keys.shape[0] - 1)
-        out[odds.bin_of[i]] = 1.0
+        out[_bin(odds, word)] = 1.0
     else:
         out[:] = odds.completion[code(word, length)]
 
@@ -161,7 +166,7 @@ def odds_action(cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.ND
 @numba.njit(cache=True, inline="always")
 def _bin(odds: Odds, word: int) -> int:
     """The bin of the complete army ``word``."""
-    return int(odds.bin_of[min(np.searchsorted(odds.keys, kernel._word_key(word)), odds.keys.shape[0] - 1)])
+    return int(odds.complete_bin[code(word, 3) * 32 + ((word >> 24) & 255)])
 
 
 @numba.njit(cache=True, inline="always")
