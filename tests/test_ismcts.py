@@ -371,6 +371,47 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
     assert (setup.position.dealt.board == twin.board).all() and (setup.position.dealt.rng == twin.rng).all()
 
 
+def _weighed_rows(work: np.ndarray, board: np.ndarray, p: int) -> list[list[float]]:
+    """What the odds policy's working space holds for seat p about the undecided territories: each
+    one's ``below`` row and its chance."""
+    t_count, rows = kernel.TERRITORIES, []
+    for t in range(t_count):
+        if board[0, kernel.OWNER + t] == kernel.NOBODY:
+            rows.append([*work[_ismcts_model.BELOW + p * t_count + t], work[_ismcts_model.CHANCES + p, t]])
+    return rows
+
+
+@settings(max_examples=25 if JIT else 4, deadline=None)
+@given(rules=st.sampled_from(VARIANTS), deals=st.lists(st.integers(0, 2**64 - 1), min_size=2, max_size=2, unique=True),
+       plays=st.integers(0, 30))  # fmt: skip
+def test_odds_working_space_forgets_between_games(rules: Rules, deals: list[int], plays: int) -> None:
+    """One working space of the odds policy through two games, ``forget`` between them, each from
+    a position ``plays`` moves in (so a territory often holds as many cards in both): every choice
+    is a fresh working space's (``odds_action``), and after every call the seat's rows about the
+    undecided territories are what a fresh working space computes."""
+    tables, scratch = _ismcts_model.tables(), np.zeros(kernel.SCRATCH, np.int64)
+    work = _ismcts_model.odds_work()
+    with np.errstate(over="ignore"):
+        for deal in deals:
+            game = _advance(od.Game.new(rules, seed=deal), plays, seed=deal % 1000)
+            if game.is_over:
+                continue
+            setup = _Setup.of(game.view(game.current_player), "greedy")
+            cfg, s = setup.cfg, setup.position.dealt
+            determinize(rules.players, setup.position, np.uint64(deal), np.empty(len(setup.position.pool), np.int64))
+            fresh = kernel.new_state(1, cfg.deck)
+            _ismcts_model.forget(work)
+            while not s.board[0, kernel.OVER]:
+                kernel.copy_game(s, 0, fresh, 0)
+                p = int(s.board[0, kernel.CURRENT])
+                a = _ismcts_model.odds_into(cfg, s, tables, scratch, work)
+                new = _ismcts_model.odds_work()
+                assert a == _ismcts_model.odds_into(cfg, fresh, tables, scratch, new) and (s.rng == fresh.rng).all()
+                if a < kernel.CLAIM_ACTIONS:  # a play: the territories were weighed
+                    assert _weighed_rows(work, s.board, p) == _weighed_rows(new, s.board, p)
+                kernel.apply_action(cfg, s, 0, a, scratch)
+
+
 @pytest.mark.parametrize("planner", ["potential", "odds"])
 @pytest.mark.parametrize("rules", VARIANTS[:: 1 if JIT else 6], ids=IDS[:: 1 if JIT else 6])
 def test_planner_rollouts_play_only_legal_actions(rules: Rules, planner: str) -> None:

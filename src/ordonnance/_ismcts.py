@@ -98,7 +98,7 @@ from ordonnance._montecarlo import (
     determinize,
     reward,
 )
-from ordonnance._ismcts_model import BINS, WORK_ROWS, Odds, forced, in_hand, no_tables, odds_action, odds_into, tables
+from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
@@ -436,7 +436,7 @@ def planned(cfg: kernel.Config, s: kernel.State, kind: int, odds: Odds, scratch:
 def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, kind: int, odds: Odds, scratch: npt.NDArray[np.int64]) -> None:
     """Play game 0 of ``s`` to its end with :func:`planner_action` in the seats of the bit mask
     ``planner``, the Config's kernel bots in the others."""
-    work = np.empty((WORK_ROWS, BINS), np.float64)  # odds_into's, once for the whole rollout
+    work = odds_work()  # odds_into's, once for the whole rollout
     while not s.board[0, kernel.OVER]:
         if (planner >> s.board[0, kernel.CURRENT]) & 1:
             a = odds_into(cfg, s, odds, scratch, work) if kind == 1 else planner_action(cfg, s, scratch)

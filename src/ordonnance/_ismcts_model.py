@@ -38,7 +38,8 @@ from ordonnance import _simulator_kernel as kernel
 from ordonnance._army_kernel import tiers_key, word_tiers
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 
-__all__ = ["BINS", "WORK_ROWS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action", "odds_into"]
+__all__ = ["BINS", "WORK_ROWS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action", "odds_into", "odds_work",
+           "forget"]
 
 #: Percentile bins of an army's strength.
 BINS = 32
@@ -153,14 +154,42 @@ def in_hand(b: npt.NDArray[np.int64], p: int) -> tuple[int, int, int]:
     return b[0, kernel.HAND + p], b[0, kernel.HAND_LEN + p], b[0, kernel.OPEN + p]
 
 
-#: Rows of the working space of :func:`odds_into`: a territory's ``below`` each, then the chances.
-WORK_ROWS = kernel.TERRITORIES + 1
+# The working space of odds_into (odds_work), a row of BINS floats each: for seat p and territory t,
+# row BELOW + p * T + t holds t's ``below`` for p and row VALUES + p * T + t the chance of t with each
+# card m that p may play there (column m; NaN: not weighed yet); row CHANCES + p holds p's chance of
+# each territory (columns 0..T-1) and the cards in t when those rows were made (column T + t); row
+# LANES the value of each hand lane for the territory being weighed.
+_T = kernel.TERRITORIES
+BELOW = 0
+VALUES = kernel.SEATS * _T
+CHANCES = 2 * kernel.SEATS * _T
+LANES = CHANCES + kernel.SEATS
+#: Rows of the working space of :func:`odds_into` (see :func:`odds_work`).
+WORK_ROWS = LANES + 1
+
+
+@numba.njit(cache=True)
+def odds_work() -> npt.NDArray[np.float64]:
+    """A fresh working space for :func:`odds_into`, for one game: what it remembers of a territory
+    holds while no card is added there, and a game only adds cards, so one working space serves
+    every call on a game as it goes on (a rollout), and a new game needs a new one (or :func:`forget`)."""
+    work = np.empty((WORK_ROWS, BINS), np.float64)
+    forget(work)
+    return work
+
+
+@numba.njit(cache=True)
+def forget(work: npt.NDArray[np.float64]) -> None:
+    """Make :func:`odds_into` weigh every territory anew (before a call on another game)."""
+    for p in range(kernel.SEATS):
+        for t in range(_T):
+            work[CHANCES + p, _T + t] = -1.0
 
 
 @numba.njit(cache=True)
 def odds_action(cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64]) -> int:
     """The action of the odds policy for the seat to act in game 0 of ``s`` (see the module docs)."""
-    return odds_into(cfg, s, odds, scratch, np.empty((WORK_ROWS, BINS), np.float64))
+    return odds_into(cfg, s, odds, scratch, odds_work())
 
 
 @numba.njit(cache=True, inline="always")
@@ -172,7 +201,7 @@ def _bin(odds: Odds, word: int) -> int:
 @numba.njit(cache=True, inline="always")
 def _chance_of(odds: Odds, word: int, length: int, below: npt.NDArray[np.float64], t: int) -> float:
     """The chance that the army of ``length`` cards in ``word`` beats every other seat's in territory t
-    (``below[t, i]``: the chance that an army of bin i does, see :func:`odds_into`), read from the
+    (``below[t, i]``, row t of odds_into's working space: the chance that an army of bin i does), read from the
     tables' row without building its :func:`distribution` (the same sums in the same order)."""
     if length >= kernel.ARMY:
         return float(below[t, _bin(odds, word)])  # one bin of chance 1: the sum's only term that is not +0.0
@@ -187,7 +216,8 @@ def _chance_of(odds: Odds, word: int, length: int, below: npt.NDArray[np.float64
 def odds_into(
     cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64], work: npt.NDArray[np.float64]
 ) -> int:
-    """:func:`odds_action` in the working space ``work`` (``WORK_ROWS`` x ``BINS`` floats; what it holds does not matter).
+    """:func:`odds_action` in the working space ``work`` (:func:`odds_work`), which remembers
+    between calls on the same game each territory's sums until a card is added there.
 
     The same arithmetic as the distributions of the module docs, read from the
     tables' rows in place: a complete army's one bin multiplies ``below`` by 0
@@ -195,6 +225,8 @@ def odds_into(
     that bin. The chance of a majority is run over the territories before
     ``t`` once for all of ``t``'s candidate moves, and a card the hand holds
     twice is weighed once (its value is the same; the ties still count it).
+    What a territory's chance with a card is stays known while no card is
+    added there (the same numbers: the same sums of the same rows).
     """
     b = s.board
     p = b[0, kernel.CURRENT]
@@ -205,15 +237,22 @@ def odds_into(
     hand, size, open_here = in_hand(b, p)
     territories = kernel.TERRITORIES
     majority = n == 2 and cfg.scoring == kernel.TERRITORIES_SCORING
-    below = work
-    chance = work[territories]
+    chance = work[CHANCES + p]
     for t in range(territories):
         owner = b[0, kernel.OWNER + t]
         if owner != kernel.NOBODY:
             chance[t] = 1.0 if owner == p else 0.0
             continue
+        cards = 0
+        for q in range(n):
+            cards += b[0, kernel.ARMY_LEN + t * kernel.SEATS + q]
+        if chance[territories + t] == cards:
+            continue  # no card added here since this seat last weighed t
+        chance[territories + t] = cards
+        below = BELOW + p * territories + t
         for i in range(BINS):
-            below[t, i] = 1.0
+            work[below, i] = 1.0
+            work[VALUES + p * territories + t, i] = np.nan
         for q in range(n):
             if q != p:
                 aq = t * kernel.SEATS + q
@@ -221,17 +260,17 @@ def odds_into(
                 if length >= kernel.ARMY:
                     k = _bin(odds, b[0, kernel.ARMY_AT + aq])
                     for i in range(k):
-                        below[t, i] *= 0.0
-                    below[t, k] *= 0.5
+                        work[below, i] *= 0.0
+                    work[below, k] *= 0.5
                     continue
                 row = code(b[0, kernel.ARMY_AT + aq], length)
                 under = 0.0
                 for i in range(BINS):  # times the chance that q's bin is under i, plus half that it is i
                     x = odds.completion[row, i]
-                    below[t, i] *= under + 0.5 * x
+                    work[below, i] *= under + 0.5 * x
                     under += x
         at = t * kernel.SEATS + p
-        chance[t] = _chance_of(odds, b[0, kernel.ARMY_AT + at], b[0, kernel.ARMY_LEN + at], below, t)
+        chance[t] = _chance_of(odds, b[0, kernel.ARMY_AT + at], b[0, kernel.ARMY_LEN + at], work, below)
     best = kernel.PASS_ACTION
     b1 = b2 = -(1 << 62)
     ties = 0
@@ -252,14 +291,18 @@ def odds_into(
             g2 = g2 * (1.0 - x) + g1 * x
             g1 = g1 * (1.0 - x) + g0 * x
             g0 = g0 * (1.0 - x)
-        lanes = work[territories, territories:]  # the value of each hand lane weighed for t
+        lanes = work[LANES]  # the value of each hand lane weighed for t
+        values = VALUES + p * territories + t
         for i in range(size):
             m = (hand >> (8 * i)) & 255
             earlier = kernel._lanes_holding(hand, i, m)  # the lanes before i holding the same card
             if earlier != 0:
                 value = lanes[kernel._NTH_BIT[earlier * 8]]  # the same card again: the same value
             else:
-                x = _chance_of(odds, word | (m << (8 * length)), length + 1, below, t)
+                x = work[values, m]
+                if x != x:  # NaN: not weighed since the last card came to t
+                    x = _chance_of(odds, word | (m << (8 * length)), length + 1, work, BELOW + p * territories + t)
+                    work[values, m] = x
                 expected = e0 + x
                 for u in range(t + 1, territories):
                     expected += chance[u]
