@@ -30,11 +30,10 @@ _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
 
 @numba.njit
-def _action(cfg: kernel.Config, s: kernel.State, kind: int, odds: _ismcts_model.Odds, scratch: npt.NDArray[np.int64],
-            work: npt.NDArray[np.float64]) -> int:  # fmt: skip
+def _action(cfg: kernel.Config, s: kernel.State, kind: int, odds: _ismcts_model.Odds, scratch: npt.NDArray[np.int64]) -> int:
     if kind < 0:
         return kernel.bot_action(cfg, s, 0, scratch)
-    return _ismcts.planned(cfg, s, kind, odds, scratch, work)
+    return _ismcts.planned(cfg, s, kind, odds, scratch)
 
 
 @numba.njit
@@ -44,18 +43,15 @@ def duel(cfg: kernel.Config, pos: Position, seed: np.uint64, deals: int, kind: i
     n = cfg.n
     deal = np.empty(pos.pool.shape[0], np.int64)
     scores = np.zeros(n, np.int64)
-    work = _ismcts_model.odds_work()
     wins = 0
     for j in range(deals):
         determinize(n, pos, seed ^ (np.uint64(j) * _GAMMA), deal)
         for seat in range(n):
             kernel.copy_game(pos.dealt, 0, pos.work, 0)
             s = pos.work
-            _ismcts_model.forget(work)
             while not s.board[0, kernel.OVER]:
                 p = s.board[0, kernel.CURRENT]
-                kernel.apply_action(cfg, s, 0, _action(cfg, s, kind if p == seat else other, odds, pos.scratch, work),
-                                   pos.scratch)
+                kernel.apply_action(cfg, s, 0, _action(cfg, s, kind if p == seat else other, odds, pos.scratch), pos.scratch)
             wins += kernel.outcome(cfg, s, 0, scores, pos.scratch) == seat
     return wins
 

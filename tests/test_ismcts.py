@@ -361,7 +361,7 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
         mid = kernel.new_state(1, setup.cfg.deck)
         kernel.copy_game(setup.position.dealt, 0, mid, 0)
         tables = _ismcts_model.tables() if odds else _ismcts_model.no_tables()
-        first = _ismcts.planned(setup.cfg, mid, int(odds), tables, setup.position.scratch, _ismcts_model.odds_work())
+        first = _ismcts.planned(setup.cfg, mid, int(odds), tables, setup.position.scratch)
         assert first == (python_odds if odds else _python_planner)(setup.cfg, twin) and (mid.rng == twin.rng).all()
         kernel.copy_game(setup.position.dealt, 0, twin, 0)
         planners = (1 << rules.players) - 1 if seed % 2 else 1 << (seed // 2 % rules.players)  # every seat, or one

@@ -98,7 +98,7 @@ from ordonnance._montecarlo import (
     determinize,
     reward,
 )
-from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_into, odds_work, tables
+from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
@@ -320,10 +320,7 @@ def descend(
                 kernel.apply_action(cfg, s, 0, kernel.CLAIM_ACTIONS + t, scratch)  # claimed, not searched
                 continue
         if knobs.me >= 0 and p != knobs.me:
-            if (knobs.planner >> p) & 1:  # a working space of its own: the rollout's starts from the leaf
-                a = planned(cfg, s, knobs.planner_kind, knobs.odds, scratch, odds_work())
-            else:
-                a = kernel.bot_action(cfg, s, 0, scratch)
+            a = planned(cfg, s, knobs.planner_kind, knobs.odds, scratch) if (knobs.planner >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
             kernel.apply_action(cfg, s, 0, a, scratch)  # modelled, not searched
             continue
         kernel.legal_mask(cfg, s, 0, legal, scratch)
@@ -427,25 +424,22 @@ def planner_action(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.
 
 
 @numba.njit(cache=True, inline="always")
-def planned(
-    cfg: kernel.Config, s: kernel.State, kind: int, odds: Odds, scratch: npt.NDArray[np.int64], work: npt.NDArray[np.float64]
-) -> int:
+def planned(cfg: kernel.Config, s: kernel.State, kind: int, odds: Odds, scratch: npt.NDArray[np.int64]) -> int:
     """The planner's action of ``kind`` (0: :func:`planner_action`, 1:
-    :func:`ordonnance._ismcts_model.odds_into` with the tables ``odds`` and the working space
-    ``work``, :func:`~ordonnance._ismcts_model.odds_work`, of this game)."""
+    :func:`ordonnance._ismcts_model.odds_action` with the tables ``odds``)."""
     if kind == 1:
-        return odds_into(cfg, s, odds, scratch, work)
+        return odds_action(cfg, s, odds, scratch)
     return planner_action(cfg, s, scratch)
 
 
 @numba.njit(cache=True)
 def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, kind: int, odds: Odds, scratch: npt.NDArray[np.int64]) -> None:
-    """Play game 0 of ``s`` to its end with :func:`planned` (of ``kind``) in the seats of the bit mask
+    """Play game 0 of ``s`` to its end with :func:`planner_action` in the seats of the bit mask
     ``planner``, the Config's kernel bots in the others."""
     work = odds_work()  # odds_into's, once for the whole rollout
     while not s.board[0, kernel.OVER]:
         if (planner >> s.board[0, kernel.CURRENT]) & 1:
-            a = planned(cfg, s, kind, odds, scratch, work)
+            a = odds_into(cfg, s, odds, scratch, work) if kind == 1 else planner_action(cfg, s, scratch)
         else:
             a = kernel.bot_action(cfg, s, 0, scratch)
         kernel.apply_action(cfg, s, 0, a, scratch)
