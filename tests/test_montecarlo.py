@@ -222,6 +222,31 @@ def test_a_time_budget_is_planned_by_the_speed_measured(monkeypatch: pytest.Monk
         assert call[1] == (previous[1] + previous[2] if call[0] == previous[0] else 0)
 
 
+@pytest.mark.parametrize("dearer_from", [1, 3, 4])
+@pytest.mark.parametrize("factor", [3, 30])
+def test_a_time_limit_holds_when_later_rounds_cost_more(monkeypatch: pytest.MonkeyPatch, dearer_from: int, factor: int) -> None:
+    """On a fake clock, sequential halving over 24 actions whose deals cost 10 us an action, but
+    ``factor`` times that from round ``dearer_from`` on (as ISMCTS's last rounds, searched
+    deepest, can): the rounds end within the planned 97% of 50 ms, give or take a deal, each
+    round's chunks numbered on from its first."""
+    now = [0.0]
+    monkeypatch.setattr(_montecarlo, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    clock = _montecarlo.HalvingClock(0.05)
+    widths = [24, 12, 6, 3, 2]
+    for r, width in enumerate(widths):
+        ran: list[tuple[int, int]] = []
+        cost = 1e-5 * width * (factor if r >= dearer_from else 1)
+
+        def play(first: int, count: int) -> int:
+            ran.append((first, count))
+            now[0] += count * cost
+            return count
+
+        done = clock.run_round(play, width, 10**6, len(widths) - r)
+        assert done >= 1 and [first for first, _ in ran] == [sum(c for _, c in ran[:i]) for i in range(len(ran))]
+    assert now[0] <= 0.97 * 0.05 + 1e-5 * 24 * factor
+
+
 def test_random_rollouts_are_available() -> None:
     view = od.Game.new(Rules(), seed=4).view(0)
     assert MonteCarlo(seed=0, rollouts=40, rollout_policy="random").choose(view) in view.legal_actions

@@ -375,6 +375,10 @@ class MonteCarlo:
 PLANNED_SHARE = 0.97
 
 
+#: The most a chunk of a round under a time limit may grow over the chunk before it (HalvingClock.run_round).
+CHUNK_GROWTH = 4
+
+
 class HalvingClock:
     """A decision's clock under sequential halving (here and in ISMCTS): the seconds since
     ``start``, and a time ``limit`` (None: none) shared out between the rounds."""
@@ -383,8 +387,6 @@ class HalvingClock:
         self.start = time.perf_counter() if start is None else start
         self.limit = limit
         self.deadline = math.inf if limit is None else self.start + PLANNED_SHARE * limit
-        self.spent = 0.0  # seconds inside the rounds' chunks ...
-        self.units = 0  # ... for this many deals through one action
 
     def seconds(self) -> float:
         """The seconds since the decision started."""
@@ -398,25 +400,33 @@ class HalvingClock:
         """Run a round's deals through each of ``width`` actions and return how many ran:
         ``play(first, count)`` runs deals ``first .. first + count - 1`` and returns how many it
         ran. Without a limit all ``most`` at once; with one, at least one and at most ``most``,
-        in chunks, until the round's equal share of what is left of the planned time is spent,
-        at the speed measured so far (each chunk plans half of what is left, so a misjudged
-        speed costs little; the first chunk, of one deal, measures it)."""
+        in chunks, until the round's equal share of what is left of the planned time is spent.
+
+        The first chunk of a round, one deal, measures the round's speed; each later one plans
+        half of what is left of the round at the slower of the round's speed so far and its
+        last chunk's, and is at most :data:`CHUNK_GROWTH` times the chunk before it. A round's
+        deals can cost more than an earlier round's and grow dearer as it goes (ISMCTS searches
+        the last rounds' few actions deepest): a speed judged on cheaper deals must not plan a
+        chunk that overruns the decision."""
         if self.limit is None:
             return play(0, most)
         now = time.perf_counter()
         round_end = now + max(0.0, self.deadline - now) / rounds_left
         done = 0
+        spent = 0.0  # the round's seconds so far
+        last, last_spent = 0, 0.0  # the last chunk's deals and seconds
         while done < most:
             chunk = 1
-            if self.spent > 0:
-                fit = int((round_end - now) * self.units / (self.spent * width))
-                if fit < 1 and done:
+            if done:
+                per_deal = max(spent / done, last_spent / last)
+                fit = int((round_end - now) / per_deal) if per_deal > 0 else most
+                if fit < 1:
                     break
-                chunk = min(most - done, max(1, (fit + 1) // 2))
+                chunk = min(most - done, max(1, (fit + 1) // 2), CHUNK_GROWTH * last)
             ran = play(done, chunk)
             after = time.perf_counter()
-            self.spent += after - now
-            self.units += ran * width
+            spent += after - now
+            last, last_spent = max(ran, 1), after - now
             done += ran
             now = after
             if ran < chunk:
