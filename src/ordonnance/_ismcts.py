@@ -69,7 +69,7 @@ The budget counts iterations, so a seeded bot given ``iterations`` is
 reproducible: the same seed and the same sequence of views give the same
 actions on every machine. ``time_limit`` (seconds) stops the search when the
 time is spent instead (sequential halving shares 97% of it out between its
-rounds as :class:`MonteCarlo` does, in chunks sized by the speed measured;
+rounds as :class:`MonteCarlo` does, in chunks sized by each round's own speed;
 the UCB root looks at the clock every :data:`BATCH` iterations), which makes
 the choices depend on the machine's speed and load: not reproducible.
 
@@ -552,7 +552,8 @@ class ISMCTS(_SeededBot):
     (:data:`DEFAULT_ITERATIONS` when neither budget is given); with
     ``time_limit`` (seconds) it plans to spend 97% of it (each round of
     sequential halving an equal share of what is left, in chunks sized by the
-    speed measured so far; the UCB root looks at the clock every
+    round's own speed as measured so far, which the deeper searches of the
+    last rounds lower; the UCB root looks at the clock every
     :data:`BATCH` iterations), at most ``iterations`` (or
     :data:`MAX_ITERATIONS`) in any case.
     Only an iteration budget is reproducible: under a time limit the choices

@@ -254,8 +254,8 @@ class MonteCarlo:
     :meth:`budget` and the module docs). ``time_budget`` (seconds, optional)
     additionally bounds the search's time: each round of sequential halving
     gets an equal share of what is left of 97% of it, spent in chunks of
-    rollouts at the speed measured so far (at least one rollout of each action
-    in the race a round); results then depend on the machine's speed. ``rollout_policy`` is the kernel bot that plays
+    rollouts at the round's own speed as measured so far (at least one rollout
+    of each action in the race a round; :meth:`HalvingClock.run_round`); results then depend on the machine's speed. ``rollout_policy`` is the kernel bot that plays
     every seat after the first action (``"greedy"``, the default and the
     stronger, or ``"random"``); ``margin_weight`` is the weight of the score
     margin added to a rollout's win/loss value.
