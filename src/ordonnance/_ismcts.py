@@ -552,8 +552,7 @@ class ISMCTS(_SeededBot):
     (:data:`DEFAULT_ITERATIONS` when neither budget is given); with
     ``time_limit`` (seconds) it plans to spend 97% of it (each round of
     sequential halving an equal share of what is left, in chunks sized by the
-    round's own speed as measured so far, which the deeper searches of the
-    last rounds lower; the UCB root looks at the clock every
+    round's own speed as measured so far; the UCB root looks at the clock every
     :data:`BATCH` iterations), at most ``iterations`` (or
     :data:`MAX_ITERATIONS`) in any case.
     Only an iteration budget is reproducible: under a time limit the choices

@@ -404,10 +404,9 @@ class HalvingClock:
 
         The first chunk of a round, one deal, measures the round's speed; each later one plans
         half of what is left of the round at the slower of the round's speed so far and its
-        last chunk's, and is at most :data:`CHUNK_GROWTH` times the chunk before it. A round's
-        deals can cost more than an earlier round's and grow dearer as it goes (ISMCTS searches
-        the last rounds' few actions deepest): a speed judged on cheaper deals must not plan a
-        chunk that overruns the decision."""
+        last chunk's, and is at most :data:`CHUNK_GROWTH` times the chunk before it, so that a
+        speed judged on cheaper deals (another round's actions, or a moment the machine ran
+        faster) does not plan one long chunk that overruns the decision."""
         if self.limit is None:
             return play(0, most)
         now = time.perf_counter()
