@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
@@ -74,6 +74,7 @@ def test_plays_only_legal_actions_in_every_variant(rules: Rules) -> None:
     plays=st.integers(0, 90),
     seed=st.integers(0, 2**64 - 1),
 )
+@example(rules=Rules(), deal=65541, plays=0, seed=0)  # a claim to take with two players (found without the JIT)
 def test_legal_in_random_positions(rules: Rules, deal: int, plays: int, seed: int) -> None:
     game = _advance(od.Game.new(rules, seed=deal), plays if JIT else max(plays, 10 * rules.players), seed=deal % 1000)
     if game.is_over:
@@ -82,7 +83,10 @@ def test_legal_in_random_positions(rules: Rules, deal: int, plays: int, seed: in
     search = ISMCTS(seed=seed, iterations=ITERATIONS, **FAST).search(view)
     assert search.action in view.legal_actions and search.actions == view.legal_actions
     k = len(view.legal_actions)
-    if k > 1:  # at most the budget, or one deal per action still in the race each round
+    claims = [a for a in view.legal_actions if isinstance(a, Claim)]
+    if claims and rules.players == 2 and FAST.get("claims", "first") == "first":
+        assert search.action == claims[0] and sum(search.rollouts) == 0  # taken at once, without a search
+    elif k > 1:  # at most the budget, or one deal per action still in the race each round
         assert 0 < sum(search.rollouts) <= max(ITERATIONS, k * math.ceil(math.log2(k)))
         assert search.rollouts[search.actions.index(search.action)] == max(search.rollouts)  # it survived every round
 
