@@ -226,9 +226,9 @@ def test_a_time_budget_is_planned_by_the_speed_measured(monkeypatch: pytest.Monk
 @pytest.mark.parametrize("factor", [3, 30])
 def test_a_time_limit_holds_when_later_rounds_cost_more(monkeypatch: pytest.MonkeyPatch, dearer_from: int, factor: int) -> None:
     """On a fake clock, sequential halving over 24 actions whose deals cost 10 us an action, but
-    ``factor`` times that from round ``dearer_from`` on (as ISMCTS's last rounds, searched
-    deepest, can): the rounds end within the planned 97% of 50 ms, give or take a deal, each
-    round's chunks numbered on from its first."""
+    ``factor`` times that from round ``dearer_from`` on (a speed judged on cheaper deals): the
+    rounds end within the planned 97% of 50 ms, give or take a deal, each round's chunks numbered
+    on from its first."""
     now = [0.0]
     monkeypatch.setattr(_montecarlo, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
     clock = _montecarlo.HalvingClock(0.05)
