@@ -95,8 +95,9 @@ def test_general_kernel(benchmark: Any) -> None:
 @numba.njit  # not cached: the disk cache would not see an edit of the kernel it inlines
 def _deal_only(cards: npt.NDArray[np.int64], seeds: npt.NDArray[np.uint64], order: npt.NDArray[np.int64]) -> int:
     top = 0
+    draws = np.empty(kernel.SHUFFLE_DRAWS, np.int64)
     for g in range(seeds.shape[0]):
-        kernel._shuffle(cards, seeds[g], order)
+        kernel._shuffle(cards, seeds[g], order, draws)
         top += order[0]
     return top
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 import itertools
 import os
 
+import numba
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import ordonnance as od
 from ordonnance import Rules
+from ordonnance import _simulator_kernel as kernel
 from ordonnance.simulation import bot_seeds, game_seeds
+
+from . import naive
 
 VARIANTS = [
     Rules(players=players, scoring=scoring, tie_break=tie_break, claim_proof=proof, auto_claim=auto)
@@ -113,6 +119,39 @@ def test_player_by_player_kernel_with_small_and_odd_decks(deck: str, size: int) 
             general, by_player = _general_and_by_player(rules, 300 if JIT else 10, seed=7)
             for a, b in zip(general, by_player):
                 assert np.array_equal(a, b)
+
+
+@settings(max_examples=200 if JIT else 30, deadline=None)
+@given(size=st.integers(0, 300), seed=st.integers(0, 2**64 - 1))
+@example(size=65, seed=0)  # the draws are made SHUFFLE_DRAWS (64) at a time: a second batch of one
+@example(size=130, seed=2**64 - 1)
+def test_kernel_shuffle_is_the_published_fisher_yates(size: int, seed: int) -> None:
+    """The kernel's shuffle (draws made in vectorised batches) against Fisher-Yates from the end on
+    SplitMix64 written out with the reference generator, for decks of any size."""
+    expected = list(range(100, 100 + size))
+    state = seed
+    for i in range(size - 1, 0, -1):
+        state, value = naive.splitmix64(state)
+        j = ((value >> 32) * (i + 1)) >> 32
+        expected[i], expected[j] = expected[j], expected[i]
+    order = np.empty(size, np.int64)
+    with np.errstate(over="ignore"):
+        kernel._shuffle(np.arange(100, 100 + size, dtype=np.int64), np.uint64(seed), order, np.empty(kernel.SHUFFLE_DRAWS, np.int64))
+    assert order.tolist() == expected
+
+
+@numba.njit(cache=False)
+def _bit_counts(values: np.ndarray, out: np.ndarray) -> None:
+    for i in range(values.shape[0]):
+        out[i] = kernel.bit_count(values[i])
+
+
+def test_bit_count_counts_set_bits() -> None:
+    """The kernel's popcount (compiled: llvm.ctpop) against int.bit_count: every 16-bit value, and wide ones."""
+    values = np.concatenate([np.arange(2**16), [2**62 - 1, 2**40 + 2**33 + 1, 2**63 - 1]]).astype(np.int64)
+    out = np.empty_like(values)
+    _bit_counts(values, out)
+    assert out.tolist() == [int(v).bit_count() for v in values.tolist()]
 
 
 def test_python_driven_bots_give_the_same_results_as_the_kernel() -> None:

@@ -71,11 +71,12 @@ def _shuffle_unseen(
     next joins, so different seats, or attempts, of one seed never share a
     stream, and a seed's stream is not the one ``Game.new(seed=...)`` shuffles with.
     """
-    out = np.empty_like(cards)
+    room = np.empty(cards.shape[0] + kernel.SHUFFLE_DRAWS, np.int64)  # one allocation: the order, then the draws
+    out = room[: cards.shape[0]]
     _, state = kernel.splitmix64(np.uint64(seed))
     _, state = kernel.splitmix64(state + np.uint64(seat + 1) * kernel._SEAT_GAMMA)
     _, state = kernel.splitmix64(state + np.uint64(attempt) * _ATTEMPT_GAMMA + _SAMPLE_TAG)
-    kernel._shuffle(cards, state, out)
+    kernel._shuffle(cards, state, out, room[cards.shape[0] :])
     return out
 
 

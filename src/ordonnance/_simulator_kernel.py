@@ -46,7 +46,7 @@ MAX_HAND = HAND_SIZE + 1  # a hand never holds more: a draw is always followed b
 MAX_ACTIONS = 96
 # Working memory (``scratch``) of the rules: the pool of a private proof,
 # Greedy's ties, claimants in completion order, army keys, scores, the
-# winner's working space, then the completion search's.
+# winner's working space, the completion search's, then the shuffle's draws.
 POOL = 0
 BEST_LANES = 32
 BEST_TS = BEST_LANES + 40
@@ -55,7 +55,10 @@ KEYS = BY_COMPLETION + 4
 SCORES = KEYS + TERRITORIES * 4
 WINNER_WORK = SCORES + 4
 SEARCH = WINNER_WORK + 16
-SCRATCH = SEARCH + WORK
+DRAWS = SEARCH + WORK
+#: Draws :func:`_shuffle` makes at a time (its working space ``draws`` holds as many).
+SHUFFLE_DRAWS = 64
+SCRATCH = DRAWS + SHUFFLE_DRAWS
 NOT_COMPLETE = -1
 NOBODY = -1
 HOPELESS = NONE  # in WITNESS: that opponent cannot beat that army (the completion search's "none")
@@ -160,6 +163,29 @@ def _unsigned(index: Any) -> Any:
 _u = unsigned
 
 
+def bit_count(bits: int) -> int:
+    """How many bits of ``bits`` (not negative) are set; compiled, the processor's popcount
+    instruction (``llvm.ctpop``) instead of a table lookup, which sat on the critical path
+    of a Random bot's turn."""
+    return bin(bits).count("1")
+
+
+@intrinsic
+def _ctpop(typingctx: object, bits: Any) -> tuple[object, object]:
+    def codegen(context: Any, builder: Any, signature: Any, args: list[object]) -> object:
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@overload(bit_count)
+def _bit_count(bits: Any) -> Any:
+    def impl(bits: Any) -> Any:  # numba wants the overload's parameters, annotations included
+        return _ctpop(np.int64(bits))  # type: ignore[call-arg]
+
+    return impl
+
+
 @intrinsic
 def _offset(typingctx: object, pointer: Any, index: Any) -> tuple[object, object]:
     """``pointer + index`` (in elements)."""
@@ -228,13 +254,19 @@ def _span(row: Any, start: Any, length: Any) -> Any:
 
 
 @numba.njit(cache=True, inline="always")
-def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """Advance the state; returns (state, output). Same as ordonnance._rng."""
-    state = state + _GAMMA
+def _mixed(state: np.uint64) -> np.uint64:
+    """SplitMix64's output for the state it has just advanced to (:func:`splitmix64` without the step)."""
     z = state
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
-    return state, z ^ (z >> _S31)
+    return z ^ (z >> _S31)
+
+
+@numba.njit(cache=True, inline="always")
+def splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Advance the state; returns (state, output). Same as ordonnance._rng."""
+    state = state + _GAMMA
+    return state, _mixed(state)
 
 
 @numba.njit(cache=True, inline="always")
@@ -913,9 +945,9 @@ def bot_action(cfg: Config, s: State, g: int, scratch: Array) -> int:
     p = b[_u(g), CURRENT]
     h = b[_u(g), _u(HAND + p)]
     firsts = _first_copies(h, b[_u(g), _u(HAND_LEN + p)])
-    n_distinct = _BIT_COUNT[_u(firsts)]
+    n_distinct = bit_count(firsts)
     open_here = b[_u(g), _u(OPEN + p)]
-    n_open = _BIT_COUNT[_u(open_here)]
+    n_open = bit_count(open_here)
     n_plays = n_distinct * n_open
     greedy = (cfg.greedy >> p) & 1
     if cfg.explicit_claims and (greedy or n_plays == 0):
@@ -1005,7 +1037,7 @@ def deal(cfg: Config, s: State, g: int, cards: Array, seed: np.uint64, bots: npt
     b = s.board
     n = cfg.n
     order = b[_u(g), ORDER : ORDER + cfg.deck]
-    _shuffle(cards, seed, order)
+    _shuffle(cards, seed, order, scratch[DRAWS:SCRATCH])
     if cfg.claims_allowed or cfg.unseen:
         for m in range(32):
             b[_u(g), _u(HIDDEN + m)] = 0
@@ -1114,15 +1146,28 @@ def _rank_points(rank: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[np.int64]) -> None:
-    """The deck order of Game.new: Fisher-Yates from the end on SplitMix64 (top card first)."""
-    for i in range(cards.shape[0]):
+def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[np.int64], draws: npt.NDArray[np.int64]) -> None:
+    """The deck order of Game.new: Fisher-Yates from the end on SplitMix64 (top card first).
+
+    The k-th output of the generator seeded ``seed`` is that of the state
+    ``seed + k * gamma``, so the draws need not wait on each other: they are
+    made :data:`SHUFFLE_DRAWS` at a time into ``draws`` (at least that many
+    int64) in a loop LLVM vectorises, then the swaps are made one by one.
+    """
+    size = cards.shape[0]
+    for i in range(size):
         order[_u(i)] = cards[_u(i)]
-    state = seed
-    for i in range(cards.shape[0] - 1, 0, -1):
-        state, value = splitmix64(state)
-        j = bounded(value, i + 1)
-        order[_u(i)], order[_u(j)] = order[_u(j)], order[_u(i)]
+    done = 0  # swaps made: the next is at position size - 1 - done
+    while done < size - 1:
+        count = min(SHUFFLE_DRAWS, size - 1 - done)
+        for k in range(count):
+            value = _mixed(seed + np.uint64(done + k + 1) * _GAMMA)
+            draws[_u(k)] = bounded(value, size - done - k)
+        for k in range(count):
+            i = size - 1 - done - k
+            j = draws[_u(k)]
+            order[_u(i)], order[_u(j)] = order[_u(j)], order[_u(i)]
+        done += count
 
 
 @numba.njit(cache=True, inline="always")
@@ -1178,26 +1223,26 @@ def _random_seat(deck: npt.NDArray[np.int64], n: int, p: int) -> tuple[int, int,
 
 @numba.njit(cache=True, inline="always")
 def _random_turn(
-    hand: int, length: int, firsts: int, open_here: int, lengths: int, state: np.uint64, card: int
-) -> tuple[int, int, int, int, int, np.uint64, int, int, int]:
+    hand: int, length: int, firsts: int, open_here: int, lengths: int, value: np.uint64, card: int
+) -> tuple[int, int, int, int, int, int, int, int]:
     """One turn of a Random bot in :func:`simulate_random`: draw ``card`` (0 when
-    the deck is empty), choose as the bot does, play.
+    the deck is empty), choose as the bot does with ``value``, the next output
+    of its generator, play.
 
     The seat's state is its hand (as :func:`_random_seat`), its open
-    territories, how many cards it has in each (3-bit fields) and its
-    generator; returns the new state and the play: card, territory, and how
-    many cards the seat had there before.
+    territories and how many cards it has in each (3-bit fields); returns the
+    new state and the play: card, territory, and how many cards the seat had
+    there before.
     """
     hand, length, firsts = _draw(hand, length, firsts, card)
     # One output picks both: the high half the card, the low half the territory.
-    state, value = splitmix64(state)
-    i = _NTH_BIT[_u(firsts * 8 + bounded(value, _BIT_COUNT[_u(firsts)]))]
-    t = _NTH_BIT[_u(open_here * 8 + bounded(value << _S32, _BIT_COUNT[_u(open_here)]))]
+    i = _NTH_BIT[_u(firsts * 8 + bounded(value, bit_count(firsts)))]
+    t = _NTH_BIT[_u(open_here * 8 + bounded(value << _S32, bit_count(open_here)))]
     mask = lane(hand, i)
     hand, length, firsts = _take(hand, length, firsts, i)
     there = (lengths >> (3 * t)) & 7
     open_here &= ~(((there + 1) >> 2) << t)  # closed by the fourth card
-    return hand, length, firsts, open_here, lengths + (1 << (3 * t)), state, mask, t, there
+    return hand, length, firsts, open_here, lengths + (1 << (3 * t)), mask, t, there
 
 
 @numba.njit(cache=True, inline="always")
@@ -1269,15 +1314,17 @@ def simulate_random(
     decided_at = np.zeros(TERRITORIES, np.int64)
     scores = np.zeros(n, np.int64)
     ties = np.zeros(4 * n, np.int64)
+    draws = np.zeros(SHUFFLE_DRAWS, np.int64)
+    values = np.zeros(2 * TERRITORIES * ARMY, np.uint64)
     refills = ncards >= dealt
     for g in range(seeds.shape[0]):
-        _shuffle(cards, seeds[_u(g)], order)
+        _shuffle(cards, seeds[_u(g)], order, draws)
         for slot in range(n * TERRITORIES):
             army[_u(slot)] = 0
         if refills:  # a constant in each copy of the turns
-            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, True)
+            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, True, values)
         else:
-            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, False)
+            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, False, values)
         _decide(n, army, completed, scoring, keys, owner, marker, decided_at, scores)
         for t in range(TERRITORIES):
             out_owner[_u(g), _u(t)] = owner[_u(t)]
@@ -1302,28 +1349,36 @@ def _play_random(
     out_actions: npt.NDArray[np.int8],
     record: bool,
     refills: bool,
+    values: npt.NDArray[np.uint64],
 ) -> None:
     """Every turn of game g of :func:`simulate_random`, dealt in ``deck``, onto its
     armies (see :func:`_place`). Two seats at a time, so that the processor
     overlaps their turns; with an odd number the last one plays beside itself
-    (the same writes). ``refills``: the deck lasts all game, so that every turn
-    begins with a full hand (a constant where it is passed as one)."""
+    (the same writes). Each turn takes one output of its seat's generator;
+    they are drawn first, two seats' 20 each into ``values``, in a loop
+    that LLVM vectorises (the k-th output is that of the state ``seed + k *
+    gamma``, see :func:`_shuffle`). ``refills``: the deck lasts all game, so
+    that every turn begins with a full hand (a constant where it is passed as one)."""
+    turns = TERRITORIES * ARMY
     for a in range(0, n, 2):
         b = min(a + 1, n - 1)
+        seed_a, seed_b = bot_seeds[_u(g), _u(a)], bot_seeds[_u(g), _u(b)]
+        for k in range(turns):
+            values[_u(2 * k)] = _mixed(seed_a + np.uint64(k + 1) * _GAMMA)
+            values[_u(2 * k + 1)] = _mixed(seed_b + np.uint64(k + 1) * _GAMMA)
         hand_a, length_a, firsts_a = _random_seat(deck, n, a)
         hand_b, length_b, firsts_b = _random_seat(deck, n, b)
         open_a = open_b = (1 << TERRITORIES) - 1
         lengths_a = lengths_b = 0
-        state_a, state_b = bot_seeds[_u(g), _u(a)], bot_seeds[_u(g), _u(b)]
-        for k in range(TERRITORIES * ARMY):
+        for k in range(turns):
             top = HAND_SIZE * n + k * n
             if refills:
                 length_a = length_b = HAND_SIZE
-            hand_a, length_a, firsts_a, open_a, lengths_a, state_a, mask_a, t_a, there_a = _random_turn(
-                hand_a, length_a, firsts_a, open_a, lengths_a, state_a, deck[_u(top + a)]
+            hand_a, length_a, firsts_a, open_a, lengths_a, mask_a, t_a, there_a = _random_turn(
+                hand_a, length_a, firsts_a, open_a, lengths_a, values[_u(2 * k)], deck[_u(top + a)]
             )
-            hand_b, length_b, firsts_b, open_b, lengths_b, state_b, mask_b, t_b, there_b = _random_turn(
-                hand_b, length_b, firsts_b, open_b, lengths_b, state_b, deck[_u(top + b)]
+            hand_b, length_b, firsts_b, open_b, lengths_b, mask_b, t_b, there_b = _random_turn(
+                hand_b, length_b, firsts_b, open_b, lengths_b, values[_u(2 * k + 1)], deck[_u(top + b)]
             )
             _place(g, n, a, k, mask_a, t_a, there_a, army, completed, out_actions, record)
             _place(g, n, b, k, mask_b, t_b, there_b, army, completed, out_actions, record)

@@ -315,7 +315,7 @@ def _unshuffling(size: int) -> npt.NDArray[np.int64]:
     """
     out = np.empty(size, np.int64)
     with np.errstate(over="ignore"):
-        k._shuffle(np.arange(size, dtype=np.int64), np.uint64(0), out)
+        k._shuffle(np.arange(size, dtype=np.int64), np.uint64(0), out, np.empty(k.SHUFFLE_DRAWS, np.int64))
     where = np.empty(size, np.int64)
     where[out] = np.arange(size)
     return where
