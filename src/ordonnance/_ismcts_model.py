@@ -199,16 +199,16 @@ def _bin(odds: Odds, word: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _chance_of(odds: Odds, word: int, length: int, below: npt.NDArray[np.float64], t: int) -> float:
-    """The chance that the army of ``length`` cards in ``word`` beats every other seat's in territory t
-    (``below[t, i]``, row t of odds_into's working space: the chance that an army of bin i does), read from the
+def _chance_of(odds: Odds, word: int, length: int, below: npt.NDArray[np.float64], row: int) -> float:
+    """The chance that the army of ``length`` cards in ``word`` beats every other seat's in its territory
+    (``below[row, i]``, a row of odds_into's working space: the chance that an army of bin i does), read from the
     tables' row without building its :func:`distribution` (the same sums in the same order)."""
     if length >= kernel.ARMY:
-        return float(below[t, _bin(odds, word)])  # one bin of chance 1: the sum's only term that is not +0.0
-    row = code(word, length)
+        return float(below[row, _bin(odds, word)])  # one bin of chance 1: the sum's only term that is not +0.0
+    partial = code(word, length)
     chance = 0.0
     for i in range(BINS):
-        chance += odds.completion[row, i] * below[t, i]
+        chance += odds.completion[partial, i] * below[row, i]
     return chance
 
 

@@ -35,8 +35,7 @@ import numpy.typing as npt
 from numba.core import types
 from numba.extending import intrinsic, overload
 
-from ordonnance._army_kernel import word_key
-from ordonnance._completion_kernel import NONE, UNDECIDED, WORK, beats_into, first_completion
+from ordonnance._completion_kernel import NONE, UNDECIDED, WORK, army_word_key, beats_into, first_completion
 from ordonnance.rules import Rules
 
 TERRITORIES = 4 + 1
@@ -350,10 +349,8 @@ def _ahead(key: int, done: int, other_key: int, other_done: int) -> bool:
     return bool((key > other_key) | ((key == other_key) & (done < other_done)))
 
 
-@numba.njit(cache=True, inline="always")
-def _word_key(word: int) -> int:
-    """The key of the army in an army word (:func:`ordonnance._army_kernel.key4` of its lanes)."""
-    return np.int64(word_key(np.uint32(word)))  # type: ignore[return-value]
+#: The key of the army in an army word (:func:`ordonnance._army_kernel.key4` of its lanes).
+_word_key = army_word_key
 
 
 # --------------------------------------------------------------------- the state record
