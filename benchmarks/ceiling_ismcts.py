@@ -14,6 +14,13 @@ bot seeds), with an iteration budget::
 
     python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --first-deal 0
     python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --honest   # the same loop, not cheating
+
+``--oracle B`` plays honestly, then each lost game again with the search
+told the true deal at ``B`` iterations (``--oracle-option`` for its
+settings): how many of the honest search's losses could be won at all::
+
+    python benchmarks/ceiling_ismcts.py --games 400 --budget 2000 --oracle 20000 --oracle-option rollout_policy=mixed
+    python benchmarks/ceiling_ismcts.py --games 400 --budget 2000 --oracle 2000 --oracle-honest --oracle-seed 777  # a control
 """
 
 from __future__ import annotations
@@ -76,28 +83,38 @@ def cheat() -> None:
     _ismcts._Setup = _TrueSetup  # type: ignore[misc]
 
 
+def one_game(deal: int, seat: int, budget: int, options: dict[str, Any], own_seed: int = _ISMCTS_SEED) -> bool:
+    """Whether ISMCTS (iterations ``budget``, own seed ``own_seed``) in ``seat`` beats Greedy on ``deal``
+    (bench_ismcts's bot seeds by default)."""
+    own = [_OPPONENT_SEED] * 2
+    own[seat] = own_seed
+    seeds = bot_seeds(np.array([deal], np.uint64), own)[0].tolist()
+    bots: list[od.bots.Bot] = [od.bots.Greedy(seed=int(seeds[p])) for p in range(2)]
+    bots[seat] = od.bots.ISMCTS(seed=int(seeds[seat]), iterations=budget, **options)
+    game = od.Game.new(od.Rules(players=2), seed=deal)
+    while not game.is_over:
+        _TRUE[:] = [game]
+        game.apply(bots[game.current_player].choose(game.view(game.current_player)))
+    return game.winner == seat
+
+
 def play(games: int, budget: int, first: int, options: dict[str, Any]) -> dict[str, Any]:
     """ISMCTS (iterations ``budget``) against Greedy, deals ``first ..``, each in both seats."""
-    rules = od.Rules(players=2)
     start = time.perf_counter()
     deals = game_seeds(DEAL_SEED, first + games // 2)[first:]
-    wins = played = 0
-    for deal in deals.tolist():
-        for seat in range(2):
-            own = [_OPPONENT_SEED] * 2
-            own[seat] = _ISMCTS_SEED
-            seeds = bot_seeds(np.array([deal], np.uint64), own)[0].tolist()
-            bots: list[od.bots.Bot] = [od.bots.Greedy(seed=int(seeds[p])) for p in range(2)]
-            bots[seat] = od.bots.ISMCTS(seed=int(seeds[seat]), iterations=budget, **options)
-            game = od.Game.new(rules, seed=deal)
-            while not game.is_over:
-                _TRUE[:] = [game]
-                game.apply(bots[game.current_player].choose(game.view(game.current_player)))
-            wins += game.winner == seat
-            played += 1
+    lost = [(first + i, seat) for i, deal in enumerate(deals.tolist()) for seat in range(2) if not one_game(deal, seat, budget, options)]
+    played = 2 * len(deals)
+    wins = played - len(lost)
     low, high = _wilson(wins, played)
-    return {"games": played, "wins": wins, "win_rate": wins / played, "ci95": (low, high),
+    return {"games": played, "wins": wins, "win_rate": wins / played, "ci95": (low, high), "lost": lost,
             "budget": budget, "first_deal": first, "options": options, "seconds": time.perf_counter() - start}  # fmt: skip
+
+
+def oracle(lost: list[tuple[int, int]], budget: int, options: dict[str, Any], own_seed: int) -> dict[str, Any]:
+    """The games ``lost`` (deal index, seat) played again (by the search told the true deal once cheat() ran)."""
+    seeds = game_seeds(DEAL_SEED, 1 + max((d for d, _ in lost), default=0)).tolist()
+    won = [(d, seat) for d, seat in lost if one_game(seeds[d], seat, budget, options, own_seed)]
+    return {"oracle_budget": budget, "oracle_options": options, "oracle_seed": own_seed, "oracle_won": won, "oracle_wins": len(won)}
 
 
 def main() -> None:
@@ -107,12 +124,22 @@ def main() -> None:
     parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--honest", action="store_true", help="do not cheat (the same loop, as bench_ismcts.py)")
     parser.add_argument("--option", action="append", default=[], help="ISMCTS keyword=value (a number or a word)")
+    parser.add_argument("--oracle", type=int, default=0, metavar="B",
+                        help="play honestly, then the lost games again told the true deal at B iterations")
+    parser.add_argument("--oracle-option", action="append", default=[], help="the oracle's ISMCTS keyword=value")
+    parser.add_argument("--oracle-honest", action="store_true", help="the lost games again without the true deal (a control)")
+    parser.add_argument("--oracle-seed", type=int, default=_ISMCTS_SEED, help="ISMCTS's own seed in the games played again")
     args = parser.parse_args()
     options = parse_options(args.option)
-    if not args.honest:
+    if not args.honest and not args.oracle:
         cheat()
     figures = play(args.games, args.budget, args.first_deal, options)
-    figures["cheat"] = not args.honest
+    figures["cheat"] = not args.honest and not args.oracle
+    if args.oracle:
+        if not args.oracle_honest:
+            cheat()
+        figures.update(oracle(figures["lost"], args.oracle, parse_options(args.oracle_option), args.oracle_seed))
+        figures["oracle_cheat"] = not args.oracle_honest
     print(json.dumps(figures))
 
 
