@@ -405,7 +405,7 @@ def planner_action(cfg: kernel.Config, s: kernel.State, scratch: npt.NDArray[np.
             m = (hand >> (8 * i)) & 255
             after = word | (m << (8 * length))
             if lost:
-                s1, s2, s3 = 0, -kernel._BIT_COUNT[m], 0
+                s1, s2, s3 = 0, -kernel.bit_count(m), 0
             else:
                 s1 = potential(after, length + 1) - before
                 s2 = kernel._word_key(after)

@@ -322,7 +322,7 @@ def odds_into(
                     value = expected
             lanes[i] = value
             s1 = int(round(value * 1e9))  # rounded: sums in another order tie alike
-            s2 = -kernel._BIT_COUNT[m]
+            s2 = -kernel.bit_count(m)
             if s1 > b1 or (s1 == b1 and s2 > b2):
                 b1, b2 = s1, s2
                 ties = 1

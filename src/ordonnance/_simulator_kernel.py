@@ -94,11 +94,8 @@ _GATHER = 0x0102040810204080  # moves bit 8i to bit 56 + i
 _ONES = 0x0101010101010101  # times a card: the card in every lane
 #: _NTH_BIT[bits * 8 + k]: the position of the k-th set bit of ``bits`` (8 bits).
 _NTH_BIT = np.zeros(256 * 8, np.int64)
-#: _BIT_COUNT[bits]: the set bits of ``bits`` (8 bits).
-_BIT_COUNT = np.zeros(256, np.int64)
 for _bits in range(256):
     _positions = [i for i in range(8) if _bits >> i & 1]
-    _BIT_COUNT[_bits] = len(_positions)
     _NTH_BIT[_bits * 8 : _bits * 8 + len(_positions)] = _positions
 del _bits, _positions
 
@@ -164,8 +161,7 @@ _u = unsigned
 
 def bit_count(bits: int) -> int:
     """How many bits of ``bits`` (not negative) are set; compiled, the processor's popcount
-    instruction (``llvm.ctpop``) instead of a table lookup, which sat on the critical path
-    of a Random bot's turn."""
+    instruction (``llvm.ctpop``), shorter on a Random bot's critical path than a table lookup."""
     return bin(bits).count("1")
 
 
@@ -259,6 +255,13 @@ def _mixed(state: np.uint64) -> np.uint64:
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
+
+
+@numba.njit(cache=True, inline="always")
+def _nth_output(seed: np.uint64, k: int) -> np.uint64:
+    """The k-th output (k >= 1) of SplitMix64 seeded ``seed``: that of the state ``seed + k * gamma``,
+    so the outputs of a stream need not wait on each other (a loop of them vectorises)."""
+    return _mixed(seed + np.uint64(k) * _GAMMA)
 
 
 @numba.njit(cache=True, inline="always")
@@ -481,7 +484,7 @@ def _pool_count(row: Any, p: int, m: int, private: bool) -> int:
     (:func:`row_of`): the cards not face up, less p's own hand with private proof."""
     have = row[_u(HIDDEN + m)]
     if private:
-        have -= _BIT_COUNT[_u(_lanes_holding(row[_u(HAND + p)], row[_u(HAND_LEN + p)], m))]
+        have -= bit_count(_lanes_holding(row[_u(HAND + p)], row[_u(HAND_LEN + p)], m))
     return int(have)
 
 
@@ -493,7 +496,7 @@ def _needs_in_pool(row: Any, p: int, cards: int, private: bool) -> int:
     for j in range(ARMY):
         m = lane(cards, j)
         if m != 0:
-            if _pool_count(row, p, m, private) < _BIT_COUNT[_u(_lanes_holding(cards, ARMY, m))]:
+            if _pool_count(row, p, m, private) < bit_count(_lanes_holding(cards, ARMY, m)):
                 return -1
             needs |= 1 << m
     return needs
@@ -918,9 +921,9 @@ def legal_mask(cfg: Config, s: State, g: int, row: npt.NDArray[np.bool_], scratc
     h = b[_u(g), _u(HAND + p)]
     firsts = _first_copies(h, b[_u(g), _u(HAND_LEN + p)])
     open_here = b[_u(g), _u(OPEN + p)]
-    for ci in range(_BIT_COUNT[_u(firsts)]):
+    for ci in range(bit_count(firsts)):
         base = (lane(h, _NTH_BIT[_u(firsts * 8 + ci)]) - 1) * TERRITORIES
-        for oi in range(_BIT_COUNT[_u(open_here)]):
+        for oi in range(bit_count(open_here)):
             row[_u(base + _NTH_BIT[_u(open_here * 8 + oi)])] = True
     if cfg.explicit_claims:
         claims = False
@@ -1146,8 +1149,7 @@ def _rank_points(rank: int) -> int:
 def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[np.int64], draws: npt.NDArray[np.int64]) -> None:
     """The deck order of Game.new: Fisher-Yates from the end on SplitMix64 (top card first).
 
-    The k-th output of the generator seeded ``seed`` is that of the state
-    ``seed + k * gamma``, so the draws need not wait on each other: they are
+    The draws need not wait on each other (:func:`_nth_output`): they are
     made :data:`SHUFFLE_DRAWS` at a time into ``draws`` (at least that many
     int64) in a loop LLVM vectorises, then the swaps are made one by one.
     """
@@ -1158,8 +1160,7 @@ def _shuffle(cards: npt.NDArray[np.int64], seed: np.uint64, order: npt.NDArray[n
     while done < size - 1:
         count = min(SHUFFLE_DRAWS, size - 1 - done)
         for k in range(count):
-            value = _mixed(seed + np.uint64(done + k + 1) * _GAMMA)
-            draws[_u(k)] = bounded(value, size - done - k)
+            draws[_u(k)] = bounded(_nth_output(seed, done + k + 1), size - done - k)
         for k in range(count):
             i = size - 1 - done - k
             j = draws[_u(k)]
@@ -1353,16 +1354,15 @@ def _play_random(
     overlaps their turns; with an odd number the last one plays beside itself
     (the same writes). Each turn takes one output of its seat's generator;
     they are drawn first, two seats' 20 each into ``values``, in a loop
-    that LLVM vectorises (the k-th output is that of the state ``seed + k *
-    gamma``, see :func:`_shuffle`). ``refills``: the deck lasts all game, so
+    that LLVM vectorises (:func:`_nth_output`). ``refills``: the deck lasts all game, so
     that every turn begins with a full hand (a constant where it is passed as one)."""
     turns = TERRITORIES * ARMY
     for a in range(0, n, 2):
         b = min(a + 1, n - 1)
         seed_a, seed_b = bot_seeds[_u(g), _u(a)], bot_seeds[_u(g), _u(b)]
         for k in range(turns):
-            values[_u(2 * k)] = _mixed(seed_a + np.uint64(k + 1) * _GAMMA)
-            values[_u(2 * k + 1)] = _mixed(seed_b + np.uint64(k + 1) * _GAMMA)
+            values[_u(2 * k)] = _nth_output(seed_a, k + 1)
+            values[_u(2 * k + 1)] = _nth_output(seed_b, k + 1)
         hand_a, length_a, firsts_a = _random_seat(deck, n, a)
         hand_b, length_b, firsts_b = _random_seat(deck, n, b)
         open_a = open_b = (1 << TERRITORIES) - 1
