@@ -34,7 +34,7 @@ from ordonnance import Claim, Pass, Play, Rules, Territory
 
 from .positions import position
 from .test_batch import IDS, VARIANTS  # every variant, custom decks too
-from .test_ismcts_model import keep_best, python_forced, python_odds, python_two_seat_estimates
+from .test_ismcts_model import keep_best, python_forced, python_odds
 from .test_montecarlo import _advance
 
 JIT = not __import__("numba").config.DISABLE_JIT
@@ -369,37 +369,10 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
         assert first == (python_odds if odds else _python_planner)(setup.cfg, twin) and (mid.rng == twin.rng).all()
         kernel.copy_game(setup.position.dealt, 0, twin, 0)
         planners = (1 << rules.players) - 1 if seed % 2 else 1 << (seed // 2 % rules.players)  # every seat, or one
-        _ismcts.roll_out(setup.cfg, setup.position.dealt, planners, int(odds), tables, setup.position.scratch, _ismcts_model.odds_work())
+        _ismcts.roll_out(setup.cfg, setup.position.dealt, planners, int(odds), tables, setup.position.scratch)
         _python_roll_out(setup.cfg, twin, planners, odds)
     assert setup.position.dealt.board[0, kernel.OVER] == 1
     assert (setup.position.dealt.board == twin.board).all() and (setup.position.dealt.rng == twin.rng).all()
-
-
-TWO_SEATS = [r for r in VARIANTS if r.players == 2 and r.scoring == "territories"]
-
-
-@settings(max_examples=30 if JIT else 3, deadline=None)
-@given(rules=st.sampled_from(TWO_SEATS), deal=st.integers(0, 2**64 - 1), plays=st.integers(0, 40), seed=st.integers(0, 2**64 - 1),
-       margin_weight=st.sampled_from([0.0, 0.1, 0.35]))  # fmt: skip
-def test_leaf_estimate_matches_python(rules: Rules, deal: int, plays: int, seed: int, margin_weight: float) -> None:
-    """The tables' estimates of a two-seat position (``leaf_weight``'s), at every position of a whole
-    odds rollout of a determinized deal, against their Python twin; a fresh working space and one kept
-    through the rollout (as an iteration keeps it) agree, and the two seats' chances of a majority
-    add up to one (a territory's two chances do)."""
-    game = _advance(od.Game.new(rules, seed=deal), plays if JIT else max(plays, 28), seed=deal % 1000)
-    if game.is_over:
-        return
-    setup = _Setup.of(game.view(game.current_player), "greedy")
-    cfg, s, scratch = setup.cfg, setup.position.dealt, setup.position.scratch
-    tables, work = _ismcts_model.tables(), _ismcts_model.odds_work()
-    with np.errstate(over="ignore"):
-        determinize(2, setup.position, np.uint64(seed), np.empty(len(setup.position.pool), np.int64))
-        while not s.board[0, kernel.OVER]:
-            got = _ismcts_model.two_seat_estimates(s.board, tables, margin_weight, 5, _ismcts_model.odds_work())
-            assert got == pytest.approx(python_two_seat_estimates(cfg, s, margin_weight, 5), abs=1e-12)
-            assert _ismcts_model.two_seat_estimates(s.board, tables, margin_weight, 5, work) == got  # remembered sums
-            assert sum(got) == pytest.approx(1.0, abs=1e-9)
-            kernel.apply_action(cfg, s, 0, _ismcts_model.odds_into(cfg, s, tables, scratch, work), scratch)
 
 
 def _weighed_rows(work: np.ndarray, board: np.ndarray, p: int) -> list[list[float]]:
@@ -468,11 +441,10 @@ class Reference:
 
     def __init__(
         self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool,
-        planners: int = 0, claim_first: bool = False, odds: bool = False, leaf_weight: float = 0.0,
+        planners: int = 0, claim_first: bool = False, odds: bool = False,
     ) -> None:
         self.setup = _Setup.of(view, "greedy")
         self.modelled, self.planners, self.claim_first, self.odds = modelled, planners, claim_first, odds
-        self.leaf_weight = leaf_weight if view.rules.players == 2 and view.rules.scoring == "territories" else 0.0
         self.n = view.rules.players
         self.seed, self.exploration, self.widening, self.margin_weight = seed, exploration, widening, margin_weight
         self.max_score = (3 if view.rules.scoring == "points" else 1) * 5
@@ -542,24 +514,18 @@ class Reference:
 
     def finish(self, s: kernel.State, path: list[tuple[int, ...]]) -> None:
         scores = np.zeros(self.n, np.int64)
-        lam = self.leaf_weight if not s.board[0, kernel.OVER] else 0.0
-        leaf = python_two_seat_estimates(self.setup.cfg, s, self.margin_weight, self.max_score) if lam else (0.0, 0.0)
         with np.errstate(over="ignore"):
             if self.planners:
                 _python_roll_out(self.setup.cfg, s, self.planners, self.odds)
             else:
                 kernel.play_out(self.setup.cfg, s, 0, -1, np.zeros((1, 3), np.int64), False, self.setup.position.scratch)
             winner = kernel.outcome(self.setup.cfg, s, 0, scores, self.setup.position.scratch)
-        value = []
-        for p in range(self.n):
-            best_other = max([int(scores[q]) for q in range(self.n) if q != p] + [0])
-            value.append((1.0 if winner == p else 0.0) + self.margin_weight * (int(scores[p]) - best_other) / self.max_score)
-        if lam:
-            value = [(1 - lam) * value[0] + lam * leaf[0], (1 - lam) * value[1] + lam * leaf[1]]
         self.stats[()][0] += 1
         for h in path:
+            p = int(self.stats[h][3])
+            best_other = max([int(scores[q]) for q in range(self.n) if q != p] + [0])
             self.stats[h][0] += 1
-            self.stats[h][2] += value[int(self.stats[h][3])]
+            self.stats[h][2] += (1.0 if winner == p else 0.0) + self.margin_weight * (int(scores[p]) - best_other) / self.max_score
 
     def ucb_root(self, iterations: int) -> None:
         for j in range(iterations):
@@ -601,7 +567,7 @@ class Reference:
      ("halving", "modelled", "greedy", "searched"), ("halving", "searched", "planner", "searched"),
      ("ucb", "modelled", "planner", "searched"), ("halving", "searched", "mixed", "first"),
      ("ucb", "modelled", "mixed", "first"), ("halving", "searched", "odds-mixed", "first"),
-     ("ucb", "modelled", "odds", "searched"), ("halving", "searched", "odds-leaf", "first"), ("ucb", "modelled", "greedy-leaf", "first")],
+     ("ucb", "modelled", "odds", "searched")],
 )  # fmt: skip
 @pytest.mark.parametrize(
     ("rules", "plays", "plays_without_jit"),
@@ -616,9 +582,8 @@ def test_whole_search_matches_the_python_reference(
     view = game.view(game.current_player)
     iterations = 150 if JIT else 12
     odds = policy.startswith("odds")
-    leaf_weight = 0.4 if policy.endswith("-leaf") else 0.0
-    policy = {"odds": "planner", "odds-mixed": "mixed", "odds-leaf": "planner", "greedy-leaf": "greedy"}.get(policy, policy)
-    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy, claims=claims, planner="odds" if odds else "potential", leaf_weight=leaf_weight)  # type: ignore[arg-type]
+    policy = {"odds": "planner", "odds-mixed": "mixed"}.get(policy, policy)
+    bot = ISMCTS(seed=77, iterations=iterations, exploration=0.9, widening=0.7, margin_weight=0.2, root=root, opponents=opponents, rollout_policy=policy, claims=claims, planner="odds" if odds else "potential")  # type: ignore[arg-type]
     _, decision_seed = splitmix64(77)
     search = bot.search(view)
     n, me = rules.players, view.seat
@@ -627,7 +592,7 @@ def test_whole_search_matches_the_python_reference(
     if claim_first and any(isinstance(a, Claim) for a in view.legal_actions):
         assert search.action == next(a for a in view.legal_actions if isinstance(a, Claim)) and sum(search.rollouts) == 0
         return
-    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", planners, claim_first, odds, leaf_weight)
+    reference = Reference(view, decision_seed, 0.9, 0.7, 0.2, opponents == "modelled", planners, claim_first, odds)
     with np.errstate(over="ignore"):  # without the JIT the kernel's 64-bit words wrap on NumPy scalars
         if root == "ucb":
             reference.ucb_root(iterations)
@@ -735,11 +700,6 @@ def test_random_rollouts_are_available() -> None:
         ({"opponents": "greedy"}, "opponents must be 'searched' or 'modelled', got 'greedy'"),
         ({"claims": "never"}, "claims must be 'searched' or 'first', got 'never'"),
         ({"planner": "wise"}, "planner must be 'potential' or 'odds', got 'wise'"),
-        ({"leaf_weight": 1.5}, "leaf_weight must be a number in 0..1, got 1.5"),
-        ({"leaf_weight": -0.1}, "leaf_weight must be a number in 0..1, got -0.1"),
-        ({"leaf_weight": math.nan}, "leaf_weight must be a number in 0..1, got nan"),
-        ({"leaf_weight": True}, "leaf_weight must be a number in 0..1, got True"),
-        ({"leaf_weight": "half"}, "leaf_weight must be a number in 0..1, got 'half'"),
     ],
 )
 def test_bad_parameters(kwargs: dict[str, object], message: str) -> None:
@@ -763,7 +723,6 @@ def test_repr_seed_and_protocol() -> None:
     assert repr(ISMCTS(seed=2, widening=math.inf, root="ucb", opponents="modelled", claims="searched")) == (
         "bots.ISMCTS(seed=2, widening=inf, root='ucb', opponents='modelled', claims='searched')"
     )
-    assert repr(ISMCTS(seed=3, leaf_weight=0.5)) == "bots.ISMCTS(seed=3, leaf_weight=0.5)"
     assert isinstance(ISMCTS().seed, int)
     assert isinstance(ISMCTS(seed=0), od.bots.Bot)
     assert od.bots.ISMCTS is ISMCTS

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -144,12 +143,15 @@ def keep_best(rank: tuple[int, ...], action: int, best: int, top: tuple[int, ...
     return best, top, ties, state
 
 
-def python_chances(cfg: kernel.Config, s: kernel.State, p: int) -> tuple[list[float], Callable[[int, int], float]]:
-    """Seat p's chance of each territory in game 0, in plain Python over the tables' rows, and the
-    chance of an open territory t once p adds card m there (twin of ``_ismcts_model.territory_chances``)."""
+def python_odds(cfg: kernel.Config, s: kernel.State) -> int:
+    """The odds policy's action for the seat to act in game 0, in plain Python over the tables'
+    rows (checked above) and the Python engine's legality (twin of ``_ismcts_model.odds_action``)."""
     odds = _ismcts_model.tables()
     row = s.board[0]
-    n = cfg.n
+    p, n = int(row[kernel.CURRENT]), cfg.n
+    first, hand, opens = python_forced(cfg, s)
+    if first is not None:
+        return first
 
     def cards(t: int, q: int) -> list[int]:
         at = t * kernel.SEATS + q
@@ -186,38 +188,11 @@ def python_chances(cfg: kernel.Config, s: kernel.State, p: int) -> tuple[list[fl
                     below[t][i] *= under + 0.5 * d[i]
                     under += d[i]
         chances[t] = chance(t, dist(cards(t, p)))
-    return chances, lambda t, m: chance(t, dist(cards(t, p) + [m]))
-
-
-def python_two_seat_estimates(cfg: kernel.Config, s: kernel.State, margin_weight: float, max_score: int) -> tuple[float, float]:
-    """Each seat's estimated reward in game 0 of a two-seat game, in plain Python (twin of
-    ``_ismcts_model.two_seat_estimates``): P(3 or more territories) + margin_weight * E[margin] / max_score."""
-    majority, expected = [], []
-    for p in range(2):
-        chances, _ = python_chances(cfg, s, p)
-        f = [1.0, 0.0, 0.0, 0.0]  # P(0, 1, 2, 3 or more territories)
-        for x in chances:
-            f = [f[0] * (1.0 - x), f[1] * (1.0 - x) + f[0] * x, f[2] * (1.0 - x) + f[1] * x, f[3] + f[2] * x]
-        majority.append(f[3])
-        expected.append(sum(chances))
-    return (majority[0] + margin_weight * (expected[0] - expected[1]) / max_score,
-            majority[1] + margin_weight * (expected[1] - expected[0]) / max_score)
-
-
-def python_odds(cfg: kernel.Config, s: kernel.State) -> int:
-    """The odds policy's action for the seat to act in game 0, in plain Python over the tables'
-    rows (checked above) and the Python engine's legality (twin of ``_ismcts_model.odds_action``)."""
-    p, n = int(s.board[0, kernel.CURRENT]), cfg.n
-    first, hand, opens = python_forced(cfg, s)
-    if first is not None:
-        return first
-
-    chances, chance_with = python_chances(cfg, s, p)
     state, best, top, ties = int(s.rng[0, p]), kernel.PASS_ACTION, None, 0
     for t in opens:
         for m in hand:
             trial = list(chances)
-            trial[t] = chance_with(t, m)
+            trial[t] = chance(t, dist(cards(t, p) + [m]))
             expected = 0.0
             for x in trial:
                 expected += x

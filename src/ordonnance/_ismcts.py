@@ -98,8 +98,7 @@ from ordonnance._montecarlo import (
     determinize,
     reward,
 )
-from ordonnance._ismcts_model import (Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables,
-                                      two_seat_estimates)
+from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables
 from ordonnance._rng import splitmix64
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
@@ -287,7 +286,6 @@ class Knobs(NamedTuple):
     claim_first: bool  # a seat that can claim does, outside the tree (see ISMCTS's ``claims``)
     planner_kind: int = 0  # 0: planner_action, 1: odds_action
     odds: Odds = no_tables()  # odds_action's tables (empty unless planner_kind is 1)
-    leaf_weight: float = 0.0  # the weight of two_seat_estimates at the leaf in a reward (> 0: two seats, ``odds`` filled)
 
 
 @numba.njit(cache=True)
@@ -435,10 +433,10 @@ def planned(cfg: kernel.Config, s: kernel.State, kind: int, odds: Odds, scratch:
 
 
 @numba.njit(cache=True)
-def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, kind: int, odds: Odds, scratch: npt.NDArray[np.int64],
-             work: npt.NDArray[np.float64]) -> None:
+def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, kind: int, odds: Odds, scratch: npt.NDArray[np.int64]) -> None:
     """Play game 0 of ``s`` to its end with :func:`planner_action` in the seats of the bit mask
-    ``planner``, the Config's kernel bots in the others (``work``: odds_into's, once for the whole rollout)."""
+    ``planner``, the Config's kernel bots in the others."""
+    work = odds_work()  # odds_into's, once for the whole rollout
     while not s.board[0, kernel.OVER]:
         if (planner >> s.board[0, kernel.CURRENT]) & 1:
             a = odds_into(cfg, s, odds, scratch, work) if kind == 1 else planner_action(cfg, s, scratch)
@@ -462,19 +460,13 @@ def finish(
 ) -> None:
     """Roll game 0 of ``s`` out with the kernel bots and back the rewards up the root and ``path[:depth]``."""
     n = cfg.n
-    work = odds_work()  # the odds policy's, once for the estimate and the whole rollout
-    lam = knobs.leaf_weight if not s.board[0, kernel.OVER] else 0.0
-    leaf = two_seat_estimates(s.board, knobs.odds, knobs.margin_weight, knobs.max_score, work) if lam > 0.0 else (0.0, 0.0)
     if knobs.planner:
-        roll_out(cfg, s, knobs.planner, knobs.planner_kind, knobs.odds, scratch, work)
+        roll_out(cfg, s, knobs.planner, knobs.planner_kind, knobs.odds, scratch)
     else:
         kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
     winner = kernel.outcome(cfg, s, 0, scores, scratch)
     for p in range(n):
         value[p] = reward(winner, scores, p, n, knobs.margin_weight, knobs.max_score)
-    if lam > 0.0:  # two seats
-        value[0] = (1.0 - lam) * value[0] + lam * leaf[0]
-        value[1] = (1.0 - lam) * value[1] + lam * leaf[1]
     nodes = tree.nodes
     nodes[0, VISITS] += 1
     for i in range(depth):
@@ -590,12 +582,7 @@ class ISMCTS(_SeededBot):
     move that raises the seat's estimated chance of winning the game most
     (each territory's chance from tables of how strong an army's completion
     ends up; built once a process, about half a second, when such a bot is
-    made), ``"potential"`` :func:`planner_action`. ``leaf_weight`` (0..1;
-    two players under territory scoring only) blends each iteration's reward
-    with the tables' estimate of the position where the tree ended
-    (:func:`ordonnance._ismcts_model.two_seat_estimates`), AlphaGo's mix of a
-    value and a rollout: ``(1 - leaf_weight) * rollout + leaf_weight *
-    estimate``; 0, the default, is the rollout alone. See the module docs.
+    made), ``"potential"`` :func:`planner_action`. See the module docs.
 
     It uses only the :class:`~ordonnance.PlayerView` it is given, never the
     game, so it cannot peek at hidden cards.
@@ -615,7 +602,6 @@ class ISMCTS(_SeededBot):
         opponents: Literal["searched", "modelled"] = "searched",
         claims: Literal["searched", "first"] = "first",
         planner: Literal["potential", "odds"] = "odds",
-        leaf_weight: float = 0.0,
     ) -> None:
         if iterations is not None and (
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
@@ -638,8 +624,6 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"claims must be 'searched' or 'first', got {claims!r}")
         if planner not in ("potential", "odds"):
             raise InvalidRulesError(f"planner must be 'potential' or 'odds', got {planner!r}")
-        if isinstance(leaf_weight, bool) or not isinstance(leaf_weight, (int, float)) or not 0 <= leaf_weight <= 1:
-            raise InvalidRulesError(f"leaf_weight must be a number in 0..1, got {leaf_weight!r}")
         super().__init__(seed)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
@@ -660,10 +644,8 @@ class ISMCTS(_SeededBot):
         self.claims: Literal["searched", "first"] = claims
         """Whether claims are searched like any action, or taken as soon as legal with two players."""
         self.planner: Literal["potential", "odds"] = planner
-        self.leaf_weight = float(leaf_weight)
-        """The weight of the tables' estimate of the leaf in a reward (two players under territory scoring)."""
         """Which policy plays the planner's seats of the rollouts (:func:`planner_action` or the odds policy)."""
-        if planner == "odds" or leaf_weight:
+        if planner == "odds":
             tables()  # built once per process (about half a second), here rather than in a timed decision
 
     def __repr__(self) -> str:
@@ -688,8 +670,6 @@ class ISMCTS(_SeededBot):
             parts.append(f"claims={self.claims!r}")
         if self.planner != "odds":
             parts.append(f"planner={self.planner!r}")
-        if self.leaf_weight != 0.0:
-            parts.append(f"leaf_weight={self.leaf_weight!r}")
         return f"bots.ISMCTS({', '.join(parts)})"
 
     def budget(self) -> int:
@@ -723,10 +703,9 @@ class ISMCTS(_SeededBot):
         planner = {"planner": (1 << n) - 1, "mixed": 1 << view.seat}.get(self.rollout_policy, 0)
         setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
-        leaf = self.leaf_weight if n == 2 and view.rules.scoring == "territories" else 0.0
         knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first,
                       int(self.planner == "odds"),
-                      tables() if (self.planner == "odds" and planner) or leaf else no_tables(), leaf)
+                      tables() if self.planner == "odds" and planner else no_tables())
         run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.

@@ -39,7 +39,7 @@ from ordonnance._army_kernel import tiers_key, word_tiers
 from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
 
 __all__ = ["BINS", "WORK_ROWS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action", "odds_into", "odds_work",
-           "forget", "territory_chances", "majority_chance", "two_seat_estimates"]
+           "forget"]
 
 #: Percentile bins of an army's strength.
 BINS = 32
@@ -213,14 +213,31 @@ def _chance_of(odds: Odds, word: int, length: int, below: npt.NDArray[np.float64
 
 
 @numba.njit(cache=True)
-def territory_chances(
-    n: int, b: npt.NDArray[np.int64], odds: Odds, p: int, work: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """Seat p's chance of each territory in game 0 of the ``n``-seat board ``b`` (decided ones: 1 or 0),
-    as the row of ``work`` whose first TERRITORIES columns hold them (see :func:`odds_into`; what it
-    remembers of a territory is reused until a card is added there)."""
+def odds_into(
+    cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64], work: npt.NDArray[np.float64]
+) -> int:
+    """:func:`odds_action` in the working space ``work`` (:func:`odds_work`), which remembers
+    between calls on the same game each territory's sums until a card is added there.
+
+    The same arithmetic as the distributions of the module docs, read from the
+    tables' rows in place: a complete army's one bin multiplies ``below`` by 0
+    under it, by 0.5 at it and by 1 above it, and its chance is ``below`` at
+    that bin. The chance of a majority is run over the territories before
+    ``t`` once for all of ``t``'s candidate moves, and a card the hand holds
+    twice is weighed once (its value is the same; the ties still count it).
+    What a territory's chance with a card is stays known while no card is
+    added there (the same numbers: the same sums of the same rows).
+    """
+    b = s.board
+    p = b[0, kernel.CURRENT]
+    n = cfg.n
+    first = forced(cfg, b, p, scratch)
+    if first >= 0:
+        return first
+    hand, size, open_here = in_hand(b, p)
     territories = kernel.TERRITORIES
-    chance: npt.NDArray[np.float64] = work[CHANCES + p]
+    majority = n == 2 and cfg.scoring == kernel.TERRITORIES_SCORING
+    chance = work[CHANCES + p]
     for t in range(territories):
         owner = b[0, kernel.OWNER + t]
         if owner != kernel.NOBODY:
@@ -254,64 +271,6 @@ def territory_chances(
                     under += x
         at = t * kernel.SEATS + p
         chance[t] = _chance_of(odds, b[0, kernel.ARMY_AT + at], b[0, kernel.ARMY_LEN + at], work, below)
-    return chance
-
-
-@numba.njit(cache=True)
-def majority_chance(chance: npt.NDArray[np.float64]) -> tuple[float, float]:
-    """The chance of holding three or more of the five territories, each held with its ``chance``
-    independently, and the territories expected."""
-    expected = 0.0
-    g0, g1, g2, g3 = 1.0, 0.0, 0.0, 0.0  # P(0, 1, 2, 3 or more territories)
-    for t in range(_T):
-        x = chance[t]
-        expected += x
-        g3 = g3 + g2 * x
-        g2 = g2 * (1.0 - x) + g1 * x
-        g1 = g1 * (1.0 - x) + g0 * x
-        g0 = g0 * (1.0 - x)
-    return g3, expected
-
-
-@numba.njit(cache=True)
-def two_seat_estimates(
-    b: npt.NDArray[np.int64], odds: Odds, margin_weight: float, max_score: int, work: npt.NDArray[np.float64]
-) -> tuple[float, float]:
-    """Each seat's reward in game 0 of the two-seat board ``b`` as the tables foresee it (territory
-    scoring): its chance of holding three or more territories (:func:`majority_chance`) plus
-    ``margin_weight`` times its expected margin over the other seat as a share of ``max_score``.
-    ``work`` is odds_into's working space."""
-    m0, x0 = majority_chance(territory_chances(2, b, odds, 0, work))
-    m1, x1 = majority_chance(territory_chances(2, b, odds, 1, work))
-    return m0 + margin_weight * (x0 - x1) / max_score, m1 + margin_weight * (x1 - x0) / max_score
-
-
-@numba.njit(cache=True)
-def odds_into(
-    cfg: kernel.Config, s: kernel.State, odds: Odds, scratch: npt.NDArray[np.int64], work: npt.NDArray[np.float64]
-) -> int:
-    """:func:`odds_action` in the working space ``work`` (:func:`odds_work`), which remembers
-    between calls on the same game each territory's sums until a card is added there.
-
-    The same arithmetic as the distributions of the module docs, read from the
-    tables' rows in place: a complete army's one bin multiplies ``below`` by 0
-    under it, by 0.5 at it and by 1 above it, and its chance is ``below`` at
-    that bin. The chance of a majority is run over the territories before
-    ``t`` once for all of ``t``'s candidate moves, and a card the hand holds
-    twice is weighed once (its value is the same; the ties still count it).
-    What a territory's chance with a card is stays known while no card is
-    added there (the same numbers: the same sums of the same rows).
-    """
-    b = s.board
-    p = b[0, kernel.CURRENT]
-    n = cfg.n
-    first = forced(cfg, b, p, scratch)
-    if first >= 0:
-        return first
-    hand, size, open_here = in_hand(b, p)
-    territories = kernel.TERRITORIES
-    majority = n == 2 and cfg.scoring == kernel.TERRITORIES_SCORING
-    chance = territory_chances(n, b, odds, p, work)
     best = kernel.PASS_ACTION
     b1 = b2 = -(1 << 62)
     ties = 0
