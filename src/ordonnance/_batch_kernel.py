@@ -42,7 +42,6 @@ RANDOM_SEAT = -2
 HISTORY = 512
 _SYMBOLS = 5
 _SEAT_STREAM = 4  # the bot-seed stream of "seat" 4 (no seat has it) draws the learner's seat
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 #: step asks for the rows of the game this many games ahead (1, 2 and 4 measured alike).
 _AHEAD = 2
 _LINE = 64  # bytes in a cache line
@@ -168,9 +167,8 @@ def _borrowed_episodes(ep: Episodes) -> Episodes:
 
 @numba.njit(cache=True, inline="always")
 def episode_seed(base: np.uint64, e: np.uint64) -> np.uint64:
-    """The e-th output of the SplitMix64 stream from ``base`` (simulation.game_seeds)."""
-    _, seed = k.splitmix64(base + e * _GAMMA)
-    return seed
+    """The e-th output (from 0) of the SplitMix64 stream from ``base`` (simulation.game_seeds)."""
+    return k._nth_output(base, e + np.uint64(1))
 
 
 @numba.njit(cache=True, inline="always")

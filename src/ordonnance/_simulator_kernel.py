@@ -258,7 +258,7 @@ def _mixed(state: np.uint64) -> np.uint64:
 
 
 @numba.njit(cache=True, inline="always")
-def _nth_output(seed: np.uint64, k: int) -> np.uint64:
+def _nth_output(seed: np.uint64, k: int | np.uint64) -> np.uint64:
     """The k-th output (k >= 1) of SplitMix64 seeded ``seed``: that of the state ``seed + k * gamma``,
     so the outputs of a stream need not wait on each other (a loop of them vectorises)."""
     return _mixed(seed + np.uint64(k) * _GAMMA)
