@@ -5,6 +5,9 @@ determinization replaced by one that deals the *true* hidden cards: the
 other seats' real hands and the real draw pile in its real order, in every
 iteration (so the search is perfect-information Monte-Carlo tree search on
 the real game; the rollouts' ties stay random draws of the policies).
+With ``--know hand`` it is told the other seats' real hands only: the draw
+pile is shuffled afresh in every iteration, as the honest search does, so
+the two ceilings part what the hands are worth from what the pile's order is.
 Nothing of the library changes: a copy of ``_ismcts.iterate_halving`` is
 compiled (uncached) against that determinizer, and a subclass of
 ``_Setup`` writes the true cards of the game being played into the
@@ -14,6 +17,7 @@ bot seeds), with an iteration budget::
 
     python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --first-deal 0
     python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --honest   # the same loop, not cheating
+    python benchmarks/ceiling_ismcts.py --games 400 --budget 300 --know hand  # the other hands, not the pile
 
 ``--oracle B`` plays honestly, then each lost game again with the search
 told the true deal at ``B`` iterations (``--oracle-option`` for its
@@ -59,6 +63,33 @@ def true_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int6
     return state
 
 
+@numba.njit
+def hand_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int64]) -> np.uint64:
+    """determinize over the draw pile only (:class:`_HandSetup` leaves the hands out of the pool and
+    their sizes at 0), then the other seats' true hands from ``pos.start`` again."""
+    state = determinize(n, pos, state, deal)
+    for q in range(n):
+        if q != pos.me:
+            pos.dealt.board[0, kernel.HAND + q] = pos.start.board[0, kernel.HAND + q]
+    return state
+
+
+class _HandSetup(_Setup):
+    @classmethod
+    def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
+        setup = _Setup.of(view, rollout_policy)
+        game, pos = _TRUE[-1], setup.position
+        pool = pos.pool.tolist()
+        for q in range(view.rules.players):
+            if q != view.seat:
+                pos.start.board[0, kernel.HAND + q] = kernel.pack(np.array(game._hands[q], np.int64))
+                pos.sizes[q] = 0
+                for m in game._hands[q]:
+                    pool.remove(m)
+        assert sorted(pool) == sorted(game._deck), "the pool left is not the draw pile"
+        return cls(cfg=setup.cfg, position=pos._replace(pool=np.array(pool, np.int64)), max_score=setup.max_score)
+
+
 class _TrueSetup(_Setup):
     @classmethod
     def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
@@ -75,12 +106,13 @@ class _TrueSetup(_Setup):
         return setup
 
 
-def cheat() -> None:
-    """Make every ISMCTS search of this process see the true deal (see the module docs)."""
+def cheat(know: str = "deal") -> None:
+    """Make every ISMCTS search of this process see the true deal, or with ``know="hand"`` the other
+    hands only (the draw pile still shuffled in every iteration; see the module docs)."""
     f = _ismcts.iterate_halving.py_func
-    glob = dict(f.__globals__, determinize=true_deal)
+    glob = dict(f.__globals__, determinize=true_deal if know == "deal" else hand_deal)
     _ismcts.iterate_halving = numba.njit(types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__))
-    _ismcts._Setup = _TrueSetup  # type: ignore[misc]
+    _ismcts._Setup = _TrueSetup if know == "deal" else _HandSetup  # type: ignore[misc]
 
 
 def one_game(deal: int, seat: int, budget: int, options: dict[str, Any], own_seed: int = _ISMCTS_SEED) -> bool:
@@ -123,6 +155,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=300)
     parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--honest", action="store_true", help="do not cheat (the same loop, as bench_ismcts.py)")
+    parser.add_argument("--know", choices=("deal", "hand"), default="deal",
+                        help="what the cheating search is told: the whole deal, or the other hands only")
     parser.add_argument("--option", action="append", default=[], help="ISMCTS keyword=value (a number or a word)")
     parser.add_argument("--oracle", type=int, default=0, metavar="B",
                         help="play honestly, then the lost games again told the true deal at B iterations")
@@ -132,9 +166,10 @@ def main() -> None:
     args = parser.parse_args()
     options = parse_options(args.option)
     if not args.honest and not args.oracle:
-        cheat()
+        cheat(args.know)
     figures = play(args.games, args.budget, args.first_deal, options)
     figures["cheat"] = not args.honest and not args.oracle
+    figures["know"] = args.know if figures["cheat"] else None
     if args.oracle:
         if not args.oracle_honest:
             cheat()
