@@ -110,3 +110,13 @@ def splitmix64(state: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
     return state, z ^ (z >> 31)
+
+
+def fisher_yates(items: list[int], state: int) -> int:
+    """Fisher-Yates from the end on :func:`splitmix64`, each draw multiply-shifted into 0..i;
+    shuffles ``items`` in place and returns the new state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, value = splitmix64(state)
+        j = ((value >> 32) * (i + 1)) >> 32
+        items[i], items[j] = items[j], items[i]
+    return state

@@ -32,6 +32,7 @@ from ordonnance._montecarlo import Search, _index, _Setup, determinize
 from ordonnance._rng import bounded, splitmix64
 from ordonnance import Claim, Pass, Play, Rules, Territory
 
+from . import naive
 from .positions import position
 from .test_batch import IDS, VARIANTS  # every variant, custom decks too
 from .test_ismcts_model import keep_best, python_forced, python_odds
@@ -189,13 +190,9 @@ def test_no_peeking_in_dealt_games(players: int) -> None:
 
 
 def _python_deal(pool: list[int], state: int) -> tuple[list[int], int]:
-    """Fisher-Yates from the end on SplitMix64 (the readable twin of the kernel's shuffle)."""
+    """The reference Fisher-Yates on SplitMix64 (the readable twin of the kernel's shuffle)."""
     deal = list(pool)
-    for i in range(len(deal) - 1, 0, -1):
-        state, value = splitmix64(state)
-        k = bounded(value, i + 1)
-        deal[i], deal[k] = deal[k], deal[i]
-    return deal, state
+    return deal, naive.fisher_yates(deal, state)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=3), Rules(players=4, auto_claim=True)], ids=["2p", "3p", "4p"])

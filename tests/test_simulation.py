@@ -129,11 +129,7 @@ def test_kernel_shuffle_is_the_published_fisher_yates(size: int, seed: int) -> N
     """The kernel's shuffle (draws made in vectorised batches) against Fisher-Yates from the end on
     SplitMix64 written out with the reference generator, for decks of any size."""
     expected = list(range(100, 100 + size))
-    state = seed
-    for i in range(size - 1, 0, -1):
-        state, value = naive.splitmix64(state)
-        j = ((value >> 32) * (i + 1)) >> 32
-        expected[i], expected[j] = expected[j], expected[i]
+    naive.fisher_yates(expected, seed)
     order = np.empty(size, np.int64)
     with np.errstate(over="ignore"):
         kernel._shuffle(np.arange(100, 100 + size, dtype=np.int64), np.uint64(seed), order, np.empty(kernel.SHUFFLE_DRAWS, np.int64))
