@@ -74,19 +74,29 @@ def hand_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int6
     return state
 
 
+def _write_true_hands(view: od.PlayerView, setup: _Setup) -> list[int]:
+    """Write the other seats' true hands (of the game being played) into ``setup``'s start; returns
+    their cards."""
+    game, row = _TRUE[-1], setup.position.start.board[0]
+    hidden: list[int] = []
+    for q in range(view.rules.players):
+        if q != view.seat:
+            row[kernel.HAND + q] = kernel.pack(np.array(game._hands[q], np.int64))
+            hidden += game._hands[q]
+    return hidden
+
+
 class _HandSetup(_Setup):
     @classmethod
     def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
         setup = _Setup.of(view, rollout_policy)
-        game, pos = _TRUE[-1], setup.position
-        pool = pos.pool.tolist()
+        pos, pool = setup.position, setup.position.pool.tolist()
+        for m in _write_true_hands(view, setup):
+            pool.remove(m)
         for q in range(view.rules.players):
             if q != view.seat:
-                pos.start.board[0, kernel.HAND + q] = kernel.pack(np.array(game._hands[q], np.int64))
                 pos.sizes[q] = 0
-                for m in game._hands[q]:
-                    pool.remove(m)
-        assert sorted(pool) == sorted(game._deck), "the pool left is not the draw pile"
+        assert sorted(pool) == sorted(_TRUE[-1]._deck), "the pool left is not the draw pile"
         return cls(cfg=setup.cfg, position=pos._replace(pool=np.array(pool, np.int64)), max_score=setup.max_score)
 
 
@@ -94,25 +104,25 @@ class _TrueSetup(_Setup):
     @classmethod
     def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
         setup = _Setup.of(view, rollout_policy)
-        game, row = _TRUE[-1], setup.position.start.board[0]
-        for q in range(view.rules.players):
-            if q != view.seat:
-                row[kernel.HAND + q] = kernel.pack(np.array(game._hands[q], np.int64))
-        deck = game._deck[::-1]  # the top card first, as the kernel's ORDER
-        assert sorted(deck + [m for q in range(view.rules.players) if q != view.seat for m in game._hands[q]]) == sorted(
-            setup.position.pool.tolist()
-        ), "the true cards are not the unseen ones"
-        row[kernel.ORDER : kernel.ORDER + len(deck)] = deck
+        hidden = _write_true_hands(view, setup)
+        deck = _TRUE[-1]._deck[::-1]  # the top card first, as the kernel's ORDER
+        assert sorted(deck + hidden) == sorted(setup.position.pool.tolist()), "the true cards are not the unseen ones"
+        setup.position.start.board[0, kernel.ORDER : kernel.ORDER + len(deck)] = deck
         return setup
+
+
+#: What the cheating search can be told: its determinizer and the setup that writes the true cards.
+KNOWS = {"deal": (true_deal, _TrueSetup), "hand": (hand_deal, _HandSetup)}
 
 
 def cheat(know: str = "deal") -> None:
     """Make every ISMCTS search of this process see the true deal, or with ``know="hand"`` the other
     hands only (the draw pile still shuffled in every iteration; see the module docs)."""
+    determinizer, setup = KNOWS[know]
     f = _ismcts.iterate_halving.py_func
-    glob = dict(f.__globals__, determinize=true_deal if know == "deal" else hand_deal)
+    glob = dict(f.__globals__, determinize=determinizer)
     _ismcts.iterate_halving = numba.njit(types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__))
-    _ismcts._Setup = _TrueSetup if know == "deal" else _HandSetup  # type: ignore[misc]
+    _ismcts._Setup = setup  # type: ignore[misc]
 
 
 def one_game(deal: int, seat: int, budget: int, options: dict[str, Any], own_seed: int = _ISMCTS_SEED) -> bool:
@@ -155,7 +165,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=300)
     parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--honest", action="store_true", help="do not cheat (the same loop, as bench_ismcts.py)")
-    parser.add_argument("--know", choices=("deal", "hand"), default="deal",
+    parser.add_argument("--know", choices=tuple(KNOWS), default="deal",
                         help="what the cheating search is told: the whole deal, or the other hands only")
     parser.add_argument("--option", action="append", default=[], help="ISMCTS keyword=value (a number or a word)")
     parser.add_argument("--oracle", type=int, default=0, metavar="B",
