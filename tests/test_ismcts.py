@@ -29,7 +29,7 @@ from ordonnance import _ismcts, _ismcts_model, _montecarlo
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._ismcts import ISMCTS
 from ordonnance._montecarlo import Search, _index, _Setup, determinize
-from ordonnance._rng import bounded, splitmix64
+from ordonnance.core.rng import bounded, splitmix64
 from ordonnance import Claim, Pass, Play, Rules, Territory
 
 from . import naive

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import ordonnance as od
 from ordonnance import _ismcts_model
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._rng import bounded, splitmix64
+from ordonnance.core.rng import bounded, splitmix64
 
 JIT = not __import__("numba").config.DISABLE_JIT
 BINS = _ismcts_model.BINS

@@ -151,7 +151,7 @@ def test_the_view_keeps_its_sampling_state_out_of_equality_repr_and_pickles() ->
 
 
 def _reference_order(cards: list[int], seed: int, seat: int, attempt: int) -> list[int]:
-    """The kernel's shuffle written out on ordonnance._rng (plain Python ints)."""
+    """The kernel's shuffle written out on ordonnance.core.rng (plain Python ints)."""
     mask = (1 << 64) - 1
     _, state = _rng.splitmix64(seed)
     _, state = _rng.splitmix64((state + (seat + 1) * int(kernel._SEAT_GAMMA)) & mask)

@@ -28,6 +28,7 @@ from numba.extending import intrinsic, overload
 from ordonnance import _simulator_kernel as k
 from ordonnance._simulator_kernel import ARMY, NOBODY, NOT_COMPLETE, TERRITORIES, Config, State, borrowed, borrowed_state
 from ordonnance._simulator_kernel import unsigned as _u
+from ordonnance.core.jit import nth_output
 
 Array = npt.NDArray[np.int64]
 #: Observations are written as float32 or as bytes (the same small whole numbers).
@@ -168,7 +169,7 @@ def _borrowed_episodes(ep: Episodes) -> Episodes:
 @numba.njit(cache=True, inline="always")
 def episode_seed(base: np.uint64, e: np.uint64) -> np.uint64:
     """The e-th output (from 0) of the SplitMix64 stream from ``base`` (simulation.game_seeds)."""
-    return k._nth_output(base, e + np.uint64(1))
+    return nth_output(base, e + np.uint64(1))
 
 
 @numba.njit(cache=True, inline="always")

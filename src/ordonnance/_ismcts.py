@@ -99,8 +99,8 @@ from ordonnance._montecarlo import (
     reward,
 )
 from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables
-from ordonnance._rng import splitmix64
-from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.core.rng import splitmix64
+from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
 from ordonnance.bots import _legal, _SeededBot
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError

@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._army_kernel import tiers_key, word_tiers
-from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 
 __all__ = ["BINS", "WORK_ROWS", "Odds", "tables", "no_tables", "forced", "in_hand", "odds_action", "odds_into", "odds_work",
            "forget"]

@@ -71,8 +71,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._rng import splitmix64
-from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.core.bots import SeededBot
+from ordonnance.core.rng import splitmix64
+from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim, Play
 from ordonnance.errors import IllegalActionError, InvalidGameStateError, InvalidRulesError, OrdonnanceTypeError
 from ordonnance.rules import Rules
@@ -244,7 +245,7 @@ def _finite(x: float) -> float:
     return x if math.isfinite(x) else -math.inf
 
 
-class MonteCarlo:
+class MonteCarlo(SeededBot):
     """Determinized Monte-Carlo search over the simulator kernel; strongest built-in bot.
 
     ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at

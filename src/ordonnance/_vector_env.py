@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from ordonnance.batch import Batch
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
-from ordonnance.game import Game, _check_seed
+from ordonnance.core.seeds import check_seed as _check_seed
+from ordonnance.game import Game
 from ordonnance.rules import Rules
 
 _IMPORT_ERROR: ImportError | None

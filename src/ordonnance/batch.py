@@ -72,7 +72,8 @@ from ordonnance import _batch_kernel as bk
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._entry import compiled_entry
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
-from ordonnance.game import Game, _check_seed
+from ordonnance.core.seeds import check_seed as _check_seed
+from ordonnance.game import Game
 from ordonnance.rules import Rules
 
 __all__ = ["Batch", "StepResult", "MAX_GAMES", "observation_size"]

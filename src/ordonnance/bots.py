@@ -15,13 +15,12 @@ True
 
 from __future__ import annotations
 
-import secrets
 from typing import Protocol, runtime_checkable
 
-from ordonnance._rng import bounded, splitmix64
+from ordonnance.core.bots import SeededBot, legal
+from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.actions import PASS, Action, Claim, Play
 from ordonnance.army import ARMY_SIZE, army_key
-from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 from ordonnance.view import PlayerView
 
 __all__ = ["Bot", "Random", "Greedy", "MonteCarlo", "ISMCTS", "Search"]
@@ -38,31 +37,8 @@ class Bot(Protocol):
         ...
 
 
-def _legal(view: PlayerView) -> tuple[Action, ...]:
-    # Duck-typed on purpose: the bots of the related games share this with their own views.
-    if not isinstance(getattr(view, "legal_actions", None), tuple):
-        raise OrdonnanceTypeError(f"a bot chooses from a PlayerView (game.view(seat)), not {type(view).__name__}: {view!r}")
-    if not view.legal_actions:
-        raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
-    return view.legal_actions
-
-
-class _SeededBot:
-    """Shared seeding: a SplitMix64 stream, the generator the simulator uses too."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64):
-            raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
-        self.seed: int = secrets.randbits(64) if seed is None else seed
-        """The seed the bot was created with (drawn at random when None was given)."""
-        self._state = self.seed
-
-    def _pick(self, n: int) -> int:
-        self._state, value = splitmix64(self._state)
-        return bounded(value, n)
-
-    def __repr__(self) -> str:
-        return f"bots.{type(self).__name__}(seed={self.seed})"
+_legal = legal
+_SeededBot = SeededBot  # the name the Ordonnance bots' modules have used
 
 
 class Random(_SeededBot):

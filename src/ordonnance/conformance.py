@@ -20,23 +20,14 @@ from collections.abc import Callable
 
 from ordonnance.actions import Action, Claim, Pass, Play
 from ordonnance.army import ARMY_SIZE
-from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
+from ordonnance.core.conformance import ConformanceError as ConformanceError, playthrough, require as _require
+from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
 
 __all__ = ["ConformanceError", "check_invariants", "random_playthrough"]
-
-
-class ConformanceError(AssertionError):
-    """An invariant of the rules does not hold."""
-
-
-def _require(condition: bool, message: str, *args: object) -> None:
-    """Fail with ``message % args``; the message is formatted only on failure."""
-    if not condition:
-        raise ConformanceError(message % args if args else message)
 
 
 def check_invariants(game: Game, *, deep: bool = True) -> None:
@@ -150,24 +141,5 @@ def random_playthrough(
     Returns the finished game. A ``policy`` receives the acting seat's view and
     must return one of its legal actions; anything else fails the check.
     """
-    if policy is not None and not callable(policy):
-        raise OrdonnanceTypeError(f"policy must be a function of a PlayerView or None, got {policy!r}")
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int):
-        raise OrdonnanceTypeError(f"max_steps must be an int, got {max_steps!r}")
-    if max_steps < 1:
-        raise InvalidArgumentError(f"max_steps must be at least 1, got {max_steps!r}")
     game = Game.new(rules, seed=seed)  # validates the rules and the seed
-    rng = random.Random(seed)
-    check_invariants(game, deep=deep)
-    for _ in range(max_steps):
-        if game.is_over:
-            return game
-        actions = game.legal_actions()
-        if policy is None:
-            action = rng.choice(actions)
-        else:
-            action = policy(game.view(game.current_player))
-            _require(action in actions, "policy chose an illegal action %r", action)
-        game.apply(action)
-        check_invariants(game, deep=deep)
-    raise ConformanceError(f"game did not end within {max_steps} steps")
+    return playthrough(game, seed, lambda g: check_invariants(g, deep=deep), policy=policy, max_steps=max_steps)

@@ -28,7 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _army_kernel
-from ordonnance._rng import shuffle
+from ordonnance.core.rng import shuffle
+from ordonnance.core.seeds import SEED_LIMIT as _SEED_LIMIT, check_seed as _check_seed
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play, to_territory
 from ordonnance.army import ARMY_SIZE, describe
 from ordonnance.cards import MAX_MASK, Card, CardLike, build_deck
@@ -50,7 +51,6 @@ __all__ = ["Game", "Counterexample", "POINTS_BY_RANK"]
 
 #: Points per territory by rank under ``scoring="points"``: 3, 2, 1, then 0.
 POINTS_BY_RANK = (3, 2, 1, 0)
-_SEED_LIMIT = 1 << 64
 _NOT_COMPLETE = -1
 _NOBODY = -1
 
@@ -701,14 +701,6 @@ def shuffled_deck(rules: Rules, seed: int) -> tuple[list[int], int]:
     (top card first), and the generator's state afterwards."""
     order = sorted(card.mask for card in rules.cards)
     return order, shuffle(order, seed)
-
-
-def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise OrdonnanceTypeError(f"seed must be an int, got {seed!r}")
-    if not 0 <= seed < _SEED_LIMIT:
-        raise InvalidSeedError(f"seed must be in 0..2**64-1, got {seed!r}")
-    return int(seed)
 
 
 def _multiset_difference(name: str, got: Counter[int], expected: Counter[int]) -> str:

@@ -33,32 +33,17 @@ The game modules are imported on first use, so ``import ordonnance`` stays cheap
 from __future__ import annotations
 
 import importlib
-import sys
 from types import ModuleType
-from typing import Protocol
 
-from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
+from ordonnance.core.registry import kernel_bot, name_of, names
+from ordonnance.core.registry import package as module
+from ordonnance.core.spec import RulesLike as GameRules
+from ordonnance.errors import InvalidArgumentError
 
 __all__ = ["GAMES", "GameRules", "module", "cli", "name_of", "kernel_bot"]
 
 #: The games, by the name the command line's ``--game`` takes.
-GAMES = ("ordonnance", "shinobi", "black-prince")
-_MODULES = {"ordonnance": "ordonnance", "shinobi": "ordonnance.shinobi", "black-prince": "ordonnance.black_prince"}
-
-
-class GameRules(Protocol):
-    """What the shared tools read of any game's ``Rules``."""
-
-    @property
-    def players(self) -> int:
-        """Players a game."""
-
-
-def module(name: str) -> ModuleType:
-    """The module of the game called ``name`` (one of :data:`GAMES`)."""
-    if not isinstance(name, str) or name not in _MODULES:
-        raise InvalidArgumentError(f"a game is one of {', '.join(GAMES)}, got {name!r}")
-    return importlib.import_module(_MODULES[name])
+GAMES = names()
 
 
 def cli(name: str) -> ModuleType:
@@ -66,28 +51,3 @@ def cli(name: str) -> ModuleType:
     if name == "ordonnance":
         raise InvalidArgumentError("Ordonnance's command line is ordonnance.cli itself, not a game's cli module")
     return importlib.import_module(module(name).__name__ + ".cli")
-
-
-def _loaded() -> list[tuple[str, ModuleType]]:
-    """The games whose modules are imported (an object of a game can only come from those)."""
-    return [(name, sys.modules[path]) for name, path in _MODULES.items() if path in sys.modules]
-
-
-def name_of(rules: object) -> str:
-    """The name of the game whose ``Rules`` ``rules`` is."""
-    for name, game in _loaded():
-        if type(rules) is getattr(game, "Rules", None):
-            return name
-    raise OrdonnanceTypeError(
-        f"rules must be the Rules of one of the games ({', '.join(GAMES)}), "
-        f"not {type(rules).__name__}: {rules!r}"
-    )
-
-
-def kernel_bot(bot: object) -> bool:
-    """Whether ``bot`` is one that its game's ``simulate`` plays inside the numba kernel."""
-    for _, game in _loaded():
-        bots = getattr(game, "bots", None)
-        if bots is not None and (type(bot) is getattr(bots, "Random", None) or type(bot) is getattr(bots, "Greedy", None)):
-            return True
-    return False

@@ -721,7 +721,7 @@ class OpenSpielBot:
             raise OrdonnanceTypeError(f"an OpenSpiel bot has a step(state) method, got {bot!r}")
         self.bot = bot
         """The OpenSpiel bot."""
-        from ordonnance.game import _check_seed
+        from ordonnance.core.seeds import check_seed as _check_seed
 
         self._rng = np.random.default_rng(secrets.randbits(64) if seed is None else _check_seed(seed))
         self._games: dict[Rules, OrdonnanceGame] = {}

@@ -35,11 +35,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 import numpy as np
 
+from ordonnance.core.svg import SVG, document as _document, num as _num, rect as _rect, text as _text
 from ordonnance.army import ARMY_SIZE, ArmyDescription, army_key, describe
 from ordonnance.cards import Card, CardLike, Symbol, to_mask
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
@@ -60,8 +60,6 @@ __all__ = [
     "view_repr_svg",
 ]
 
-_SVG_NS = "http://www.w3.org/2000/svg"
-_FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 #: The colour of each symbol on a card, as CSS hex colours.
 SYMBOL_COLORS: dict[Symbol, str] = {
@@ -117,77 +115,7 @@ _ICONS: dict[Symbol, str] = {
 }
 
 
-class SVG(str):
-    """The text of one SVG picture; Jupyter shows it as an image.
-
-    It is a plain ``str`` in every other respect (write it to a ``.svg`` file,
-    embed it in HTML, parse it as XML).
-
-    >>> from ordonnance.render import SVG
-    >>> SVG("<svg/>")._repr_svg_()
-    '<svg/>'
-    """
-
-    __slots__ = ()
-
-    def _repr_svg_(self) -> str:
-        """The SVG text, for IPython's rich display."""
-        return str(self)
-
-
 # ----------------------------------------------------------------------- helpers
-
-
-def _num(value: float) -> str:
-    """A coordinate as short, deterministic text: at most 2 decimals."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _text(
-    x: float,
-    y: float,
-    content: str,
-    *,
-    size: float,
-    fill: str = _INK,
-    anchor: str = "start",
-    weight: str = "normal",
-) -> str:
-    return (
-        f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}" '
-        f'text-anchor="{anchor}" font-weight="{weight}">{escape(content)}</text>'
-    )
-
-
-def _rect(
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    *,
-    fill: str,
-    stroke: str = "none",
-    stroke_width: float = 1.0,
-    rx: float = 0.0,
-    dash: str | None = None,
-) -> str:
-    dashing = f' stroke-dasharray="{dash}"' if dash else ""
-    return (
-        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
-        f'rx="{_num(rx)}" fill="{fill}" stroke="{stroke}" '
-        f'stroke-width="{_num(stroke_width)}"{dashing}/>'
-    )
-
-
-def _document(width: float, height: float, title: str, body: Iterable[str]) -> SVG:
-    w, h = _num(width), _num(height)
-    head = (
-        f'<svg xmlns="{_SVG_NS}" version="1.1" width="{w}" height="{h}" '
-        f'viewBox="0 0 {w} {h}" font-family={quoteattr(_FONT)}>'
-        f"<title>{escape(title)}</title>"
-    )
-    return SVG(head + "".join(body) + "</svg>")
 
 
 def _text_width(text: str, font_size: float) -> float:

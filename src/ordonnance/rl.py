@@ -104,9 +104,13 @@ from ordonnance.errors import (
     InvalidSeatError,
     OrdonnanceTypeError,
 )
-from ordonnance.game import Game, _check_seed
+from ordonnance.core.seeds import check_seed as _check_seed
+from ordonnance.game import Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ordonnance.simulation import _own_seed, _policy, bot_seeds, seeded_copies
+from ordonnance.core.bots import seeded_copies
+from ordonnance.core.extras import require_extra
+from ordonnance.core.seeds import bot_seeds, own_seed as _own_seed
+from ordonnance.simulation import _policy
 from ordonnance.territory import TERRITORY_COUNT
 from ordonnance.view import PlayerView
 
@@ -170,12 +174,7 @@ _MARKERS = TERRITORY_COUNT
 
 
 def _require_extra() -> None:
-    if _IMPORT_ERROR is not None:
-        raise ImportError(
-            f"ordonnance.rl environments need the optional extra 'rl' "
-            f"({_IMPORT_ERROR.name or 'pettingzoo/gymnasium'} is not installed): "
-            f"pip install 'ordonnance[rl]'"
-        ) from _IMPORT_ERROR
+    require_extra("rl", _IMPORT_ERROR, "ordonnance.rl environments", "pettingzoo/gymnasium")
 
 
 # ----------------------------------------------------------------------- actions

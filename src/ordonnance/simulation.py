@@ -17,11 +17,9 @@ True
 
 from __future__ import annotations
 
-import copy
-import math
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
@@ -29,9 +27,13 @@ import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.actions import PASS, Action, Claim, Pass, Play
-from ordonnance.bots import Bot, Greedy, MonteCarlo, Random, _SeededBot
+from ordonnance.bots import Bot, Greedy, Random
+from ordonnance.core.bots import seeded_copies
+from ordonnance.core.play import check_players, game_index as _game_index, play_to_the_end
+from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping as _wrapping
+from ordonnance.core.stats import wilson as _wilson
 from ordonnance.cards import Card
-from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.game import Game, shuffled_deck
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
@@ -43,75 +45,11 @@ __all__ = ["simulate", "SimulationResult", "Summary", "game_seeds", "bot_seeds",
 MAX_GAMES = 100_000_000
 _MASK64 = (1 << 64) - 1
 _CHUNK = 65_536  # games per kernel call: bounds the working memory
-_Z95 = 1.959963984540054
-
-
-def game_seeds(seed: int, games: int) -> npt.NDArray[np.uint64]:
-    """The shuffle seed of each game of ``simulate(..., seed=seed)``: the SplitMix64 stream.
-
-    ``Game.new(rules, seed=int(game_seeds(seed, n)[i]))`` deals game ``i``.
-
-    >>> from ordonnance._rng import splitmix64
-    >>> from ordonnance.simulation import game_seeds
-    >>> int(game_seeds(5, 2)[1]) == splitmix64(splitmix64(5)[0])[1]
-    True
-    """
-    out = np.empty(games, np.uint64)
-    with _wrapping():
-        kernel.stream(np.uint64(seed), out)
-    return out
-
-
-def bot_seeds(seeds: npt.NDArray[np.uint64], own: Sequence[int]) -> npt.NDArray[np.uint64]:
-    """``[game, seat]``: each bot's seed in each game, mixed from its own seed, the
-    game's seed and the seat (see :attr:`SimulationResult.bot_seeds`).
-
-    No choice of own seeds makes two seats of a game share a stream:
-
-    >>> import numpy as np
-    >>> from ordonnance.simulation import bot_seeds, game_seeds
-    >>> mixed = bot_seeds(game_seeds(1, 1000), [0, 1])
-    >>> bool(np.all(mixed[:, 0] != mixed[:, 1]))
-    True
-    >>> same = bot_seeds(game_seeds(1, 1000), [7, 7])
-    >>> bool(np.all(same[:, 0] != same[:, 1]))
-    True
-    """
-    out = np.empty((len(seeds), len(own)), np.uint64)
-    with _wrapping():
-        kernel.mix_bot_seeds(seeds, np.array(own, np.uint64), out)
-    return out
-
-
-def _wrapping() -> Any:
-    """64-bit arithmetic wraps by design; with NUMBA_DISABLE_JIT=1 the kernels run
-    on NumPy scalars, which would warn about each wrap."""
-    return np.errstate(over="ignore")
 
 
 def _players(players: Sequence[Bot] | None, n: int) -> list[Bot]:
     """The bot of each seat, checked: default ``Random(seed=seat)`` for every seat."""
-    if players is None:
-        return [Random(seed=seat) for seat in range(n)]
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise OrdonnanceTypeError(f"players must be a sequence of {n} bots (one per seat), got {players!r}")
-    bots = list(players)
-    if len(bots) != n:
-        raise InvalidRulesError(f"players must list {n} bots (one per seat), got {len(bots)}: {players!r}")
-    for seat, bot in enumerate(bots):
-        if isinstance(bot, type):
-            raise OrdonnanceTypeError(f"players[{seat}] is the class {bot.__name__}, not a bot: did you mean {bot.__name__}()?")
-        if not callable(getattr(bot, "choose", None)):
-            raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {bot!r}")
-    return bots
-
-
-def _own_seed(bot: object) -> int:
-    """A bot's own seed as the seed mix reads it: its ``seed`` if an int, else 0."""
-    seed = getattr(bot, "seed", None)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        return 0
-    return int(seed) & _MASK64
+    return check_players(players, n, Random)
 
 
 def _policy(bot: object) -> int | None:
@@ -154,16 +92,6 @@ class Summary:
             shares = "  ".join(f"p{seat} {share:6.2%}" for seat, share in enumerate(self.territory_frequency[t]))
             lines.append(f"  {t.label:<9} {shares}")
         return "\n".join(lines)
-
-
-def _wilson(successes: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + _Z95**2 / n
-    centre = (p + _Z95**2 / (2 * n)) / denominator
-    half = _Z95 * math.sqrt(p * (1 - p) / n + _Z95**2 / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @attrs.frozen(eq=False)
@@ -245,12 +173,6 @@ class SimulationResult:
                 raise InvalidRulesError(f"game {index}: recorded seat {seat} acts, but it is seat {replayed.current_player}'s turn")
             replayed.apply(action)
         return replayed
-
-
-def _game_index(game: int, games: int) -> int:
-    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not -games <= game < games:
-        raise InvalidRulesError(f"game index must be in 0..{games - 1}, got {game!r}")
-    return int(game) % games
 
 
 def simulate(
@@ -378,65 +300,6 @@ def _run_kernel(
         if actions is not None and counts is not None:
             actions[start:stop] = a
             counts[start:stop] = c
-
-
-_B = TypeVar("_B")  # a bot of any of the games
-
-
-def seeded_copies(bots: Sequence[_B], seeds: Sequence[int]) -> list[_B]:
-    """The bots of one game: a fresh copy of each built-in bot (of any of the games)
-    seeded with its seat's seed there, every other bot as it is."""
-    playing = list(bots)
-    for seat, bot in enumerate(bots):
-        if isinstance(bot, (_SeededBot, MonteCarlo)):
-            fresh = copy.copy(bot)
-            fresh._state = int(seeds[seat])
-            playing[seat] = fresh
-    return playing
-
-
-def play_to_the_end(
-    game: Any,
-    bots: Sequence[Any],
-    *,
-    index: int,
-    deal_seed: int,
-    names: Sequence[str] | None = None,
-    time_limit: float | None = None,
-    untimed: Callable[[object], bool] = lambda bot: False,
-    on_action: Callable[[int, Any], None] | None = None,
-) -> int | None:
-    """Play ``game`` (of any of the games) to its end, a bot per seat; returns the
-    seat that took longer than ``time_limit`` over a decision (the game then stops
-    there), else None.
-
-    A bot that raises, or chooses an action the game refuses, raises
-    :class:`~ordonnance.errors.BotError` naming the bot (``names[seat]``, else its
-    repr), its seat, the game (``index``) and the deal's seed. ``untimed(bot)``
-    exempts a bot from the time limit; ``on_action(seat, action)`` sees every
-    action played.
-    """
-
-    def failed(seat: int, reason: str) -> BotError:
-        name = names[seat] if names is not None and seat < len(names) else repr(bots[seat])
-        return BotError(name, seat, index, deal_seed, reason)
-
-    while not game.is_over:
-        seat: int = game.current_player
-        start = time.perf_counter()
-        try:
-            action = bots[seat].choose(game.view(seat))
-        except Exception as error:  # a bot may raise anything: name the bot, seat and game
-            raise failed(seat, f"{type(error).__name__}: {error}") from error
-        if time_limit is not None and time.perf_counter() - start > time_limit and not untimed(bots[seat]):
-            return seat
-        try:
-            game.apply(action)
-        except OrdonnanceError as error:
-            raise failed(seat, f"it chose {action!r}, which is not legal: {error}") from None
-        if on_action is not None:
-            on_action(seat, action)
-    return None
 
 
 def _run_python(

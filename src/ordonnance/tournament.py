@@ -79,7 +79,10 @@ from ordonnance.bots import Bot
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.rules import Rules
 from ordonnance.simulation import MAX_GAMES as MAX_SIMULATE_GAMES
-from ordonnance.simulation import _own_seed, _wilson, bot_seeds, game_seeds, play_to_the_end, seeded_copies
+from ordonnance.core.bots import seeded_copies
+from ordonnance.core.play import play_to_the_end
+from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed
+from ordonnance.core.stats import wilson as _wilson
 
 if TYPE_CHECKING:
     from tqdm import tqdm

@@ -19,7 +19,7 @@ from ordonnance.actions import Action, to_territory
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
-from ordonnance.game import _check_seed
+from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.rules import Rules
 from ordonnance.territory import Territory
 

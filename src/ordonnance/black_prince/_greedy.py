@@ -31,7 +31,7 @@ from ordonnance.black_prince.board import Battlefield, back_row, front_row
 from ordonnance.black_prince.fight import FightResult, fight
 from ordonnance.black_prince.rules import COLUMNS
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.bots import _SeededBot
+from ordonnance.core.bots import SeededBot as _SeededBot
 from ordonnance.errors import IllegalActionError
 
 __all__ = ["Greedy", "worth", "frontal_balance", "score"]

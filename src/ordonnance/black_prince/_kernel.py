@@ -22,7 +22,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance._simulator_kernel import bounded, splitmix64
+from ordonnance.core.jit import bounded, splitmix64
 
 Array = npt.NDArray[np.int64]
 
@@ -655,7 +655,7 @@ _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
 @numba.njit(cache=True)
 def shuffled(pool: npt.NDArray[np.int64], state: np.uint64) -> tuple[npt.NDArray[np.int64], np.uint64]:
-    """A Fisher-Yates shuffled copy of ``pool`` (as ordonnance._rng.shuffle) and the new state."""
+    """A Fisher-Yates shuffled copy of ``pool`` (as ordonnance.core.rng.shuffle) and the new state."""
     out = pool.copy()
     for i in range(out.shape[0] - 1, 0, -1):
         state, value = splitmix64(state)

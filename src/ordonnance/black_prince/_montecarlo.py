@@ -55,12 +55,12 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance._rng import splitmix64
+from ordonnance.core.rng import splitmix64
 from ordonnance.black_prince import _kernel as kernel
 from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.simulation import encode, tables
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.bots import _SeededBot
+from ordonnance.core.bots import SeededBot as _SeededBot
 from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceTypeError
 
 __all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "MAX_ROLLOUTS", "MAX_WORK", "ROLLOUT_HORIZON"]

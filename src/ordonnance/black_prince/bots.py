@@ -11,8 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.bots import _SeededBot
-from ordonnance.errors import IllegalActionError
+from ordonnance.core.bots import UniformRandom, legal
 
 __all__ = ["Bot", "Random", "Greedy", "MonteCarlo"]
 
@@ -27,21 +26,14 @@ class Bot(Protocol):
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
-    if not view.legal_actions:
-        raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
-    return view.legal_actions
+    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`)."""
+    return legal(view)
 
 
-class Random(_SeededBot):
+class Random(UniformRandom):
     """Takes a uniformly random legal action (one output of its stream per decision)."""
 
-    def choose(self, view: PlayerView) -> Action:
-        """A uniformly random element of ``view.legal_actions``."""
-        actions = _legal(view)
-        return actions[self._pick(len(actions))]
-
-    def __repr__(self) -> str:
-        return f"black_prince.Random(seed={self.seed})"
+    prefix = "black_prince."
 
 
 from ordonnance.black_prince._greedy import Greedy  # noqa: E402  (it builds on the classes above)

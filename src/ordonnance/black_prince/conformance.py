@@ -18,15 +18,10 @@ from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import COLUMNS, Rules
 from ordonnance.black_prince.serialization import check_reachable
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.conformance import ConformanceError
+from ordonnance.core.conformance import ConformanceError, playthrough, require as _require
 from ordonnance.errors import IllegalActionError, InvalidGameStateError
 
 __all__ = ["ConformanceError", "check_invariants", "random_playthrough"]
-
-
-def _require(condition: bool, message: str, *args: object) -> None:
-    if not condition:
-        raise ConformanceError(message % args if args else message)
 
 
 def check_invariants(game: Game, *, deep: bool = True) -> None:
@@ -117,18 +112,5 @@ def random_playthrough(
     max_steps: int = 10_000,
 ) -> Game:
     """Play one game with random legal actions (or ``policy``), checking every step; returns it finished."""
-    rng = random.Random(seed)
-    game = Game.new(rules, seed=seed)
-    check_invariants(game, deep=deep)
-    for _ in range(max_steps):
-        if game.is_over:
-            return game
-        actions = game.legal_actions()
-        if policy is None:
-            action = rng.choice(actions)
-        else:
-            action = policy(game.view(game.current_player))
-            _require(action in actions, "policy chose an illegal action %r", action)
-        game.apply(action)
-        check_invariants(game, deep=deep)
-    raise ConformanceError(f"game did not end within {max_steps} steps")
+    game = Game.new(rules, seed=seed)  # validates the rules and the seed
+    return playthrough(game, seed, lambda g: check_invariants(g, deep=deep), policy=policy, max_steps=max_steps)

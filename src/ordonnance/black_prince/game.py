@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ordonnance._rng import bounded, shuffle, splitmix64
+from ordonnance.core.rng import bounded, shuffle, splitmix64
 from ordonnance.black_prince.actions import (
     END_BATTLE,
     END_TURN,
@@ -48,7 +48,7 @@ from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.fight import FightResult, fight
 from ordonnance.black_prince.rules import COLUMNS, FRONT_LIMIT, HAND_SIZE, ROUT_TO_WIN, Rules
 from ordonnance.errors import IllegalActionError, InvalidDeckError, InvalidSeatError, OrdonnanceTypeError
-from ordonnance.game import _check_seed
+from ordonnance.core.seeds import check_seed as _check_seed
 
 if TYPE_CHECKING:
     from ordonnance.black_prince.view import PlayerView

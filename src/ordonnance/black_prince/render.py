@@ -25,7 +25,7 @@ from ordonnance.black_prince.board import ROWS, owner
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.rules import COLUMNS
 from ordonnance.errors import OrdonnanceTypeError
-from ordonnance.render import SVG
+from ordonnance.core.svg import SVG
 
 __all__ = ["board", "svg", "ROW_NAMES", "SEAT_COLORS", "TYPE_SHORT"]
 

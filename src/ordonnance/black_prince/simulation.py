@@ -42,7 +42,13 @@ from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
-from ordonnance.simulation import MAX_GAMES, _game_index, _own_seed, _wilson, _wrapping, bot_seeds, game_seeds, play_to_the_end, seeded_copies
+from ordonnance.core.bots import seeded_copies
+from ordonnance.core.play import check_players, game_index as _game_index, play_to_the_end
+from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping as _wrapping
+from ordonnance.core.stats import wilson as _wilson
+
+#: The most games one :func:`simulate` call plays.
+MAX_GAMES = 100_000_000
 
 __all__ = ["simulate", "SimulationResult", "Summary", "encode", "decode", "tables"]
 
@@ -214,19 +220,8 @@ class SimulationResult:
 
 
 def _players(players: Sequence[Bot] | None) -> list[Bot]:
-    if players is None:
-        return [Random(seed=0), Random(seed=1)]
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise OrdonnanceTypeError(f"players must be a sequence of 2 bots (one per seat), got {players!r}")
-    bots = list(players)
-    if len(bots) != 2:
-        raise InvalidRulesError(f"players must list 2 bots (one per seat), got {len(bots)}: {players!r}")
-    for seat, bot in enumerate(bots):
-        if isinstance(bot, type):
-            raise OrdonnanceTypeError(f"players[{seat}] is the class {bot.__name__}, not a bot: did you mean {bot.__name__}()?")
-        if not callable(getattr(bot, "choose", None)):
-            raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {bot!r}")
-    return bots
+    """The bot of each seat, checked: default ``Random(seed=seat)``."""
+    return check_players(players, 2, Random)
 
 
 def _policy(bot: object) -> int | None:

@@ -33,7 +33,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance._simulator_kernel import borrowed, bounded, splitmix64, unsigned as _u
+from ordonnance.core.jit import borrowed, bounded, splitmix64, unsigned as _u
 
 CLANS = 5
 CODES = 6
@@ -107,7 +107,7 @@ def state_size(deck_size: int) -> int:
 
 @numba.njit(cache=True)
 def _shuffle(state: npt.NDArray[np.int64], start: int, length: int, rng: np.uint64) -> np.uint64:
-    """Fisher-Yates on ``state[start:start + length]``, as ordonnance._rng.shuffle; the new rng."""
+    """Fisher-Yates on ``state[start:start + length]``, as ordonnance.core.rng.shuffle; the new rng."""
     for i in range(length - 1, 0, -1):
         rng, value = splitmix64(rng)
         j = bounded(value, i + 1)

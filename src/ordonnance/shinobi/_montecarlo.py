@@ -74,9 +74,9 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance._rng import splitmix64
-from ordonnance._simulator_kernel import bounded
-from ordonnance._simulator_kernel import splitmix64 as _splitmix64_jit
+from ordonnance.core.rng import splitmix64
+from ordonnance.core.jit import bounded
+from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.errors import InvalidRulesError
 from ordonnance.shinobi import _kernel as kernel
 from ordonnance.shinobi.actions import Action

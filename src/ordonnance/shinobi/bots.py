@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ordonnance.bots import _SeededBot
+from ordonnance.core.bots import SeededBot, UniformRandom, legal
 from ordonnance.errors import IllegalActionError
 from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce
 from ordonnance.shinobi.cards import CLANS
@@ -37,23 +37,18 @@ class Bot(Protocol):
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
-    if not view.legal_actions:
-        raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
-    return view.legal_actions
+    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`)."""
+    return legal(view)
 
 
-class _ShinobiBot(_SeededBot):
-    def __repr__(self) -> str:
-        return f"shinobi.bots.{type(self).__name__}(seed={self.seed})"
+class _ShinobiBot(SeededBot):
+    prefix = "shinobi.bots."
 
 
-class Random(_ShinobiBot):
+class Random(UniformRandom):
     """Gives a uniformly random legal order (one SplitMix64 draw per decision)."""
 
-    def choose(self, view: PlayerView) -> Action:
-        """A uniformly random one of ``view.legal_actions``."""
-        actions = _legal(view)
-        return actions[self._pick(len(actions))]
+    prefix = "shinobi.bots."
 
 
 #: Weights of :func:`evaluate` (integers, so that the kernel's twin agrees exactly).

@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from ordonnance.conformance import ConformanceError, _require
+from ordonnance.core.conformance import ConformanceError, playthrough, require as _require
 from ordonnance.shinobi.actions import Action, Pass
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.game import Game
@@ -147,18 +147,5 @@ def random_playthrough(
     Returns the finished game. A ``policy`` receives the acting seat's view and
     must return one of its legal actions; anything else fails the check.
     """
-    rng = random.Random(seed)
-    game = Game.new(rules, seed=seed)
-    check_invariants(game, deep=deep)
-    for _ in range(max_steps):
-        if game.is_over:
-            return game
-        actions = game.legal_actions()
-        if policy is None:
-            action = rng.choice(actions)
-        else:
-            action = policy(game.view(game.current_player))
-            _require(action in actions, "policy chose an illegal action %r", action)
-        game.apply(action)
-        check_invariants(game, deep=deep)
-    raise ConformanceError(f"game did not end within {max_steps} steps")
+    game = Game.new(rules, seed=seed)  # validates the rules and the seed
+    return playthrough(game, seed, lambda g: check_invariants(g, deep=deep), policy=policy, max_steps=max_steps)

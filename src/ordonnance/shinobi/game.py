@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ordonnance._rng import shuffle
+from ordonnance.core.rng import shuffle
 from ordonnance.errors import (
     IllegalActionError,
     InvalidDeckError,

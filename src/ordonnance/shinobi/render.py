@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Union
 
 from ordonnance.errors import OrdonnanceTypeError
-from ordonnance.render import SVG, _document, _rect, _text
+from ordonnance.core.svg import SVG, document as _document, rect as _rect, text as _text
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, NINJA
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.view import PlayerView

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance.errors import IllegalActionError, InvalidSeatError, OrdonnanceTypeError
-from ordonnance.game import _check_seed
+from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.shinobi.actions import ACTION_COUNT, from_code
 from ordonnance.shinobi.cards import CLANS, CODES
 from ordonnance.shinobi.game import Game

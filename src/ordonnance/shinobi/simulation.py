@@ -30,8 +30,10 @@ from ordonnance.shinobi.bots import Bot, Greedy, Random
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.rules import HAND_SIZE, Rules
-from ordonnance.simulation import _own_seed, _wilson, _wrapping, bot_seeds, game_seeds, play_to_the_end, seeded_copies
-from ordonnance.simulation import _players as _checked_players
+from ordonnance.core.bots import seeded_copies
+from ordonnance.core.play import check_players, game_index as _game_index, play_to_the_end
+from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping as _wrapping
+from ordonnance.core.stats import wilson as _wilson
 
 __all__ = ["simulate", "SimulationResult", "Summary", "max_decisions"]
 
@@ -192,12 +194,6 @@ class SimulationResult:
         return replayed
 
 
-def _game_index(game: int, games: int) -> int:
-    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not -games <= game < games:
-        raise InvalidRulesError(f"game index must be in 0..{games - 1}, got {game!r}")
-    return int(game) % games
-
-
 class _Outputs:
     """The result arrays being filled."""
 
@@ -215,9 +211,7 @@ class _Outputs:
 
 def _players(players: Sequence[Bot] | None, n: int) -> list[Bot]:
     """The bot of each seat, checked as for Ordonnance: default ``Random(seed=seat)``."""
-    if players is None:
-        return [Random(seed=seat) for seat in range(n)]
-    return _checked_players(players, n)  # type: ignore[arg-type,return-value]
+    return check_players(players, n, Random)
 
 
 def simulate(

@@ -1,0 +1,108 @@
+"""JSON in and out for every game's saves, views and actions: untrusted text parsed safely.
+
+:func:`parse` refuses, with the caller's error, anything that is not one JSON value of
+bounded size and nesting: too long, nested too deeply (checked before parsing, so no
+input can exhaust the parser's recursion or memory), not UTF-8, repeated keys,
+``NaN``/``Infinity``. :func:`check_format` checks the envelope every format here
+carries: ``{"format": ..., "version": ...}``.
+
+>>> from ordonnance.core.jsonio import parse
+>>> parse('{"a": [1, 2]}', ValueError)
+{'a': [1, 2]}
+>>> parse('{"a": 1, "a": 2}', ValueError)
+Traceback (most recent call last):
+    ...
+ValueError: repeated keys ['a']
+>>> parse("[" * 100 + "]" * 100, ValueError, max_depth=8)
+Traceback (most recent call last):
+    ...
+ValueError: nested deeper than 8 levels
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Collection
+from typing import Any
+
+__all__ = ["dumps", "parse", "check_format", "check_keys", "MAX_TEXT_SIZE", "MAX_DEPTH"]
+
+#: The longest text :func:`parse` reads by default, in characters (or bytes).
+MAX_TEXT_SIZE = 1_000_000
+#: The deepest nesting of arrays and objects :func:`parse` accepts by default.
+MAX_DEPTH = 8
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+Failure = Callable[[str], Exception]
+
+
+class _Refused(Exception):
+    """Raised by the parser's hooks; turned into the caller's error."""
+
+
+def dumps(data: Any) -> str:
+    """Compact JSON text, as every format here writes it."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _text_of(text: object, fail: Failure, max_size: int, max_depth: int) -> str:
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise fail(f"JSON must be str or bytes, not {type(text).__name__}: {text!r:.80}")
+    if len(text) > max_size:
+        raise fail(f"the text is {len(text):,} long, more than {max_size:,}")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode(json.detect_encoding(text))
+        except (UnicodeDecodeError, LookupError) as error:
+            raise fail(f"not JSON ({error})") from None
+    depth = 0
+    for bracket in _BRACKET.finditer(_STRING.sub('""', text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > max_depth:
+            raise fail(f"nested deeper than {max_depth} levels")
+    return text
+
+
+def parse(text: object, fail: Failure, *, max_size: int = MAX_TEXT_SIZE, max_depth: int = MAX_DEPTH) -> Any:
+    """The JSON value of ``text`` (str or bytes); anything else raises ``fail(message)``."""
+    checked = _text_of(text, fail, max_size, max_depth)
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        data = dict(pairs)
+        if len(data) != len(pairs):
+            keys = [key for key, _ in pairs]
+            raise _Refused(f"repeated keys {sorted({key for key in keys if keys.count(key) > 1})}")
+        return data
+
+    def no_constant(name: str) -> Any:
+        raise _Refused(f"{name} is not a number JSON here may hold")
+
+    try:
+        return json.loads(checked, object_pairs_hook=no_duplicates, parse_constant=no_constant)
+    except _Refused as refusal:
+        raise fail(str(refusal)) from None
+    except (ValueError, RecursionError) as error:
+        raise fail(f"not JSON ({error})") from None
+
+
+def check_format(data: Any, fail: Failure, format: str, versions: Collection[int]) -> int:
+    """The version of ``data``, an object whose ``"format"`` is ``format`` and whose
+    ``"version"`` is one of ``versions`` (an int; a bool or any other JSON type is refused)."""
+    if not isinstance(data, dict):
+        raise fail(f"expected an object, got {type(data).__name__}")
+    if data.get("format") != format:
+        raise fail(f"format must be {format!r}, got {data.get('format')!r:.80}")
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version not in versions:
+        raise fail(f"unsupported version {version!r:.80} (this library reads {', '.join(map(str, versions))})")
+    return version
+
+
+def check_keys(data: dict[str, Any], fail: Failure, required: Collection[str], optional: Collection[str] = ()) -> None:
+    """Refuse an object that lacks one of ``required`` or has a key outside ``required`` and ``optional``."""
+    missing = sorted(set(required) - set(data))
+    extra = sorted(set(data) - set(required) - set(optional))
+    if missing or extra:
+        raise fail(f"missing keys {missing}, unknown keys {extra}")
