@@ -178,7 +178,7 @@ def test_seeds_are_reproducible_and_documented() -> None:
     assert not np.array_equal(a.owners, od.simulate(Rules(), games=500, seed=43).owners)
     state, expected = 42, []
     for _ in range(3):
-        state, value = od._rng.splitmix64(state)
+        state, value = od.core.rng.splitmix64(state)
         expected.append(value)
     assert game_seeds(42, 3).tolist() == expected == a.seeds[:3].tolist()
     assert a.bot_seeds.shape == (500, 2)
@@ -239,7 +239,7 @@ def test_no_two_seats_or_games_share_a_bot_stream(pattern: str) -> None:
         mixed = bot_seeds(seeds, SEED_PATTERNS[pattern][:players])
         assert len(np.unique(mixed)) == mixed.size  # no seat and no game shares a seed
         # ...and the streams do not meet a few steps later either: the first outputs differ too.
-        first = np.array([[od._rng.splitmix64(int(s))[1] for s in row] for row in mixed[:200]])
+        first = np.array([[od.core.rng.splitmix64(int(s))[1] for s in row] for row in mixed[:200]])
         assert len(np.unique(first)) == first.size
 
 

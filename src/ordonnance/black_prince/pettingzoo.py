@@ -69,8 +69,7 @@ from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
-from ordonnance import rl
-from ordonnance.rl import _check_max_steps, _check_render_mode, _game_seed, _require_extra
+from ordonnance.core.aec import RENDER_MODES, GameAEC, wrapped
 
 __all__ = [
     "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
@@ -86,7 +85,6 @@ _SLOT = 3 + _TYPES  # present, battle, strength, type one-hot
 #: Length of the observation vector.
 OBSERVATION_SIZE = 24 * _CELL + 6 * _SLOT + 2 * (_TYPES + 1) + 3 * 6 + 1 + 4 + 1 + 6 + 1
 _PHASES = ("place", "choose", "battle", "over")
-_RENDER_MODES = ["ansi", "human", "svg"]
 
 
 def action_index(action: Action, view: PlayerView) -> int:
@@ -184,24 +182,7 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     return out
 
 
-def _outcome(game: Game, seat: int) -> float:
-    """The final reward of ``seat``: 1 for a win, -1 for a loss, 0 for a draw."""
-    return 0.0 if game.winner is None else 1.0 if game.winner == seat else -1.0
-
-
-def _render(game: Game, mode: str | None) -> str | None:
-    if mode == "svg":
-        from ordonnance.black_prince.render import svg
-
-        return str(svg(game))
-    text = str(game)
-    if mode == "human":
-        print(text)
-        return None
-    return text
-
-
-class BlackPrinceEnv(rl.AECEnv):  # type: ignore[misc,name-defined]
+class BlackPrinceEnv(GameAEC):
     """Black Prince as a PettingZoo AEC environment (see the module docs for spaces and rewards).
 
     Agents ``"player_0"`` and ``"player_1"``; ``agent_selection`` is always
@@ -210,108 +191,33 @@ class BlackPrinceEnv(rl.AECEnv):  # type: ignore[misc,name-defined]
     raises :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
     """
 
-    metadata: dict[str, Any] = {"name": "black_prince_v0", "render_modes": _RENDER_MODES,
+    metadata: dict[str, Any] = {"name": "black_prince_v0", "render_modes": RENDER_MODES,
                                 "is_parallelizable": False, "render_fps": 1}  # fmt: skip
+    rules_type = Rules
+    game_type = Game
+    package = "ordonnance.black_prince"
+    num_actions = NUM_ACTIONS
+    observation_high = 10.0
 
-    def __init__(self, rules: Rules | None = None, render_mode: str | None = None,
-                 max_steps: int | None = None) -> None:  # fmt: skip
-        _require_extra()
-        from gymnasium import spaces
+    def observation_size(self) -> int:
+        """:data:`OBSERVATION_SIZE`."""
+        return OBSERVATION_SIZE
 
-        super().__init__()
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a black_prince.Rules, got {rules!r}")
-        self.rules: Rules = rules
-        """The rules every episode is played under."""
-        self.render_mode: str | None = _check_render_mode(render_mode)
-        """The render mode chosen at construction."""
-        self.max_steps: int | None = _check_max_steps(max_steps)
-        """Truncate an episode after this many actions (None: never)."""
-        self.possible_agents: list[str] = ["player_0", "player_1"]
-        self.agents: list[str] = []
-        space = spaces.Dict({
-            "observation": spaces.Box(0.0, 10.0, (OBSERVATION_SIZE,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        })  # fmt: skip
-        self.observation_spaces = {agent: space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
-        self.game: Game | None = None
-        """The game in progress (None before the first reset)."""
-        self._rng = np.random.default_rng()
-        self._steps = 0
+    def encode(self, view: PlayerView) -> npt.NDArray[np.float32]:
+        """:func:`encode_view`."""
+        return encode_view(view)
 
-    def observation_space(self, agent: str) -> Any:
-        """The observation space of ``agent``."""
-        return self.observation_spaces[agent]
+    def mask(self, view: PlayerView) -> npt.NDArray[np.int8]:
+        """:func:`action_mask`."""
+        return action_mask(view)
 
-    def action_space(self, agent: str) -> Any:
-        """The action space of ``agent``: :data:`NUM_ACTIONS` discrete actions."""
-        return self.action_spaces[agent]
+    def decode(self, index: int | np.integer, view: PlayerView) -> Action:
+        """:func:`action_from_index`."""
+        return action_from_index(index, view)
 
-    def _game(self) -> Game:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = seed
-        else:
-            game_seed = _game_seed(self._rng)
-        self.game = Game.new(self.rules, seed=game_seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
-        self._steps = 0
-
-    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        """What ``agent`` sees now: its encoded view and its legal-action mask."""
-        view = self._game().view(self.possible_agents.index(agent))
-        return {"observation": encode_view(view), "action_mask": action_mask(view)}
-
-    def step(self, action: int | np.integer | None) -> None:
-        """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self._game()
-        if action is None:
-            raise IllegalActionError(None, f"{agent} is still playing and must choose an action")
-        game.apply(action_from_index(action, game.view(game.current_player)))
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._steps += 1
-        if game.is_over:
-            for seat, name in enumerate(self.possible_agents):
-                self.rewards[name] = _outcome(game, seat)
-                self.terminations[name] = True
-        elif self.max_steps is not None and self._steps >= self.max_steps:
-            for name in self.agents:
-                self.truncations[name] = True
-        self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> str | None:
-        """The battlefield as text (``"ansi"``), printed (``"human"``) or as SVG (``"svg"``)."""
-        if self.render_mode is None:
-            return None
-        return _render(self._game(), self.render_mode)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    def __repr__(self) -> str:
-        return f"BlackPrinceEnv(rules={self.rules!r})"
+    def outcome(self, game: Game, seat: int) -> float:
+        """1 for a win, -1 for a loss, 0 for a draw."""
+        return 0.0 if game.winner is None else 1.0 if game.winner == seat else -1.0
 
 
 #: PettingZoo's name for the unwrapped environment class.
@@ -320,7 +226,4 @@ raw_env = BlackPrinceEnv
 
 def env(rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None) -> Any:
     """A PettingZoo AEC environment of Black Prince in PettingZoo's ``OrderEnforcingWrapper``."""
-    _require_extra()
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
-
-    return OrderEnforcingWrapper(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps))
+    return wrapped(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps))

@@ -1,0 +1,223 @@
+"""One PettingZoo AEC environment over any game's Python engine (the optional "rl" extra).
+
+A game's environment is a subclass of :class:`GameAEC` that names its rules and game
+types and supplies four hooks: the observation encoder, the legal-action mask, the
+decoding of an action index in a view, and each seat's final reward. Everything else
+(agents, spaces, seeding, the AEC bookkeeping, truncation, rendering) is written here
+once. This module imports without PettingZoo; building an environment without the
+extra raises :class:`ImportError` with the install command.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance.core.extras import require_extra
+from ordonnance.core.seeds import check_seed
+from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
+
+__all__ = ["GameAEC", "Observation", "RENDER_MODES", "check_max_steps", "check_render_mode", "wrapped"]
+
+
+class _Unavailable:
+    """Stands in for PettingZoo's base class when the "rl" extra is not installed."""
+
+
+_IMPORT_ERROR: ImportError | None
+try:
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+except ImportError as error:  # pragma: no cover - exercised without the extra
+    _IMPORT_ERROR = error
+    AECEnv = _Unavailable
+else:
+    _IMPORT_ERROR = None
+
+#: What the environments observe: ``{"observation": float32 array, "action_mask": int8 array}``.
+Observation = dict[str, npt.NDArray[Any]]
+#: The render modes every game's environment offers.
+RENDER_MODES = ["ansi", "human", "svg"]
+
+
+def require_rl(what: str) -> None:
+    """Raise the install hint when the "rl" extra is missing."""
+    require_extra("rl", _IMPORT_ERROR, what, "pettingzoo/gymnasium")
+
+
+def check_max_steps(max_steps: object) -> int | None:
+    """A truncation length: None, or a positive int."""
+    if max_steps is None:
+        return None
+    if isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer)):
+        raise OrdonnanceTypeError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    if max_steps < 1:
+        raise InvalidArgumentError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    return int(max_steps)
+
+
+def check_render_mode(mode: object) -> str | None:
+    """A render mode: None or one of :data:`RENDER_MODES`."""
+    if mode is not None and (not isinstance(mode, str) or mode not in RENDER_MODES):
+        raise InvalidArgumentError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
+    return mode
+
+
+class GameAEC(AECEnv):  # type: ignore[misc]
+    """A game as a PettingZoo AEC environment; subclasses fill in the class attributes and hooks.
+
+    Agents are ``"player_0"``, ``"player_1"``...; ``agent_selection`` is always the
+    game's current player. ``reset(seed=s)`` deals exactly as ``Game.new(rules,
+    seed=s)``; a later ``reset()`` without a seed draws the next deal from a
+    generator seeded by ``s``. An illegal action raises
+    :class:`~ordonnance.errors.IllegalActionError` and changes nothing. Render
+    modes: ``"ansi"`` (the text board), ``"human"`` (printed) and ``"svg"``.
+    """
+
+    #: The game's ``Rules`` and ``Game`` classes, and the package whose ``render`` module draws it.
+    rules_type: ClassVar[type[Any]]
+    game_type: ClassVar[Any]
+    package: ClassVar[str]
+    #: The size of the discrete action space and the observation's bounds.
+    num_actions: ClassVar[int]
+    observation_high: ClassVar[float]
+
+    def observation_size(self) -> int:
+        """The length of the observation vector under ``self.rules``."""
+        raise NotImplementedError
+
+    def encode(self, view: Any) -> npt.NDArray[np.float32]:
+        """The observation vector of one seat's view."""
+        raise NotImplementedError
+
+    def mask(self, view: Any) -> npt.NDArray[np.int8]:
+        """1 for each legal action index of ``view``."""
+        raise NotImplementedError
+
+    def decode(self, index: int | np.integer, view: Any) -> Any:
+        """The action of index ``index`` in ``view`` (the acting seat's)."""
+        raise NotImplementedError
+
+    def outcome(self, game: Any, seat: int) -> float:
+        """``seat``'s reward at the end of ``game``."""
+        raise NotImplementedError
+
+    def __init__(self, rules: Any = None, render_mode: str | None = None, max_steps: int | None = None) -> None:
+        require_rl(f"the {type(self).__name__} environment")
+        from gymnasium import spaces
+
+        super().__init__()
+        rules = self.rules_type() if rules is None else rules
+        if not isinstance(rules, self.rules_type):
+            raise OrdonnanceTypeError(f"rules must be a {self.package.rsplit('.', 1)[-1]} Rules, got {rules!r}")
+        self.rules: Any = rules
+        """The rules every episode is played under."""
+        self.render_mode: str | None = check_render_mode(render_mode)
+        """The render mode chosen at construction."""
+        self.max_steps: int | None = check_max_steps(max_steps)
+        """Truncate an episode after this many actions (None: never)."""
+        self.possible_agents: list[str] = [f"player_{p}" for p in range(rules.players)]
+        self.agents: list[str] = []
+        space = spaces.Dict({
+            "observation": spaces.Box(0.0, self.observation_high, (self.observation_size(),), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+        })  # fmt: skip
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
+        self.game: Any = None
+        """The game in progress (None before the first reset)."""
+        self._rng = np.random.default_rng()
+        self._steps = 0
+
+    def _seat(self, agent: object) -> int:
+        if not isinstance(agent, str) or agent not in self.possible_agents:
+            raise InvalidSeatError(f"no agent named {agent!r}; the agents are {', '.join(self.possible_agents)}")
+        return self.possible_agents.index(agent)
+
+    def observation_space(self, agent: str) -> Any:
+        """The observation space of ``agent``."""
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
+
+    def action_space(self, agent: str) -> Any:
+        """The action space of ``agent``."""
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _game(self) -> Any:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
+        if seed is not None:
+            game_seed = check_seed(seed)
+            self._rng = np.random.default_rng(game_seed)
+        else:
+            game_seed = int(self._rng.integers(0, 2**63))
+        self.game = self.game_type.new(self.rules, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._steps = 0
+
+    def observe(self, agent: str) -> Observation:
+        """What ``agent`` sees now: its encoded view and its legal-action mask."""
+        view = self._game().view(self._seat(agent))
+        return {"observation": self.encode(view), "action_mask": self.mask(view)}
+
+    def step(self, action: int | np.integer | None) -> None:
+        """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._game()
+        if action is None:
+            raise IllegalActionError(None, f"{agent} is still playing and must choose an action")
+        game.apply(self.decode(action, game.view(game.current_player)))
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._steps += 1
+        if game.is_over:
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = self.outcome(game, seat)
+                self.terminations[name] = True
+        elif self.max_steps is not None and self._steps >= self.max_steps:
+            for name in self.agents:
+                self.truncations[name] = True
+        self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``), printed (``"human"``) or as SVG (``"svg"``); hands hidden."""
+        if self.render_mode is None:
+            return None
+        render = importlib.import_module(self.package + ".render")
+        if self.render_mode == "svg":
+            return str(render.svg(self._game()))
+        text = str(render.board(self._game()))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(rules={self.rules!r})"
+
+
+def wrapped(environment: Any) -> Any:
+    """``environment`` in PettingZoo's ``OrderEnforcingWrapper``, as PettingZoo's ``env()`` functions return it."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
+
+    return OrderEnforcingWrapper(environment)
