@@ -48,8 +48,9 @@ def test_armies_decks_and_first() -> None:
     rules = bp.Rules(armies=("scottish", "Burgundian"), first="coin")
     assert rules.armies == ("Scottish", "Burgundian") and rules.players == 2
     assert Counter(rules.deck(0)) == Counter(bp.deck("Scottish"))
-    with pytest.raises(InvalidRulesError, match="different army"):
-        bp.Rules(armies=("English", "English"))
+    mirror = bp.Rules(armies=("english", "English"))  # a mirror match: the same army on both sides
+    assert mirror.armies == ("English", "English") and mirror.deck(0) == mirror.deck(1) == bp.Rules().deck(0)
+    assert bp.Rules.from_dict(mirror.to_dict()) == mirror
     with pytest.raises(InvalidDeckError, match="'Welsh'"):
         bp.Rules(armies=("Welsh", "English"))
     with pytest.raises(InvalidRulesError, match="'dice'"):

@@ -26,6 +26,8 @@ from ordonnance.black_prince.actions import (
     Place,
     PlaceBehind,
     PlayBattle,
+    action_from_json,
+    action_to_json,
 )
 from ordonnance.black_prince.board import Battlefield, back_row, front_row
 from ordonnance.black_prince.bots import Bot, Greedy, MonteCarlo, Random
@@ -41,5 +43,5 @@ __all__ = [
     "ARMIES", "BATTLE", "DEFAULT_ADVANTAGES", "Action", "Battlefield", "Bot", "Card", "EndBattle", "EndTurn",
     "Fight", "FightResult", "Game", "Greedy", "InvalidSquareError", "MonteCarlo", "MountedMove", "Move", "Place",
     "PlaceBehind", "PlayBattle", "PlayerView", "Random", "Rules", "Side", "SimulationResult", "TroopType",
-    "back_row", "deck", "fight", "front_row", "simulate",
+    "action_from_json", "action_to_json", "back_row", "deck", "fight", "front_row", "simulate",
 ]  # fmt: skip

@@ -11,18 +11,32 @@ A turn's first step offers :class:`Place`, :class:`PlaceBehind` and
 True
 >>> str(Fight(2, 3))
 'fight: column 2 attacks column 3'
+
+Each action has a JSON form (:func:`action_to_json`; :data:`ACTION_SCHEMA` is its JSON
+Schema), which :func:`action_from_json` reads back, refusing anything else:
+
+>>> from ordonnance.black_prince import action_from_json, action_to_json
+>>> action_to_json(Place(Card("Knights", 3), 2))
+'{"type":"place","card":"Knights 3","column":2}'
+>>> action_from_json('{"type": "fight", "column": 2, "target": 3}')
+Fight(column=2, target=3)
+>>> action_from_json('{"type": "fight", "column": 2, "target": 9}')
+Traceback (most recent call last):
+...
+ordonnance.errors.InvalidGameStateError: invalid Black Prince action JSON: {'type': 'fight', 'column': 2, 'target': 9}: target must be a column 0..5, got 9
 """
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import attrs
 
-from ordonnance.black_prince.cards import Card
-from ordonnance.black_prince.rules import COLUMNS
+from ordonnance.black_prince.cards import CARD_SCHEMA, Card
 from ordonnance.black_prince.errors import InvalidSquareError
-from ordonnance.errors import OrdonnanceTypeError
+from ordonnance.black_prince.rules import COLUMNS, _card_data, card_from_data
+from ordonnance.core import jsonio
+from ordonnance.errors import InvalidGameStateError, OrdonnanceError, OrdonnanceTypeError
 
 __all__ = [
     "Place",
@@ -37,6 +51,11 @@ __all__ = [
     "PLAY_BATTLE",
     "END_TURN",
     "END_BATTLE",
+    "ACTION_SCHEMA",
+    "action_to_data",
+    "action_from_data",
+    "action_to_json",
+    "action_from_json",
 ]
 
 
@@ -154,3 +173,92 @@ Action = Union[Place, PlaceBehind, Move, PlayBattle, EndTurn, MountedMove, Fight
 PLAY_BATTLE = PlayBattle()
 END_TURN = EndTurn()
 END_BATTLE = EndBattle()
+
+
+# ------------------------------------------------------------------ JSON
+
+#: Each action's ``"type"`` in JSON, and its fields after it.
+_KINDS: dict[str, type[Action]] = {
+    "place": Place, "place_behind": PlaceBehind, "move": Move, "play_battle": PlayBattle,
+    "end_turn": EndTurn, "mounted_move": MountedMove, "fight": Fight, "end_battle": EndBattle,
+}  # fmt: skip
+_NAMES = {kind: name for name, kind in _KINDS.items()}
+_COLUMN_SCHEMA = {"type": "integer", "minimum": 0, "maximum": COLUMNS - 1}
+_FIELD_SCHEMAS: dict[str, object] = {"card": CARD_SCHEMA, "column": _COLUMN_SCHEMA, "target": _COLUMN_SCHEMA,
+                                     "step": {"enum": [-1, 1]}}  # fmt: skip
+
+
+def _kind_schema(name: str, kind: type[Action]) -> dict[str, object]:
+    fields = [field.name for field in attrs.fields(kind)]
+    return {
+        "type": "object",
+        "properties": {"type": {"const": name}, **{field: _FIELD_SCHEMAS[field] for field in fields}},
+        "required": ["type", *fields],
+        "additionalProperties": False,
+    }
+
+
+#: The JSON Schema of :func:`action_to_json`'s output: an object whose ``"type"`` names the
+#: kind (``"place"``, ``"place_behind"``, ``"move"``, ``"play_battle"``, ``"end_turn"``,
+#: ``"mounted_move"``, ``"fight"``, ``"end_battle"``) and whose other keys are its fields.
+ACTION_SCHEMA: dict[str, object] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "A Black Prince action (ordonnance.black_prince.action_to_json)",
+    "oneOf": [_kind_schema(name, kind) for name, kind in _KINDS.items()],
+}
+
+
+def _fail(message: str) -> InvalidGameStateError:
+    return InvalidGameStateError(f"invalid Black Prince action JSON: {message}")
+
+
+def action_to_data(action: Action) -> dict[str, Any]:
+    """``action`` as JSON data: ``{"type": ..., field: value, ...}`` (see :func:`action_to_json`)."""
+    name = _NAMES.get(type(action))
+    if name is None:
+        raise OrdonnanceTypeError(f"not a Black Prince action: {action!r:.80}")
+    data: dict[str, Any] = {"type": name}
+    for field in attrs.fields(type(action)):
+        value = getattr(action, field.name)
+        data[field.name] = _card_data(value) if field.name == "card" else value
+    return data
+
+
+def action_from_data(data: Any) -> Action:
+    """The action of :func:`action_to_data` output; anything else raises
+    :class:`~ordonnance.errors.InvalidGameStateError` showing the value."""
+    name = data.get("type") if isinstance(data, dict) else None
+    # The type is checked to be a str before the lookup: a list or object is unhashable.
+    if not isinstance(name, str) or name not in _KINDS:
+        raise _fail(f"an action is an object whose type is one of {', '.join(_KINDS)}, got {data!r:.120}")
+    kind = _KINDS[name]
+    fields = [field.name for field in attrs.fields(kind)]
+    jsonio.check_keys(data, lambda message: _fail(f"{data!r:.120}: {message}"), ["type", *fields])
+    values = {}
+    for field in fields:
+        value = data[field]
+        if field != "card" and type(value) is not int:
+            raise _fail(f"{data!r:.120}: {field} must be an int, got {value!r:.80}")
+        values[field] = value
+    try:
+        if "card" in values:
+            values["card"] = card_from_data(values["card"])
+        return kind(**values)
+    except (OrdonnanceError, TypeError) as error:
+        raise _fail(f"{data!r:.120}: {error}") from None
+
+
+def action_to_json(action: Action) -> str:
+    """``action`` as compact JSON text: ``{"type":"place","card":"Knights 3","column":2}``,
+    ``{"type":"fight","column":2,"target":3}``, ``{"type":"end_turn"}``, ... A card is
+    written as in saves: its text, or ``[text, advantage labels]`` for a card with its
+    own advantage set. :data:`ACTION_SCHEMA` is the JSON Schema."""
+    return jsonio.dumps(action_to_data(action))
+
+
+def action_from_json(text: str | bytes) -> Action:
+    """The action of :func:`action_to_json` output. Untrusted text is refused with
+    :class:`~ordonnance.errors.InvalidGameStateError` showing the value: not JSON, longer
+    than 10,000 characters or nested deeper than 4 levels, repeated keys, an unknown
+    type, a missing or unknown field, a field of the wrong JSON type or out of range."""
+    return action_from_data(jsonio.parse(text, _fail, max_size=10_000, max_depth=4))

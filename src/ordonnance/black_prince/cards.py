@@ -19,7 +19,7 @@ import attrs
 
 from ordonnance.errors import InvalidCardError, InvalidDeckError, OrdonnanceTypeError
 
-__all__ = ["TroopType", "Card", "BATTLE", "ARMIES", "deck", "MAX_STRENGTH"]
+__all__ = ["TroopType", "Card", "BATTLE", "ARMIES", "deck", "MAX_STRENGTH", "CARD_SCHEMA"]
 
 #: The highest strength a card may have (the printed decks use 1..3).
 MAX_STRENGTH = 9
@@ -213,3 +213,22 @@ def deck(army: str) -> tuple[Card, ...]:
         raise InvalidDeckError(f"unknown army {army!r}; the armies are {', '.join(ARMIES)}")
     troops = tuple(Card(kind, strength) for kind, strength, copies in _LISTS[name] for _ in range(copies))
     return troops + (BATTLE,) * BATTLE_CARDS
+
+
+_LABELS = [kind.label for kind in TroopType]
+#: The JSON Schema of a card as saves, views and actions write it: its text
+#: (``str(card)``), or ``[text, advantage labels]`` for a card with its own advantage set.
+CARD_SCHEMA: dict[str, object] = {
+    "oneOf": [
+        {"type": "string", "pattern": f"^(Battle|({'|'.join(_LABELS)}) [1-{MAX_STRENGTH}])$"},
+        {
+            "type": "array",
+            "prefixItems": [
+                {"type": "string", "pattern": f"^({'|'.join(_LABELS)}) [1-{MAX_STRENGTH}]$"},
+                {"type": "array", "items": {"enum": _LABELS}, "uniqueItems": True},
+            ],
+            "minItems": 2,
+            "maxItems": 2,
+        },
+    ]
+}

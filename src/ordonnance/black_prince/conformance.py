@@ -8,15 +8,13 @@ True
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 
 from ordonnance.black_prince.actions import Action, EndBattle, Fight, MountedMove, Move, Place, PlaceBehind
 from ordonnance.black_prince.board import back_row, front_row
-from ordonnance.black_prince.game import Game
+from ordonnance.black_prince.game import Game, check_reachable
 from ordonnance.black_prince.rules import COLUMNS, Rules
-from ordonnance.black_prince.serialization import check_reachable
 from ordonnance.black_prince.view import PlayerView
 from ordonnance.core.conformance import ConformanceError, playthrough, require as _require
 from ordonnance.errors import IllegalActionError, InvalidGameStateError
@@ -28,18 +26,22 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
     """Check every invariant of a position; raise :class:`ConformanceError` if one fails.
 
     Always: each seat's cards in exactly one place (deck, hand, table,
-    discard), the position reachable (the checks :meth:`Game.from_json`
-    makes), legal actions distinct and consistent with the phase. With
-    ``deep``: the JSON round trip and a clone give equal, independent games,
-    every legal action applies on a copy, an illegal one is refused without a
-    change, and each view is the public information plus its own hand only.
+    discard), the position reachable (the checks every loaded position
+    passes), legal actions distinct and consistent with the phase. With
+    ``deep``: the JSON round trip (which replays the history) and a clone give
+    equal, independent games, every legal action applies on a copy, an illegal
+    one is refused without a change, and each view is the public information
+    plus its own hand only: its JSON reads back to it, and a game dealt the
+    hidden cards again (:meth:`PlayerView.sample_game`) gives the same view and
+    the same view JSON.
     """
     try:
         check_reachable(game)
     except InvalidGameStateError as error:
         raise ConformanceError(str(error)) from None
+    decks = game._parts()["decks"]
     for seat in (0, 1):
-        places = Counter(game._decks[seat]) + Counter(game.hand(seat)) + Counter(game.discard(seat))
+        places = Counter(decks[seat]) + Counter(game.hand(seat)) + Counter(game.discard(seat))
         for row in (front_row(seat), back_row(seat)):
             places.update(c for c in (game.cell(row, col) for col in range(COLUMNS)) if c is not None)
         _require(places == Counter(game.rules.deck(seat)), "seat %d's cards are not each in one place", seat)
@@ -57,11 +59,13 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
 def _check_copies(game: Game, actions: list[Action]) -> None:
     restored = Game.from_json(game.to_json())
     _require(restored == game, "JSON round trip changed the game")
+    _require(restored.history == game.history, "JSON round trip changed the history")
     _require(restored.legal_actions() == actions, "JSON round trip changed the legal actions")
     for action in actions:
         clone = game.clone()
         clone.apply(action)
         _require(clone != game, "%s changed nothing", action)
+        _require(clone.history == game.history + (action,), "%s was not added to the history", action)
     before = game.clone()
     for bad in _illegal_samples(game, actions):
         try:
@@ -86,20 +90,16 @@ def _check_view(game: Game, view: PlayerView) -> None:
     _require(view.hand == game.hand(seat), "view shows the wrong hand")
     _require(view.hand_sizes == (len(game.hand(0)), len(game.hand(1))), "view's hand sizes")
     _require(view.legal_actions == (tuple(game.legal_actions()) if game.current_player == seat else ()), "view's actions")
-    # Leak test: redeal everything this seat cannot see; the view must not change.
-    other = game.clone()
-    rng = random.Random(game.turn * 7919 + seat)
-    mine = other._decks[seat]
-    rng.shuffle(mine)
-    theirs = other._decks[1 - seat] + other._hands[1 - seat]
-    rng.shuffle(theirs)
-    size = len(other._hands[1 - seat])
-    other._hands[1 - seat], other._decks[1 - seat] = theirs[:size], theirs[size:]
-    other._rng = rng.getrandbits(64)
-    _require(other.view(seat) == view, "a view changes when only hidden cards change: it leaks")
-    hidden = Counter(game._decks[seat])
-    _require(Counter(view.unseen(seat)) == hidden, "view.unseen of the own seat is not the own deck")
-    hidden = Counter(game._decks[1 - seat]) + Counter(game.hand(1 - seat))
+    text = view.to_json()
+    _require(PlayerView.from_json(text) == view, "a view's JSON does not read back to it")
+    # Leak test: deal everything this seat cannot see again; the view must not change.
+    for salt in range(2):
+        other = view.sample_game(seed=game.turn * 7919 + 31 * seat + salt)
+        _require(other.view(seat) == view, "a view changes when only hidden cards change: it leaks")
+        _require(other.view(seat).to_json() == text, "a view's JSON changes when only hidden cards change: it leaks")
+    decks = game._parts()["decks"]
+    _require(Counter(view.unseen(seat)) == Counter(decks[seat]), "view.unseen of the own seat is not the own deck")
+    hidden = Counter(decks[1 - seat]) + Counter(game.hand(1 - seat))
     _require(Counter(view.unseen(1 - seat)) == hidden, "view.unseen of the other seat is not its hand and deck")
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -43,21 +43,29 @@ from ordonnance.black_prince.actions import (
     PlaceBehind,
     PlayBattle,
 )
-from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row, square_index
+from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row, owner, square_index
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.fight import FightResult, fight
 from ordonnance.black_prince.rules import COLUMNS, FRONT_LIMIT, HAND_SIZE, ROUT_TO_WIN, Rules
-from ordonnance.errors import IllegalActionError, InvalidDeckError, InvalidSeatError, OrdonnanceTypeError
+from ordonnance.errors import (
+    IllegalActionError,
+    InvalidDeckError,
+    InvalidGameStateError,
+    InvalidSeatError,
+    OrdonnanceTypeError,
+)
 from ordonnance.core.seeds import check_seed as _check_seed
 
 if TYPE_CHECKING:
     from ordonnance.black_prince.view import PlayerView
 
-__all__ = ["Game", "Phase", "shuffled_decks"]
+__all__ = ["Game", "Phase", "shuffled_decks", "check_reachable"]
 
 #: The decision a game waits for: a turn's first step, the Battle-card choice, a battle, or none.
 Phase = Literal["place", "choose", "battle", "over"]
+_PHASES: tuple[Phase, ...] = ("place", "choose", "battle", "over")
 _SIDES = (-1, 1)
+_MASK64 = (1 << 64) - 1
 
 
 class Game:
@@ -70,7 +78,7 @@ class Game:
 
     __slots__ = (
         "_rules", "_seed", "_rng", "_decks", "_hands", "_cells", "_discards", "_current",
-        "_phase", "_turn", "_attacked", "_moved", "_contact", "_fought",
+        "_phase", "_turn", "_attacked", "_moved", "_contact", "_fought", "_history", "_orders", "_start",
     )  # fmt: skip
 
     _rules: Rules
@@ -87,6 +95,9 @@ class Game:
     _moved: list[bool]  # in a battle: that mounted unit has moved
     _contact: list[bool]  # in a battle: that unit has had an enemy frontally or diagonally opposite
     _fought: bool  # in a battle: a fight has been fought (mounted movement is over)
+    _history: list[Action]  # the actions applied since the start, in order
+    _orders: tuple[tuple[Card, ...], tuple[Card, ...]] | None  # the decks' given orders, top first; None: shuffled
+    _start: Game | None  # the position play started from (never changed); None: the deal of seed and orders
 
     # ------------------------------------------------------------------ creation
 
@@ -103,7 +114,8 @@ class Game:
         A ``seed`` (an int in 0..2**64-1) makes the game the same on every
         machine; without one a random seed is drawn (see :attr:`seed`).
         ``orders`` gives both decks' exact orders (top card first) instead of
-        shuffling; the seed still drives the coin and the breakthroughs.
+        shuffling; the seed still drives the coin and the breakthroughs. The
+        game's :attr:`history` starts at this deal.
         """
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -131,8 +143,92 @@ class Game:
         game._phase = "place"
         game._turn = 1
         game._reset_battle()
+        game._history = []
+        game._orders = None if orders is None else (tuple(decks[0]), tuple(decks[1]))
+        game._start = None
         game._settle()
         return game
+
+    @classmethod
+    def _from_position(
+        cls,
+        rules: Rules,
+        *,
+        seed: int,
+        rng: int,
+        decks: Sequence[Sequence[Card]],
+        hands: Sequence[Sequence[Card]],
+        cells: Sequence[Sequence[Card | None]],
+        discards: Sequence[Sequence[Card]],
+        current_player: int,
+        phase: str,
+        turn: int,
+        attacked: Sequence[bool] = (False,) * COLUMNS,
+        moved: Sequence[bool] = (False,) * COLUMNS,
+        contact: Sequence[bool] = (False,) * COLUMNS,
+        fought: bool = False,
+    ) -> Game:
+        """The one constructor of a position other than a deal (a save of version 1, a game
+        sampled from a view): every part checked, then the position (:func:`check_reachable`).
+
+        ``decks`` lists each deck top card first, ``hands`` in the order drawn, ``cells``
+        by row and column, ``discards`` oldest first; ``rng`` is the chance stream's state
+        and the battle flags are by the attacker's column (see :meth:`battle_state`). A
+        part that is not what the rules allow raises
+        :class:`~ordonnance.errors.InvalidGameStateError` naming it and showing its value.
+        The game's :attr:`history` starts at this position. :meth:`_parts` reverses it.
+        """
+        if not isinstance(rules, Rules):
+            raise OrdonnanceTypeError(f"rules must be a black_prince.Rules, got {rules!r}")
+        game = cls.__new__(cls)
+        game._rules = rules
+        game._seed = _checked_int(seed, "seed", 0, _MASK64)
+        game._rng = _checked_int(rng, "rng", 0, _MASK64)
+        game._decks = [cards[::-1] for cards in _card_lists(decks, "decks")]
+        game._hands = _card_lists(hands, "hands")
+        game._cells = []
+        for r, row in enumerate(_sized(cells, "cells", ROWS)):
+            squares = enumerate(_sized(row, f"cells[{r}]", COLUMNS))
+            game._cells.append([None if card is None else _checked_card(card, f"cells[{r}][{c}]") for c, card in squares])
+        game._discards = _card_lists(discards, "discards")
+        game._current = _checked_int(current_player, "current_player", 0, 1)
+        if phase not in _PHASES:
+            raise InvalidGameStateError(f"phase must be one of {', '.join(map(repr, _PHASES))}, got {phase!r}")
+        game._phase = phase
+        game._turn = _checked_int(turn, "turn", 1, rules.max_turns)
+        game._attacked = _flags(attacked, "attacked")
+        game._moved = _flags(moved, "moved")
+        game._contact = _flags(contact, "contact")
+        if type(fought) is not bool:
+            raise InvalidGameStateError(f"fought must be True or False, got {fought!r}")
+        game._fought = fought
+        check_reachable(game)
+        game._history, game._orders, game._start = [], None, None
+        game._start = game.clone()
+        return game
+
+    def _parts(self) -> dict[str, Any]:
+        """The position as the keywords of :meth:`_from_position` (decks top card first)."""
+        return {
+            "seed": self._seed,
+            "rng": self._rng,
+            "decks": tuple(tuple(deck[::-1]) for deck in self._decks),
+            "hands": tuple(map(tuple, self._hands)),
+            "cells": tuple(map(tuple, self._cells)),
+            "discards": tuple(map(tuple, self._discards)),
+            "current_player": self._current,
+            "phase": self._phase,
+            "turn": self._turn,
+            "attacked": tuple(self._attacked),
+            "moved": tuple(self._moved),
+            "contact": tuple(self._contact),
+            "fought": self._fought,
+        }
+
+    def _origin(self) -> tuple[tuple[tuple[Card, ...], tuple[Card, ...]] | None, dict[str, Any] | None]:
+        """Where :attr:`history` starts: the decks' given orders (None: shuffled from the
+        seed) and the position it started from (None: the deal)."""
+        return self._orders, None if self._start is None else self._start._parts()
 
     def clone(self) -> Game:
         """An independent copy of this game (cheap: a few small lists)."""
@@ -151,6 +247,9 @@ class Game:
         other._moved = self._moved[:]
         other._contact = self._contact[:]
         other._fought = self._fought
+        other._history = self._history[:]
+        other._orders = self._orders
+        other._start = self._start
         return other
 
     # ------------------------------------------------------------------ reading
@@ -169,6 +268,13 @@ class Game:
     def seed(self) -> int:
         """The seed of the chance stream (shuffles, coin, breakthroughs)."""
         return self._seed
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied since the deal, in order (saves keep them). For a game set
+        up in a position instead (a save of version 1, :meth:`PlayerView.sample_game`), the
+        actions applied since that position."""
+        return tuple(self._history)
 
     @property
     def current_player(self) -> int:
@@ -307,6 +413,7 @@ class Game:
             self._resolve(result)
         else:
             self._finish_battle()
+        self._history.append(action)
         self._settle()
 
     def fight_preview(self, action: Fight) -> FightResult:
@@ -565,3 +672,111 @@ def _given_orders(rules: Rules, orders: Sequence[Iterable[Card]]) -> list[list[C
         decks.append(cards)
     return decks
 
+
+
+# ------------------------------------------------------------------ checking a position
+
+
+def _checked_int(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise InvalidGameStateError(f"{where} must be an int in {low}..{high}, got {value!r:.80}")
+    return int(value)
+
+
+def _sized(value: object, where: str, length: int | None = None) -> Sequence[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidGameStateError(f"{where} must be a list, got {value!r:.80}")
+    if length is not None and len(value) != length:
+        raise InvalidGameStateError(f"{where} must have {length} entries, got {len(value)}")
+    return value
+
+
+def _checked_card(value: object, where: str) -> Card:
+    if type(value) is not Card:
+        raise InvalidGameStateError(f"{where} must be a Card, got {value!r:.80}")
+    return value
+
+
+def _card_lists(value: object, where: str) -> list[list[Card]]:
+    """Both seats' lists of cards, checked."""
+    return [
+        [_checked_card(card, f"{where}[{seat}][{i}]") for i, card in enumerate(_sized(cards, f"{where}[{seat}]"))]
+        for seat, cards in enumerate(_sized(value, where, 2))
+    ]
+
+
+def _flags(value: object, where: str) -> list[bool]:
+    flags = list(_sized(value, where, COLUMNS))
+    if not all(type(flag) is bool for flag in flags):
+        raise InvalidGameStateError(f"{where} must hold {COLUMNS} booleans, got {value!r:.80}")
+    return flags
+
+
+def check_reachable(game: Game) -> None:
+    """Refuse, with :class:`~ordonnance.errors.InvalidGameStateError`, a position that
+    breaks an invariant every reachable position keeps.
+
+    Each seat's cards each in one place; at most 6 in a hand and in the front
+    line; no Battle card on the table; back cards only behind a front unit of
+    their (line-infantry) type; an ended game exactly when someone routed 6, the
+    cards ran out or the turn limit came; battle flags only in a battle and
+    consistent with the table; a full hand after the draw in the ``"choose"``
+    and ``"battle"`` steps; a decision to make in the ``"place"`` and
+    ``"battle"`` steps. These are necessary conditions, not a proof that some
+    sequence of actions reaches the position (a save with a history is replayed
+    instead: see :meth:`Game.from_json`).
+    """
+    fail = InvalidGameStateError
+    rules = game._rules
+    for seat in (0, 1):
+        places = Counter(game._decks[seat]) + Counter(game._hands[seat]) + Counter(game._discards[seat])
+        for row in (front_row(seat), back_row(seat)):
+            places.update(c for c in game._cells[row] if c is not None)
+        if places != Counter(rules.deck(seat)):
+            raise fail(f"seat {seat}'s deck, hand, table and discard pile do not hold exactly its deck")
+        if len(game._hands[seat]) > HAND_SIZE:
+            raise fail(f"hands[{seat}] holds {len(game._hands[seat])} cards, at most {HAND_SIZE}")
+    for r in range(ROWS):
+        for c, card in enumerate(game._cells[r]):
+            if card is None:
+                continue
+            if card.is_battle:
+                raise fail(f"a Battle card lies on the table at cells[{r}][{c}]")
+            seat = owner(r)
+            if r == back_row(seat):
+                front = game._cells[front_row(seat)][c]
+                if card.type is None or not card.type.is_line or front is None or front.type is not card.type:
+                    raise fail(f"cells[{r}][{c}] holds {card} behind {front}: only line infantry behind its own type")
+    if game.front_count() > FRONT_LIMIT:
+        raise fail(f"the front line holds {game.front_count()} cards, at most {FRONT_LIMIT}")
+    routed = game.routed
+    if min(routed) >= ROUT_TO_WIN:
+        raise fail(f"both players have routed {ROUT_TO_WIN} troops: the game ends at the first")
+    ended = max(routed) >= ROUT_TO_WIN or not (any(game._hands) or any(game._decks))
+    if game._phase != "over" and ended:
+        raise fail(f"the game has ended (routed {routed}) but phase is {game._phase!r}")
+    if game._phase == "over" and not ended and game._turn < rules.max_turns:
+        raise fail(f"phase is 'over' at turn {game._turn} with routed {routed} and cards left to play")
+    in_battle = game._phase == "battle"
+    if not in_battle and (any(game._attacked) or any(game._moved) or any(game._contact) or game._fought):
+        raise fail("battle flags are set outside a battle")
+    p = game._current
+    if in_battle:
+        units = game._cells[front_row(p)]
+        for c in range(COLUMNS):
+            unit = units[c]
+            if game._moved[c] and not game._fought and (unit is None or unit.type is None or not unit.type.is_mounted):
+                raise fail(f"moved[{c}] is set but no mounted unit stands there")
+            if unit is not None and game._enemy_near(p, c) and not game._contact[c]:
+                raise fail(f"contact[{c}] is not set though an enemy unit is opposite")
+            if (game._contact[c] or game._moved[c]) and unit is None and not game._fought:
+                raise fail(f"contact[{c}] or moved[{c}] is set on an empty cell before any fight")
+        if any(game._attacked) and not game._fought:
+            raise fail("a unit has attacked but fought is false")
+    if game._phase == "choose" and (game.front_count() >= FRONT_LIMIT or not any(c.is_battle for c in game._hands[p])):
+        raise fail("the Battle-card choice is offered without a Battle card in hand or with a full front line")
+    drawn = len(game._hands[p]) if game._decks[p] else HAND_SIZE
+    if game._phase == "choose" and drawn < HAND_SIZE or in_battle and drawn < HAND_SIZE - 1:
+        raise fail(f"player {p} has drawn {len(game._hands[p])} cards in the {game._phase!r} step, with a deck left")
+    if game._phase in ("place", "battle") and not game.legal_actions():
+        raise fail(f"player {p} is to decide in the {game._phase!r} step but has no legal action")

@@ -5,10 +5,8 @@
 >>> len(rules.deck(0)), rules.advantages_of(TroopType.KNIGHTS) == {
 ...     TroopType.ARCHERS, TroopType.SWORDSMEN, TroopType.LIGHT_CAVALRY}
 (25, True)
->>> Rules(armies=("French", "French"))
-Traceback (most recent call last):
-...
-ordonnance.errors.InvalidRulesError: each player takes a different army, got ('French', 'French')
+>>> Rules(armies=("French", "French")).deck(1) == Rules().deck(1)  # a mirror match
+True
 """
 
 from __future__ import annotations
@@ -18,10 +16,12 @@ from typing import Any, Literal, get_args
 
 import attrs
 
-from ordonnance.black_prince.cards import ARMIES, Card, TroopType, deck
+from ordonnance.black_prince.cards import ARMIES, CARD_SCHEMA, Card, TroopType, deck
 from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
 
-__all__ = ["Rules", "First", "DEFAULT_ADVANTAGES", "HAND_SIZE", "COLUMNS", "FRONT_LIMIT", "ROUT_TO_WIN"]
+__all__ = [
+    "Rules", "First", "DEFAULT_ADVANTAGES", "HAND_SIZE", "COLUMNS", "FRONT_LIMIT", "ROUT_TO_WIN", "RULES_SCHEMA",
+]  # fmt: skip
 
 First = Literal["seat0", "coin"]
 
@@ -125,8 +125,10 @@ def _check_max_turns(_instance: object, _attribute: object, value: object) -> No
 class Rules:
     """Everything fixed for a whole game of Black Prince; immutable and validated.
 
-    ``armies`` names each seat's army (two different printed armies, unless
-    ``decks`` gives the cards, in which case the names are only labels).
+    ``armies`` names each seat's army: two printed armies, the same one twice
+    for a mirror match (the rules sheet gives each player a different army; a
+    mirror match measures the seat's advantage alone), or, when ``decks`` gives
+    the cards, only labels.
     ``advantages`` maps each type to the types it fights better (None: the
     reconstructed table :data:`DEFAULT_ADVANTAGES`); a card may also carry
     its own set (:attr:`Card.advantages`).
@@ -154,8 +156,6 @@ class Rules:
             for name in self.armies:
                 if name not in ARMIES:
                     raise InvalidDeckError(f"unknown army {name!r}; the armies are {', '.join(ARMIES)}")
-            if self.armies[0] == self.armies[1]:
-                raise InvalidRulesError(f"each player takes a different army, got {self.armies!r}")
 
     def deck(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat``'s deck, in canonical order (the order shuffled from)."""
@@ -232,3 +232,33 @@ def _printed(army: str) -> tuple[Card, ...]:
     if army not in _PRINTED:
         _PRINTED[army] = tuple(sorted(deck(army), key=lambda c: c.sort_key))
     return _PRINTED[army]
+
+
+_LABELS = [kind.label for kind in TroopType]
+#: The JSON Schema of :meth:`Rules.to_dict` (in saves and views).
+RULES_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {
+        "armies": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+        "advantages": {
+            "type": "object",
+            "propertyNames": {"enum": _LABELS},
+            "additionalProperties": {"type": "array", "items": {"enum": _LABELS}, "uniqueItems": True},
+        },
+        "first": {"enum": list(get_args(First))},
+        "decks": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "array",
+                    "items": {"type": "array", "items": CARD_SCHEMA, "minItems": HAND_SIZE, "maxItems": MAX_DECK},
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+            ]
+        },
+        "max_turns": {"type": "integer", "minimum": 1, "maximum": 10_000},
+    },
+    "required": ["armies", "advantages", "first", "decks", "max_turns"],
+    "additionalProperties": False,
+}

@@ -1,76 +1,115 @@
-"""Lossless JSON for games of Black Prince, refusing saves that break an invariant of the rules.
+"""Lossless JSON for games of Black Prince, refusing any save the engine could not have reached.
+
+A save (version 2) holds the deal, every action since, and a snapshot of the position::
+
+    {"format": "ordonnance.black_prince.game", "version": 2,
+     "rules": {...},                        # Rules.to_dict()
+     "seed": 7,                             # the chance stream's seed
+     "orders": null,                        # or both decks' given orders, top card first (Game.new(orders=))
+     "start": null,                         # or the position play started from (a game of a version 1 save)
+     "history": [{"type": "place", "card": "Archers 2", "column": 2}, ...],   # action_to_json's objects
+     "position": {"rng": ..., "decks": [[...], [...]], "hands": [...], "cells": [[...] x 4],
+                  "discards": [...], "current_player": 0, "phase": "place", "turn": 3,
+                  "attacked": [false x 6], "moved": [...], "contact": [...], "fought": false}}
+
+Loading deals from the seed (or the given orders), replays the history through
+:class:`~ordonnance.black_prince.Game` (every action must be legal where it stands)
+and requires the snapshot to be exactly the position reached: a save loads only if
+the engine could have reached it, and a hand-edited position that contradicts its
+history is refused, saying where.
+
+A save of version 1 is the snapshot alone, with ``rules``, ``seed`` and the
+position's keys at the top level. It still loads, checked by the invariants every
+reachable position keeps (:func:`check_reachable`); its game's history starts at
+that position, which its next save keeps as ``start``.
 
 >>> from ordonnance.black_prince import Game, Rules
 >>> game = Game.new(Rules(), seed=3)
->>> Game.from_json(game.to_json()) == game
-True
->>> Game.from_json(game.to_json().replace('"turn":1', '"turn":0'))
+>>> game.apply(game.legal_actions()[0])
+>>> restored = Game.from_json(game.to_json())
+>>> restored == game, restored.history == game.history
+(True, True)
+>>> Game.from_json(game.to_json().replace('"turn":1', '"turn":2'))
 Traceback (most recent call last):
 ...
-ordonnance.errors.InvalidGameStateError: invalid Black Prince JSON: turn must be an int in 1..200, got 0
+ordonnance.errors.InvalidGameStateError: invalid Black Prince JSON: position.turn is 2, but the history leads to 1
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any
 
-from ordonnance.black_prince.board import ROWS, back_row, front_row, owner
+from ordonnance.black_prince.actions import action_from_data, action_to_data
 from ordonnance.black_prince.cards import Card
-from ordonnance.black_prince.game import Game
-from ordonnance.black_prince.rules import COLUMNS, FRONT_LIMIT, HAND_SIZE, ROUT_TO_WIN, Rules, _card_data, card_from_data
+from ordonnance.black_prince.game import Game, check_reachable
+from ordonnance.black_prince.rules import Rules, _card_data, card_from_data
+from ordonnance.core import jsonio
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 
-__all__ = ["game_to_json", "game_from_json", "FORMAT", "VERSION"]
+__all__ = ["game_to_json", "game_from_json", "check_reachable", "FORMAT", "VERSION", "MAX_TEXT_SIZE"]
 
 FORMAT = "ordonnance.black_prince.game"
-VERSION = 1
-_KEYS = {
-    "format", "version", "rules", "seed", "rng", "decks", "hands", "cells", "discards", "current_player",
-    "phase", "turn", "attacked", "moved", "contact", "fought",
-}  # fmt: skip
-_PHASES = ("place", "choose", "battle", "over")
-
-
-def game_to_json(game: Game) -> str:
-    """The whole state of ``game`` as compact JSON (see :meth:`Game.to_json`)."""
-    data = {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": game._rules.to_dict(),
-        "seed": game._seed,
-        "rng": game._rng,
-        "decks": [[_card_data(c) for c in d[::-1]] for d in game._decks],
-        "hands": [[_card_data(c) for c in h] for h in game._hands],
-        "cells": [[None if c is None else _card_data(c) for c in row] for row in game._cells],
-        "discards": [[_card_data(c) for c in d] for d in game._discards],
-        "current_player": game._current,
-        "phase": game._phase,
-        "turn": game._turn,
-        "attacked": game._attacked,
-        "moved": game._moved,
-        "contact": game._contact,
-        "fought": game._fought,
-    }
-    return json.dumps(data, separators=(",", ":"))
+VERSION = 2
+#: The longest save :func:`game_from_json` reads, in characters (or bytes): a game of the
+#: longest turn limit (10,000 turns) with every decision it can take fits.
+MAX_TEXT_SIZE = 8_000_000
+_POSITION_KEYS = (
+    "rng", "decks", "hands", "cells", "discards", "current_player", "phase", "turn",
+    "attacked", "moved", "contact", "fought",
+)  # fmt: skip
+_KEYS = {1: ("format", "version", "rules", "seed", *_POSITION_KEYS),
+         2: ("format", "version", "rules", "seed", "orders", "start", "history", "position")}  # fmt: skip
 
 
 def _fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid Black Prince JSON: {message}")
 
 
-def _int(value: Any, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(f"{where} must be an int in {low}..{high}, got {value!r}")
-    return value
+def _cards_data(cards: tuple[Card, ...]) -> list[Any]:
+    return [_card_data(card) for card in cards]
 
 
-def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
+def _position_data(parts: dict[str, Any]) -> dict[str, Any]:
+    """A position's parts (``Game._parts()``) as JSON data, without the seed."""
+    return {
+        "rng": parts["rng"],
+        "decks": [_cards_data(deck) for deck in parts["decks"]],
+        "hands": [_cards_data(hand) for hand in parts["hands"]],
+        "cells": [[None if card is None else _card_data(card) for card in row] for row in parts["cells"]],
+        "discards": [_cards_data(pile) for pile in parts["discards"]],
+        "current_player": parts["current_player"],
+        "phase": parts["phase"],
+        "turn": parts["turn"],
+        "attacked": list(parts["attacked"]),
+        "moved": list(parts["moved"]),
+        "contact": list(parts["contact"]),
+        "fought": parts["fought"],
+    }
+
+
+def game_to_json(game: Game) -> str:
+    """The game as compact JSON (see :meth:`Game.to_json`)."""
+    orders, start = game._origin()
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "orders": None if orders is None else [_cards_data(order) for order in orders],
+        "start": None if start is None else _position_data(start),
+        "history": [action_to_data(action) for action in game.history],
+        "position": _position_data(game._parts()),
+    }
+    return jsonio.dumps(data)
+
+
+# --------------------------------------------------------------------- reading
+
+
+def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise _fail(f"{where} must be a list, got {value!r}")
-    if length is not None and len(value) != length:
-        raise _fail(f"{where} must have {length} entries, got {len(value)}")
+        raise _fail(f"{where} must be a list, got {value!r:.80}")
     return value
 
 
@@ -85,123 +124,91 @@ def _cards(value: Any, where: str) -> list[Card]:
     return [_card(c, f"{where}[{i}]") for i, c in enumerate(_list(value, where))]
 
 
-def _flags(value: Any, where: str) -> list[bool]:
-    flags = _list(value, where, COLUMNS)
-    if not all(isinstance(f, bool) for f in flags):
-        raise _fail(f"{where} must hold {COLUMNS} booleans, got {flags!r}")
-    return flags
+def _card_lists(value: Any, where: str) -> list[list[Card]]:
+    return [_cards(cards, f"{where}[{seat}]") for seat, cards in enumerate(_list(value, where))]
+
+
+def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
+    """The game set up in the position ``data`` (the keys of :data:`_POSITION_KEYS`)."""
+    if not isinstance(data, dict):
+        raise _fail(f"{where}must be an object, got {data!r:.80}")
+    jsonio.check_keys(data, lambda message: _fail(f"{where}{message}"), _POSITION_KEYS)
+    cells = []
+    for r, row in enumerate(_list(data["cells"], f"{where}cells")):
+        squares = enumerate(_list(row, f"{where}cells[{r}]"))
+        cells.append([None if card is None else _card(card, f"{where}cells[{r}][{c}]") for c, card in squares])
+    try:
+        return Game._from_position(
+            rules,
+            seed=seed,
+            rng=data["rng"],
+            decks=_card_lists(data["decks"], f"{where}decks"),
+            hands=_card_lists(data["hands"], f"{where}hands"),
+            cells=cells,
+            discards=_card_lists(data["discards"], f"{where}discards"),
+            current_player=data["current_player"],
+            phase=data["phase"],
+            turn=data["turn"],
+            attacked=_list(data["attacked"], f"{where}attacked"),
+            moved=_list(data["moved"], f"{where}moved"),
+            contact=_list(data["contact"], f"{where}contact"),
+            fought=data["fought"],
+        )
+    except InvalidGameStateError as error:
+        raise _fail(f"{where}{error}") from None
+
+
+def _deal(rules: Rules, seed: Any, orders: Any) -> Game:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise _fail(f"seed must be an int in 0..2**64-1, got {seed!r:.80}")
+    given = None if orders is None else _card_lists(orders, "orders")
+    try:
+        return Game.new(rules, seed=seed, orders=given)
+    except OrdonnanceError as error:
+        raise _fail(f"orders: {error}") from None
+
+
+def _replay(game: Game, history: Any) -> None:
+    for i, item in enumerate(_list(history, "history")):
+        try:
+            action = action_from_data(item)
+        except InvalidGameStateError as error:
+            raise _fail(f"history[{i}]: {error}") from None
+        try:
+            game.apply(action)
+        except OrdonnanceError as error:
+            raise _fail(f"history[{i}] ({action}) cannot be played: {error}") from None
+
+
+def _check_reached(game: Game, position: Any) -> None:
+    if not isinstance(position, dict):
+        raise _fail(f"position must be an object, got {position!r:.80}")
+    jsonio.check_keys(position, lambda message: _fail(f"position: {message}"), _POSITION_KEYS)
+    reached = _position_data(game._parts())
+    for key in _POSITION_KEYS:
+        # Equal values can still differ in JSON (true or 1.0 for 1, also inside lists);
+        # once equal, the value has the reached value's small shape, so dumping it is safe.
+        if position[key] != reached[key] or json.dumps(position[key]) != json.dumps(reached[key]):
+            raise _fail(f"position.{key} is {position[key]!r:.200}, but the history leads to {reached[key]!r:.200}")
 
 
 def game_from_json(text: str | bytes) -> Game:
     """Rebuild a game from :func:`game_to_json` output (see :meth:`Game.from_json`)."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidGameStateError(f"game JSON must be str or bytes, not {type(text).__name__}")
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise _fail(f"not JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise _fail(f"expected an object, got {type(data).__name__}")
-    if data.get("format") != FORMAT:
-        raise _fail(f"format must be {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != VERSION:
-        raise _fail(f"unsupported version {data.get('version')!r} (this library reads {VERSION})")
-    if set(data) != _KEYS:
-        missing, extra = sorted(_KEYS - set(data)), sorted(set(data) - _KEYS)
-        raise _fail(f"missing keys {missing}, unknown keys {extra}")
+    data = jsonio.parse(text, _fail, max_size=MAX_TEXT_SIZE)
+    version = jsonio.check_format(data, _fail, FORMAT, _KEYS)
+    jsonio.check_keys(data, _fail, _KEYS[version])
     try:
         rules = Rules.from_dict(data["rules"])
     except (OrdonnanceError, TypeError, ValueError) as error:
         raise _fail(f"rules: {error}") from None
-    limit = (1 << 64) - 1
-    game = Game.__new__(Game)
-    game._rules = rules
-    game._seed = _int(data["seed"], "seed", 0, limit)
-    game._rng = _int(data["rng"], "rng", 0, limit)
-    game._decks = [_cards(d, f"decks[{p}]")[::-1] for p, d in enumerate(_list(data["decks"], "decks", 2))]
-    game._hands = [_cards(h, f"hands[{p}]") for p, h in enumerate(_list(data["hands"], "hands", 2))]
-    game._cells = []
-    for r, row in enumerate(_list(data["cells"], "cells", ROWS)):
-        row = _list(row, f"cells[{r}]", COLUMNS)
-        game._cells.append([None if c is None else _card(c, f"cells[{r}][{i}]") for i, c in enumerate(row)])
-    game._discards = [_cards(d, f"discards[{p}]") for p, d in enumerate(_list(data["discards"], "discards", 2))]
-    game._current = _int(data["current_player"], "current_player", 0, 1)
-    if data["phase"] not in _PHASES:
-        raise _fail(f"phase must be one of {', '.join(map(repr, _PHASES))}, got {data['phase']!r}")
-    game._phase = data["phase"]
-    game._turn = _int(data["turn"], "turn", 1, rules.max_turns)
-    game._attacked = _flags(data["attacked"], "attacked")
-    game._moved = _flags(data["moved"], "moved")
-    game._contact = _flags(data["contact"], "contact")
-    if not isinstance(data["fought"], bool):
-        raise _fail(f"fought must be true or false, got {data['fought']!r}")
-    game._fought = data["fought"]
-    check_reachable(game)
+    if version == 1:
+        return _position(rules, data["seed"], {key: data[key] for key in _POSITION_KEYS}, "")
+    if data["start"] is None:
+        game = _deal(rules, data["seed"], data["orders"])
+    elif data["orders"] is not None:
+        raise _fail(f"a game that started from a position has no deck orders, got orders {data['orders']!r:.80}")
+    else:
+        game = _position(rules, data["seed"], data["start"], "start: ")
+    _replay(game, data["history"])
+    _check_reached(game, data["position"])
     return game
-
-
-def check_reachable(game: Game) -> None:
-    """Refuse a position that breaks an invariant every reachable position keeps.
-
-    Each seat's cards each in one place; at most 6 in a hand and in the front
-    line; no Battle card on the table; back cards only behind a front unit of
-    their (line-infantry) type; an ended game exactly when someone routed 6, the
-    cards ran out or the turn limit came; battle flags only in a battle and
-    consistent with the table; a full hand after the draw in the ``"choose"``
-    and ``"battle"`` steps; a decision to make in the ``"place"`` and
-    ``"battle"`` steps. These are necessary conditions, not a proof that some
-    sequence of actions reaches the position.
-    """
-    rules = game._rules
-    for seat in (0, 1):
-        places = Counter(game._decks[seat]) + Counter(game._hands[seat]) + Counter(game._discards[seat])
-        for row in (front_row(seat), back_row(seat)):
-            places.update(c for c in game._cells[row] if c is not None)
-        if places != Counter(rules.deck(seat)):
-            raise _fail(f"seat {seat}'s deck, hand, table and discard pile do not hold exactly its deck")
-        if len(game._hands[seat]) > HAND_SIZE:
-            raise _fail(f"hands[{seat}] holds {len(game._hands[seat])} cards, at most {HAND_SIZE}")
-    for r in range(ROWS):
-        for c, card in enumerate(game._cells[r]):
-            if card is None:
-                continue
-            if card.is_battle:
-                raise _fail(f"a Battle card lies on the table at cells[{r}][{c}]")
-            seat = owner(r)
-            if r == back_row(seat):
-                front = game._cells[front_row(seat)][c]
-                if card.type is None or not card.type.is_line or front is None or front.type is not card.type:
-                    raise _fail(f"cells[{r}][{c}] holds {card} behind {front}: only line infantry behind its own type")
-    if game.front_count() > FRONT_LIMIT:
-        raise _fail(f"the front line holds {game.front_count()} cards, at most {FRONT_LIMIT}")
-    routed = game.routed
-    if min(routed) >= ROUT_TO_WIN:
-        raise _fail(f"both players have routed {ROUT_TO_WIN} troops: the game ends at the first")
-    ended = max(routed) >= ROUT_TO_WIN or not (any(game._hands) or any(game._decks))
-    if game._phase != "over" and ended:
-        raise _fail(f"the game has ended (routed {routed}) but phase is {game._phase!r}")
-    if game._phase == "over" and not ended and game._turn < rules.max_turns:
-        raise _fail(f"phase is 'over' at turn {game._turn} with routed {routed} and cards left to play")
-    in_battle = game._phase == "battle"
-    if not in_battle and (any(game._attacked) or any(game._moved) or any(game._contact) or game._fought):
-        raise _fail("battle flags are set outside a battle")
-    p = game._current
-    if in_battle:
-        units = game._cells[front_row(p)]
-        for c in range(COLUMNS):
-            unit = units[c]
-            if game._moved[c] and not game._fought and (unit is None or unit.type is None or not unit.type.is_mounted):
-                raise _fail(f"moved[{c}] is set but no mounted unit stands there")
-            if unit is not None and game._enemy_near(p, c) and not game._contact[c]:
-                raise _fail(f"contact[{c}] is not set though an enemy unit is opposite")
-            if (game._contact[c] or game._moved[c]) and unit is None and not game._fought:
-                raise _fail(f"contact[{c}] or moved[{c}] is set on an empty cell before any fight")
-        if any(game._attacked) and not game._fought:
-            raise _fail("a unit has attacked but fought is false")
-    if game._phase == "choose" and (game.front_count() >= FRONT_LIMIT or not any(c.is_battle for c in game._hands[p])):
-        raise _fail("the Battle-card choice is offered without a Battle card in hand or with a full front line")
-    drawn = len(game._hands[p]) if game._decks[p] else HAND_SIZE
-    if game._phase == "choose" and drawn < HAND_SIZE or in_battle and drawn < HAND_SIZE - 1:
-        raise _fail(f"player {p} has drawn {len(game._hands[p])} cards in the {game._phase!r} step, with a deck left")
-    if game._phase in ("place", "battle") and not game.legal_actions():
-        raise _fail(f"player {p} is to decide in the {game._phase!r} step but has no legal action")
