@@ -111,7 +111,11 @@ def test_the_stamps_of_the_library_cover_what_its_kernels_inline() -> None:
     assert at("_completion_kernel.py") in kernels[at("_simulator_kernel.py")][1]
     assert at("_army_kernel.py") in kernels[at("_completion_kernel.py")][1]  # so the simulator's stamp covers it too
     assert at("_simulator_kernel.py") in kernels[at("_batch_kernel.py")][1]
-    assert at("_simulator_kernel.py") in kernels[at(os.path.join("shinobi", "_kernel.py"))][1]
+    # Every game's kernel inlines the shared numba helpers, and no other game's kernel.
+    shared = at(os.path.join("core", "jit.py"))
+    assert shared in kernels[at("_simulator_kernel.py")][1]
+    for game in ("shinobi", "black_prince"):
+        assert kernels[at(os.path.join(game, "_kernel.py"))][1] == {shared}
     army = _numba_cache.kernel_stamp(at("_army_kernel.py"), root)
     assert _numba_cache.kernel_stamp(at("_simulator_kernel.py"), root) != army
 
