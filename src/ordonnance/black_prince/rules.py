@@ -11,13 +11,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, get_args
 
 import attrs
 
 from ordonnance.black_prince.cards import ARMIES, CARD_SCHEMA, Card, TroopType, deck
-from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 
 __all__ = [
     "Rules", "First", "DEFAULT_ADVANTAGES", "HAND_SIZE", "COLUMNS", "FRONT_LIMIT", "ROUT_TO_WIN", "RULES_SCHEMA",
@@ -200,6 +200,19 @@ class Rules:
                 raise OrdonnanceTypeError(f"decks must be a list, got {decks!r}")
             data["decks"] = [[card_from_data(c) for c in _as_list(d)] for d in decks]
         return cls(**data)
+
+
+def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
+    """The rules of a save or a view: :meth:`Rules.from_dict` of an object listing every
+    field (as :meth:`Rules.to_dict` writes them); anything else raises ``fail(message)``."""
+    fields = [field.name for field in attrs.fields(Rules)]
+    if isinstance(data, dict) and set(data) != set(fields):
+        missing, extra = sorted(set(fields) - set(data)), sorted(set(data) - set(fields))
+        raise fail(f"rules: missing fields {missing}, unknown fields {extra} (every field is listed)")
+    try:
+        return Rules.from_dict(data)
+    except (OrdonnanceError, TypeError, ValueError) as error:
+        raise fail(f"rules: {error}") from None
 
 
 def _as_list(value: object) -> list[Any]:

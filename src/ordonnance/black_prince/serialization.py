@@ -43,7 +43,7 @@ from typing import Any
 from ordonnance.black_prince.actions import action_from_data, action_to_data
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game, check_reachable
-from ordonnance.black_prince.rules import Rules, _card_data, card_from_data
+from ordonnance.black_prince.rules import Rules, _card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 
@@ -197,10 +197,7 @@ def game_from_json(text: str | bytes) -> Game:
     data = jsonio.parse(text, _fail, max_size=MAX_TEXT_SIZE)
     version = jsonio.check_format(data, _fail, FORMAT, _KEYS)
     jsonio.check_keys(data, _fail, _KEYS[version])
-    try:
-        rules = Rules.from_dict(data["rules"])
-    except (OrdonnanceError, TypeError, ValueError) as error:
-        raise _fail(f"rules: {error}") from None
+    rules = rules_from_json(data["rules"], _fail)
     if version == 1:
         return _position(rules, data["seed"], {key: data[key] for key in _POSITION_KEYS}, "")
     if data["start"] is None:

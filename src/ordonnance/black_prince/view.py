@@ -30,7 +30,7 @@ import attrs
 from ordonnance.black_prince.actions import ACTION_SCHEMA, Action, action_from_data, action_to_data
 from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row
 from ordonnance.black_prince.cards import CARD_SCHEMA, Card
-from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, _card_data, card_from_data
+from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, _card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
 from ordonnance.core.rng import shuffle, splitmix64
 from ordonnance.core.seeds import check_seed
@@ -250,10 +250,7 @@ class PlayerView:
         data = jsonio.parse(text, _fail)
         jsonio.check_format(data, _fail, VIEW_FORMAT, (VIEW_VERSION,))
         jsonio.check_keys(data, _fail, _VIEW_KEYS)
-        try:
-            rules = Rules.from_dict(data["rules"])
-        except (OrdonnanceError, TypeError, ValueError) as error:
-            raise _fail(f"rules: {error}") from None
+        rules = rules_from_json(data["rules"], _fail)
         winner = data["winner"]
         if winner is not None:
             winner = _int(winner, "winner", 0, 1)
