@@ -18,8 +18,9 @@ from ordonnance import black_prince as bp
 from ordonnance.black_prince.actions import ACTION_SCHEMA
 from ordonnance.black_prince.conformance import random_playthrough
 from ordonnance.black_prince.game import shuffled_decks
+from ordonnance.black_prince.serialization import GAME_SCHEMA
 from ordonnance.black_prince.view import VIEW_SCHEMA
-from ordonnance.errors import InvalidGameStateError, OrdonnanceTypeError
+from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceTypeError
 
 VIEWS = jsonschema.Draft202012Validator(VIEW_SCHEMA)
 ACTIONS = jsonschema.Draft202012Validator(ACTION_SCHEMA)
@@ -45,10 +46,13 @@ def played(rules: bp.Rules, seed: int) -> list[bp.Game]:
     return positions
 
 
-def test_the_schemas_are_json_schemas() -> None:
-    jsonschema.Draft202012Validator.check_schema(VIEW_SCHEMA)
-    jsonschema.Draft202012Validator.check_schema(ACTION_SCHEMA)
-    json.dumps(VIEW_SCHEMA)  # plain JSON data, to publish as it is
+@pytest.mark.parametrize(("name", "schema"), [("action", ACTION_SCHEMA), ("view", VIEW_SCHEMA), ("game", GAME_SCHEMA)])
+def test_the_schemas_shown_in_the_docs_are_the_librarys(name: str, schema: dict[str, Any]) -> None:
+    """docs/formats.rst includes docs/schemas/*.json; after changing a schema, write them again with
+    ``json.dumps(schema, indent=2) + "\\n"`` (the text this test expects)."""
+    jsonschema.Draft202012Validator.check_schema(schema)
+    path = Path(bp.__file__).parents[3] / "docs" / "schemas" / f"ordonnance.black_prince.{name}.json"
+    assert path.read_text(encoding="utf-8") == json.dumps(schema, indent=2) + "\n"
 
 
 # ---------------------------------------------------------------- views
@@ -228,7 +232,7 @@ def test_every_json_type_in_every_field_of_an_action_is_refused() -> None:
                 if accepted:
                     assert json.loads(bp.action_to_json(bp.action_from_json(json.dumps(data)))) == data
                     continue
-                with pytest.raises(InvalidGameStateError, match="invalid Black Prince action JSON"):
+                with pytest.raises(InvalidArgumentError, match="invalid Black Prince action JSON"):
                     bp.action_from_json(json.dumps(data))
     for bad, message in [("[]", "type is one of"), ("{}", "type is one of"), ('{"type": ["place"]}', "type is one of"),
                          ('{"type": "place", "column": 1}', r"missing keys \['card'\]"), ("nope", "not JSON"),
@@ -236,7 +240,7 @@ def test_every_json_type_in_every_field_of_an_action_is_refused() -> None:
                          (" " * 10_001, "more than"), ('{"type": "move", "column": 1, "step": 1.0}', "step must be an int"),
                          ('{"type": "place", "card": ["Knights 3", ["Dragons"]], "column": 1}', "unknown troop type"),
                          ('{"type": "place", "card": ["Knights 3", "Archers"], "column": 1}', "a card is a text")]:  # fmt: skip
-        with pytest.raises(InvalidGameStateError, match=message):
+        with pytest.raises(InvalidArgumentError, match=message):
             bp.action_from_json(bad)  # type: ignore[arg-type]
     with pytest.raises(OrdonnanceTypeError, match="not a Black Prince action"):
         bp.action_to_json("place")  # type: ignore[arg-type]

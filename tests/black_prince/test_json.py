@@ -7,11 +7,12 @@ import json
 import random
 from typing import Any
 
+import jsonschema
 import pytest
 
 from ordonnance import black_prince as bp
 from ordonnance.black_prince.conformance import check_invariants
-from ordonnance.black_prince.serialization import MAX_TEXT_SIZE
+from ordonnance.black_prince.serialization import GAME_SCHEMA, MAX_TEXT_SIZE
 from ordonnance.errors import IllegalActionError, InvalidGameStateError
 
 #: One value of every JSON type (and the ints just outside a field's range).
@@ -61,6 +62,7 @@ def test_round_trip_is_exact_keeps_the_history_and_plays_on_the_same(steps: int)
     assert restored == game and restored.history == game.history and restored.to_json() == text
     assert bp.Game.from_json(text.encode()) == game and bp.Game.from_json(bytearray(text.encode())) == game
     data = json.loads(text)
+    jsonschema.validate(data, GAME_SCHEMA)
     assert data["version"] == 2 and data["history"] == [json.loads(bp.action_to_json(a)) for a in game.history]
     assert data["orders"] is None and data["start"] is None
     a, b = random.Random(1), random.Random(1)
@@ -86,6 +88,7 @@ def test_games_from_custom_decks_and_given_orders_round_trip() -> None:
     orders = [list(english.deck(0)), list(english.deck(1))[::-1]]
     for game in (mid_game(2, 50, custom), mid_game(3, 50, english, orders=orders), mid_game(4, 0, custom)):
         text = game.to_json()
+        jsonschema.validate(json.loads(text), GAME_SCHEMA)
         restored = bp.Game.from_json(text)
         assert restored == game and restored.history == game.history and restored.to_json() == text
     data = json.loads(mid_game(3, 50, english, orders=orders).to_json())
@@ -201,6 +204,7 @@ def test_old_saves_still_load_and_their_history_starts_at_their_position() -> No
     assert loaded.history and game.history[20:] == loaded.history
     text = loaded.to_json()
     data = json.loads(text)
+    jsonschema.validate(data, GAME_SCHEMA)
     assert data["start"] == json.loads(mid_game(6, 20).to_json())["position"] and data["orders"] is None
     assert data["history"] == [json.loads(bp.action_to_json(a)) for a in loaded.history]
     restored = bp.Game.from_json(text)

@@ -23,7 +23,7 @@ Fight(column=2, target=3)
 >>> action_from_json('{"type": "fight", "column": 2, "target": 9}')
 Traceback (most recent call last):
 ...
-ordonnance.errors.InvalidGameStateError: invalid Black Prince action JSON: {'type': 'fight', 'column': 2, 'target': 9}: target must be a column 0..5, got 9
+ordonnance.errors.InvalidArgumentError: invalid Black Prince action JSON: {'type': 'fight', 'column': 2, 'target': 9}: target must be a column 0..5, got 9
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from ordonnance.black_prince.cards import CARD_SCHEMA, Card
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.black_prince.rules import COLUMNS, _card_data, card_from_data
 from ordonnance.core import jsonio
-from ordonnance.errors import InvalidGameStateError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
 
 __all__ = [
     "Place",
@@ -184,8 +184,8 @@ _KINDS: dict[str, type[Action]] = {
 }  # fmt: skip
 _NAMES = {kind: name for name, kind in _KINDS.items()}
 _COLUMN_SCHEMA = {"type": "integer", "minimum": 0, "maximum": COLUMNS - 1}
-_FIELD_SCHEMAS: dict[str, object] = {"card": CARD_SCHEMA, "column": _COLUMN_SCHEMA, "target": _COLUMN_SCHEMA,
-                                     "step": {"enum": [-1, 1]}}  # fmt: skip
+_FIELD_SCHEMAS: dict[str, object] = {"card": {"$ref": "#/$defs/card"}, "column": _COLUMN_SCHEMA,
+                                     "target": _COLUMN_SCHEMA, "step": {"enum": [-1, 1]}}  # fmt: skip
 
 
 def _kind_schema(name: str, kind: type[Action]) -> dict[str, object]:
@@ -204,12 +204,15 @@ def _kind_schema(name: str, kind: type[Action]) -> dict[str, object]:
 ACTION_SCHEMA: dict[str, object] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "A Black Prince action (ordonnance.black_prince.action_to_json)",
+    "$defs": {"card": CARD_SCHEMA},
     "oneOf": [_kind_schema(name, kind) for name, kind in _KINDS.items()],
 }
+#: What the schemas of views and saves hold under ``$defs``: a card and an action.
+SCHEMA_DEFS: dict[str, object] = {"card": CARD_SCHEMA, "action": {"oneOf": ACTION_SCHEMA["oneOf"]}}
 
 
-def _fail(message: str) -> InvalidGameStateError:
-    return InvalidGameStateError(f"invalid Black Prince action JSON: {message}")
+def _fail(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"invalid Black Prince action JSON: {message}")
 
 
 def action_to_data(action: Action) -> dict[str, Any]:
@@ -226,7 +229,7 @@ def action_to_data(action: Action) -> dict[str, Any]:
 
 def action_from_data(data: Any) -> Action:
     """The action of :func:`action_to_data` output; anything else raises
-    :class:`~ordonnance.errors.InvalidGameStateError` showing the value."""
+    :class:`~ordonnance.errors.InvalidArgumentError` showing the value."""
     name = data.get("type") if isinstance(data, dict) else None
     # The type is checked to be a str before the lookup: a list or object is unhashable.
     if not isinstance(name, str) or name not in _KINDS:
@@ -258,7 +261,7 @@ def action_to_json(action: Action) -> str:
 
 def action_from_json(text: str | bytes) -> Action:
     """The action of :func:`action_to_json` output. Untrusted text is refused with
-    :class:`~ordonnance.errors.InvalidGameStateError` showing the value: not JSON, longer
+    :class:`~ordonnance.errors.InvalidArgumentError` showing the value: not JSON, longer
     than 10,000 characters or nested deeper than 4 levels, repeated keys, an unknown
     type, a missing or unknown field, a field of the wrong JSON type or out of range."""
     return action_from_data(jsonio.parse(text, _fail, max_size=10_000, max_depth=4))

@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args
 
 import attrs
 
-from ordonnance.black_prince.cards import ARMIES, CARD_SCHEMA, Card, TroopType, deck
+from ordonnance.black_prince.cards import ARMIES, Card, TroopType, deck
 from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 
 __all__ = [
@@ -248,7 +248,9 @@ def _printed(army: str) -> tuple[Card, ...]:
 
 
 _LABELS = [kind.label for kind in TroopType]
-#: The JSON Schema of :meth:`Rules.to_dict` (in saves and views).
+_CARD = {"$ref": "#/$defs/card"}
+#: The JSON Schema of :meth:`Rules.to_dict` (in saves and views), for a schema whose
+#: ``$defs`` holds ``card`` (:data:`~ordonnance.black_prince.cards.CARD_SCHEMA`).
 RULES_SCHEMA: dict[str, object] = {
     "type": "object",
     "properties": {
@@ -264,7 +266,7 @@ RULES_SCHEMA: dict[str, object] = {
                 {"type": "null"},
                 {
                     "type": "array",
-                    "items": {"type": "array", "items": CARD_SCHEMA, "minItems": HAND_SIZE, "maxItems": MAX_DECK},
+                    "items": {"type": "array", "items": _CARD, "minItems": HAND_SIZE, "maxItems": MAX_DECK},
                     "minItems": 2,
                     "maxItems": 2,
                 },

@@ -40,14 +40,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ordonnance.black_prince.actions import action_from_data, action_to_data
+from ordonnance.black_prince.actions import SCHEMA_DEFS, action_from_data, action_to_data
+from ordonnance.black_prince.board import ROWS
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game, check_reachable
-from ordonnance.black_prince.rules import Rules, _card_data, card_from_data, rules_from_json
+from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, _card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
-from ordonnance.errors import InvalidGameStateError, OrdonnanceError
+from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceError
 
-__all__ = ["game_to_json", "game_from_json", "check_reachable", "FORMAT", "VERSION", "MAX_TEXT_SIZE"]
+__all__ = ["game_to_json", "game_from_json", "check_reachable", "FORMAT", "VERSION", "MAX_TEXT_SIZE", "GAME_SCHEMA"]
 
 FORMAT = "ordonnance.black_prince.game"
 VERSION = 2
@@ -60,6 +61,59 @@ _POSITION_KEYS = (
 )  # fmt: skip
 _KEYS = {1: ("format", "version", "rules", "seed", *_POSITION_KEYS),
          2: ("format", "version", "rules", "seed", "orders", "start", "history", "position")}  # fmt: skip
+
+_CARDS = {"type": "array", "items": {"$ref": "#/$defs/card"}}
+_PAIR_OF_CARDS = {"type": "array", "items": _CARDS, "minItems": 2, "maxItems": 2}
+_FLAGS = {"type": "array", "items": {"type": "boolean"}, "minItems": COLUMNS, "maxItems": COLUMNS}
+_UINT64 = {"type": "integer", "minimum": 0, "maximum": (1 << 64) - 1}
+_POSITION_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "rng": _UINT64,
+        "decks": _PAIR_OF_CARDS,
+        "hands": _PAIR_OF_CARDS,
+        "cells": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "items": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/card"}]},
+                "minItems": COLUMNS,
+                "maxItems": COLUMNS,
+            },
+            "minItems": ROWS,
+            "maxItems": ROWS,
+        },
+        "discards": _PAIR_OF_CARDS,
+        "current_player": {"type": "integer", "minimum": 0, "maximum": 1},
+        "phase": {"enum": ["place", "choose", "battle", "over"]},
+        "turn": {"type": "integer", "minimum": 1},
+        "attacked": _FLAGS,
+        "moved": _FLAGS,
+        "contact": _FLAGS,
+        "fought": {"type": "boolean"},
+    },
+    "required": list(_POSITION_KEYS),
+    "additionalProperties": False,
+}
+#: The JSON Schema (draft 2020-12) of a save of version 2 (:func:`game_to_json`).
+GAME_SCHEMA: dict[str, object] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "A Black Prince save (ordonnance.black_prince.Game.to_json)",
+    "$defs": {**SCHEMA_DEFS, "position": _POSITION_SCHEMA},
+    "type": "object",
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "rules": RULES_SCHEMA,
+        "seed": _UINT64,
+        "orders": {"oneOf": [{"type": "null"}, _PAIR_OF_CARDS]},
+        "start": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/position"}]},
+        "history": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+        "position": {"$ref": "#/$defs/position"},
+    },
+    "required": list(_KEYS[VERSION]),
+    "additionalProperties": False,
+}
 
 
 def _fail(message: str) -> InvalidGameStateError:
@@ -172,7 +226,7 @@ def _replay(game: Game, history: Any) -> None:
     for i, item in enumerate(_list(history, "history")):
         try:
             action = action_from_data(item)
-        except InvalidGameStateError as error:
+        except InvalidArgumentError as error:
             raise _fail(f"history[{i}]: {error}") from None
         try:
             game.apply(action)

@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ordonnance.black_prince.actions import ACTION_SCHEMA, Action, action_from_data, action_to_data
+from ordonnance.black_prince.actions import SCHEMA_DEFS, Action, action_from_data, action_to_data
 from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row
-from ordonnance.black_prince.cards import CARD_SCHEMA, Card
+from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, _card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
 from ordonnance.core.rng import shuffle, splitmix64
 from ordonnance.core.seeds import check_seed
-from ordonnance.errors import InvalidGameStateError, OrdonnanceError
+from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceError
 
 if TYPE_CHECKING:
     from ordonnance.black_prince.game import Game, Phase
@@ -263,7 +263,7 @@ class PlayerView:
         for i, item in enumerate(_list(data["legal_actions"], "legal_actions")):
             try:
                 actions.append(action_from_data(item))
-            except InvalidGameStateError as error:
+            except InvalidArgumentError as error:
                 raise _fail(f"legal_actions[{i}]: {error}") from None
         view = cls(
             seat=_int(data["seat"], "seat", 0, 1),
@@ -368,15 +368,16 @@ def _nullable(schema: object) -> dict[str, object]:
     return {"oneOf": [{"type": "null"}, schema]}
 
 
-_ACTION = {key: value for key, value in ACTION_SCHEMA.items() if key != "$schema"}
+_CARD = {"$ref": "#/$defs/card"}
 _SEAT = {"type": "integer", "minimum": 0, "maximum": 1}
 _COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
 _FLAGS = {"type": "array", "items": {"type": "boolean"}, "minItems": COLUMNS, "maxItems": COLUMNS}
-_CARDS = {"type": "array", "items": CARD_SCHEMA}
+_CARDS = {"type": "array", "items": _CARD}
 #: The JSON Schema (draft 2020-12) of :meth:`PlayerView.to_json`'s output.
 VIEW_SCHEMA: dict[str, object] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "A Black Prince player view (ordonnance.black_prince.PlayerView.to_json)",
+    "$defs": SCHEMA_DEFS,
     "type": "object",
     "properties": {
         "format": {"const": VIEW_FORMAT},
@@ -393,7 +394,7 @@ VIEW_SCHEMA: dict[str, object] = {
         "deck_sizes": _COUNTS,
         "cells": {
             "type": "array",
-            "items": {"type": "array", "items": _nullable(CARD_SCHEMA), "minItems": COLUMNS, "maxItems": COLUMNS},
+            "items": {"type": "array", "items": _nullable(_CARD), "minItems": COLUMNS, "maxItems": COLUMNS},
             "minItems": ROWS,
             "maxItems": ROWS,
         },
@@ -402,7 +403,7 @@ VIEW_SCHEMA: dict[str, object] = {
         "moved": _FLAGS,
         "contact": _FLAGS,
         "fought": {"type": "boolean"},
-        "legal_actions": {"type": "array", "items": _ACTION},
+        "legal_actions": {"type": "array", "items": {"$ref": "#/$defs/action"}},
     },
     "required": list(_VIEW_KEYS),
     "additionalProperties": False,
