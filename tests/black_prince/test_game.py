@@ -98,7 +98,7 @@ def test_battle_cards_are_never_placed_and_the_step_is_skipped_without_a_legal_o
 
 def test_the_draw_fills_the_hand_to_six_and_never_discards() -> None:
     game = position({(1, 0): "Knights 1"}, hands=[["Archers 1", "Archers 2"], ["Knights 2"]])
-    top = game._decks[0][-5:][::-1]
+    top = list(game._parts()["decks"][0][:5])
     game.apply(Place(C("Archers 1"), 0))
     assert len(game.hand(0)) == 6 and list(game.hand(0)[1:]) == top
 
@@ -364,7 +364,7 @@ def test_given_deck_orders_are_dealt_top_first_and_checked() -> None:
     orders = [list(rules.deck(0))[::-1], list(rules.deck(1))]
     game = bp.Game.new(rules, seed=3, orders=orders)
     assert list(game.hand(0)) == orders[0][:6] and list(game.hand(1)) == orders[1][:6]
-    assert game._decks[0][::-1] == orders[0][6:]
+    assert list(game._parts()["decks"][0]) == orders[0][6:]
     from ordonnance.errors import InvalidDeckError, InvalidSeedError
 
     with pytest.raises(InvalidDeckError, match="orders\\[1\\]"):

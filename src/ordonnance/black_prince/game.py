@@ -73,7 +73,9 @@ class Game:
 
     Create games with :meth:`new` or :meth:`from_json`. The state changes only
     through :meth:`apply`; an illegal action raises
-    :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    :class:`~ordonnance.errors.IllegalActionError` and changes nothing. Two games
+    are equal when everything is: the position, hidden cards and chance stream,
+    how the game started and its :attr:`history`.
     """
 
     __slots__ = (
@@ -597,16 +599,22 @@ class Game:
         return PlayerView.of(self, self._seat(seat))
 
     def to_json(self) -> str:
-        """The whole state as JSON text; :meth:`from_json` restores it exactly."""
+        """The whole game as JSON text, its :attr:`history` included; :meth:`from_json`
+        restores it exactly."""
         from ordonnance.black_prince.serialization import game_to_json
 
         return game_to_json(self)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
-        """Restore a game saved with :meth:`to_json`; refuses malformed input and positions
-        that break an invariant of the rules (see ``serialization.check_reachable``) with
-        :class:`~ordonnance.errors.InvalidGameStateError`."""
+        """Restore a game saved with :meth:`to_json`, its :attr:`history` included.
+
+        The history is replayed from the deal (every action must be legal where it
+        stands) and must reach exactly the saved position; a save of version 1 (a
+        position alone) must keep every invariant of reachable positions
+        (:func:`check_reachable`). Anything else, malformed input included, raises
+        :class:`~ordonnance.errors.InvalidGameStateError` saying why (see
+        :mod:`~ordonnance.black_prince.serialization`)."""
         from ordonnance.black_prince.serialization import game_from_json
 
         return game_from_json(text)
