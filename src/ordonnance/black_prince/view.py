@@ -180,10 +180,12 @@ class PlayerView:
         if len(theirs) != self.hand_sizes[other] + self.deck_sizes[other]:
             raise InvalidGameStateError(f"seat {other}'s hand and deck sizes {self.hand_sizes[other]}, "
                                         f"{self.deck_sizes[other]} do not add up to its {len(theirs)} unseen cards")  # fmt: skip
-        # The step can tell something of the other hand (a "choose" step means a Battle card
-        # in it): a deal the rules would not have led to is drawn again.
+        # The step can tell something of the other hand when that seat is to decide (a
+        # "choose" step means a Battle card in it): a deal the rules would not have led to is
+        # drawn again. No other hidden card can make a deal impossible.
         state, split = seed, self.hand_sizes[other]
-        for _ in range(_SAMPLE_TRIES):
+        tries = _SAMPLE_TRIES if self.current_player == other and self.phase in ("place", "choose") else 1
+        for _ in range(tries):
             state = shuffle(own, state)
             state = shuffle(theirs, state)
             state, rng = splitmix64(state)
