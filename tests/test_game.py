@@ -161,7 +161,10 @@ def test_actions_built_from_bad_values_fail_clearly() -> None:
     with pytest.raises(od.InvalidCardError, match="'Q'"):
         Play("Q", 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        Claim("Cyprus")  # type: ignore[arg-type]
+        Claim(1.5)  # type: ignore[arg-type]
+    with pytest.raises(od.InvalidTerritoryError, match="'Narnia'"):
+        Claim("Narnia")
+    assert Claim("Cyprus") == Claim(C)  # a territory's name will do
 
 
 def test_acting_on_a_finished_game() -> None:

@@ -25,7 +25,7 @@ from ordonnance.army import (
     warm_up,
 )
 from ordonnance import bots, render
-from ordonnance.actions import Action, Claim, Pass, Play
+from ordonnance.actions import Action, Claim, Pass, Play, action_from_json, action_to_json
 from ordonnance.cards import Card, CardLike, Symbol, build_deck, deck_counts, standard_deck
 from ordonnance.completion import Completion, best_completion, best_completion_key, can_beat
 from ordonnance.errors import (
@@ -91,6 +91,8 @@ __all__ = [
     "Symbol",
     "Territory",
     "TournamentResult",
+    "action_from_json",
+    "action_to_json",
     "army_key",
     "bots",
     "army_keys",
