@@ -48,8 +48,14 @@ def test_round_trip_is_exact_and_keeps_playing_the_same(rules: Rules, steps: int
     assert restored.winner == game.winner and restored.scores == game.scores
 
 
-def _broken(change: Any) -> str:
+def _broken(change: Any, *, version_2: bool = True) -> str:
+    """A save of a game after 12 random actions, changed by ``change``: in version 2
+    (the position alone, checked part by part) unless ``version_2`` is false."""
     data = json.loads(_mid_game(Rules(), seed=3, steps=12).to_json())
+    if version_2:
+        for key in ("order", "start", "history"):
+            del data[key]
+        data["version"] = 2
     change(data)
     return json.dumps(data)
 
@@ -88,6 +94,12 @@ def test_bad_json_is_refused_with_the_reason(text: str, message: str) -> None:
         od.Game.from_json(text)
     assert message in str(info.value)
     assert isinstance(info.value, ValueError)
+    data = json.loads(text) if text.startswith("{") else None
+    if data is not None and data.get("version") == 2:  # the same change to a save with its history
+        full = json.loads(_mid_game(Rules(), seed=3, steps=12).to_json())
+        again = {**data, "version": 3, **{key: full[key] for key in ("order", "start", "history")}}
+        with pytest.raises(od.InvalidGameStateError):
+            od.Game.from_json(json.dumps(again))
 
 
 def test_non_text_is_refused() -> None:

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
-from ordonnance import Pass, Rules, _rng
+from ordonnance import Pass, Rules
+from ordonnance.core import rng as _rng
 from ordonnance import _sampling as sampling
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.conformance import check_invariants

@@ -1,8 +1,12 @@
 """Saves load only if the engine could have reached them (docs/saves.rst).
 
-Each reachability rule has a mutation test: a valid save, broken in that one
-way, is refused with that rule's reason. A hypothesis test checks the other
-direction: the save of every position of random games loads, equal.
+A save with a history is checked by replaying it; a save of version 2 (the
+position alone), and the start of a game set up in a position, by the rules of
+reachability. Each rule has a mutation test: a valid version 2 save, broken in
+that one way, is refused with that rule's reason. Hypothesis tests check the
+other direction (the save of every position of random games loads, equal, in
+both versions) and that any change to a save is refused or gives a game the
+whole library can play.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from ordonnance import Claim, Pass, Rules, Territory
 from ordonnance import _sampling as sampling
 from ordonnance.cards import _CARDS
 from ordonnance.conformance import check_invariants
-from ordonnance.serialization import MAX_DEPTH, MAX_TEXT_SIZE, _load
+from ordonnance.serialization import _KEYS_BY_VERSION, MAX_DEPTH, MAX_TEXT_SIZE, _load
 
 from .positions import position
 from .test_json import _mid_game as _played
 
 Data = dict[str, Any]
+_KEYS_V3 = set(_KEYS_BY_VERSION[3]) - {"format", "version"}
 # Examples of the hypothesis tests; ORDONNANCE_SAVE_EXAMPLES=2000 for a long hunt.
 # Without the JIT the bots' searches run as plain Python, so fewer.
 EXAMPLES = int(os.environ.get("ORDONNANCE_SAVE_EXAMPLES", "60" if os.environ.get("NUMBA_DISABLE_JIT") != "1" else "20"))
@@ -62,9 +67,18 @@ def _refused(data: Data | str | bytes, reason: str) -> None:
     assert reason in str(info.value)
 
 
+def _version_2(data: Data) -> Data:
+    """A save of version 3 as version 2 wrote it: the position alone."""
+    for key in ("order", "start", "history"):
+        del data[key]
+    data["version"] = 2
+    return data
+
+
 def _data(game: od.Game) -> Data:
-    data: Data = json.loads(game.to_json())
-    od.Game.from_json(game.to_json())  # the save before the mutation is valid
+    """The save of ``game`` in version 2 (checked by the rules of reachability, not by a replay)."""
+    data = _version_2(json.loads(game.to_json()))
+    od.Game.from_json(json.dumps(data))  # the save before the mutation is valid
     return data
 
 
@@ -72,7 +86,7 @@ def _data(game: od.Game) -> Data:
 
 
 def test_deep_nesting_is_refused_before_parsing() -> None:
-    _refused("[" * 100_000 + "]" * 100_000, "nested deeper than a save can be")
+    _refused("[" * 100_000 + "]" * 100_000, f"nested deeper than {MAX_DEPTH} levels")
     _refused("{" * 50_000, "nested deeper")
     data = _data(_played(Rules(), 1, 5))
     nested: Any = "L"
@@ -88,16 +102,16 @@ def test_deep_nesting_is_refused_before_parsing() -> None:
 
 def test_huge_text_is_refused_before_parsing() -> None:
     text = _played(Rules(), 1, 5).to_json()
-    _refused(text + " " * MAX_TEXT_SIZE, "more than a save can be")
-    _refused((text + " " * MAX_TEXT_SIZE).encode(), "more than a save can be")
+    _refused(text + " " * MAX_TEXT_SIZE, f"more than {MAX_TEXT_SIZE:,}")
+    _refused((text + " " * MAX_TEXT_SIZE).encode(), f"more than {MAX_TEXT_SIZE:,}")
     _refused('{"plays": ' + "9" * 5000 + "}", "not JSON")
 
 
 def test_repeated_keys_and_non_numbers_are_refused() -> None:
     text = _played(Rules(), 1, 5).to_json()
     _refused(text[:-1] + ',"over":true}', "repeated keys ['over']")
-    _refused(text.replace('"plays":5', '"plays":NaN'), "NaN is not a number a save can hold")
-    _refused(text.replace('"version":2', '"version":true'), "unsupported version True")
+    _refused(text.replace('"plays":5', '"plays":NaN'), "NaN is not a number")
+    _refused(text.replace('"version":3', '"version":true'), "unsupported version True")
 
 
 @pytest.mark.parametrize("field", ["claim_proof", "auto_claim", "tie_break", "scoring", "deck", "players"])
@@ -121,6 +135,176 @@ def test_only_ascii_letters_are_cards_in_saves() -> None:
     data = _data(_played(Rules(), 3, 6))
     data["hands"][0][0] = "\u017fh"  # a long s, which str.upper() turns into S
     _refused(data, "unknown symbol letter")
+
+
+# --------------------------------------------------------------------- the history
+
+
+def _dealt_from_a_deck(steps: int) -> od.Game:
+    cards = list(od.standard_deck())
+    random.Random(5).shuffle(cards)
+    game = od.Game.new(Rules(), deck=cards)
+    rng = random.Random(6)
+    for _ in range(steps):
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def _games_of_every_origin() -> list[od.Game]:
+    """A seeded game, one dealt from a given deck, one sampled from a view and one loaded
+    from a save of version 2 (the last two set up in a position), each with actions applied."""
+    seeded = _played(Rules(players=3), 11, 25)
+    sampled = seeded.view(1).sample_game(3)
+    loaded = od.Game.from_json(json.dumps(_data(seeded)))
+    for game in (sampled, loaded):
+        assert game.history == ()  # its past is not known
+        rng = random.Random(2)
+        for _ in range(6):
+            game.apply(rng.choice(game.legal_actions()))
+    return [seeded, _dealt_from_a_deck(30), sampled, loaded]
+
+
+@pytest.mark.parametrize("which", ["seeded", "dealt from a deck", "sampled", "loaded from version 2"])
+def test_the_history_round_trips_and_replays_from_the_root(which: str) -> None:
+    game = _games_of_every_origin()[["seeded", "dealt from a deck", "sampled", "loaded from version 2"].index(which)]
+    assert len(game.history) >= 6
+    text = game.to_json()
+    loaded = od.Game.from_json(text)
+    assert loaded == game and loaded.history == game.history and loaded.to_json() == text
+    assert loaded.root() == game.root() and loaded.root().history == ()
+    replayed = game.root()
+    for action in game.history:
+        replayed.apply(action)
+    assert replayed == game and replayed.history == game.history
+    # Both play on alike, and the history keeps growing in the next save.
+    rng_a, rng_b = random.Random(4), random.Random(4)
+    for _ in range(5):
+        if game.is_over:
+            break
+        game.apply(rng_a.choice(game.legal_actions()))
+        loaded.apply(rng_b.choice(loaded.legal_actions()))
+    assert loaded == game and od.Game.from_json(game.to_json()).history == game.history == loaded.history
+
+
+def test_the_history_starts_at_the_deal_and_an_illegal_action_leaves_it_alone() -> None:
+    game = od.Game.new(Rules(), seed=7)
+    assert game.history == () and game.root() == game
+    first = game.legal_actions()[2]
+    game.apply(first)
+    with pytest.raises(od.IllegalActionError):
+        game.apply(Claim(Territory.CYPRUS))
+    assert game.history == (first,)
+    clone = game.clone()
+    clone.apply(clone.legal_actions()[0])
+    assert game.history == (first,) and len(clone.history) == 2  # clones do not share it
+    data = json.loads(game.to_json())
+    assert (data["seed"], data["order"], data["start"]) == (7, None, None)
+    assert data["history"] == [json.loads(od.action_to_json(first))]
+
+
+def test_a_set_up_game_saves_its_start_position() -> None:
+    game = _played(Rules(), 3, 9).view(0).sample_game(1)
+    data = json.loads(game.to_json())
+    assert data["history"] == [] and data["start"] == {key: data[key] for key in data["start"]}
+    game.apply(game.legal_actions()[0])
+    data = json.loads(game.to_json())
+    assert len(data["history"]) == 1 and data["start"]["plays"] == data["plays"] - 1
+
+
+def _history_save(**changes: Any) -> Data:
+    data: Data = json.loads(_played(Rules(), 8, 14).to_json())
+    data.update(changes)
+    return data
+
+
+def test_a_history_that_does_not_reach_the_saved_position_is_refused_saying_where() -> None:
+    data = _history_save()
+    data["hands"][0][1], data["hands"][0][2] = data["hands"][0][2], data["hands"][0][1]
+    assert data["hands"][0][1] != data["hands"][0][2]
+    _refused(data, f"hands[0][1] is {data['hands'][0][1]!r}, but the history leads to {data['hands'][0][2]!r}")
+    data = _history_save()
+    data["history"].pop()
+    _refused(data, "but the history leads to")
+    data = _history_save()
+    data["current_player"] = 1 - data["current_player"]
+    _refused(data, f"current_player is {data['current_player']}, but the history leads to {1 - data['current_player']}")
+    data = _history_save()
+    assert data["passed"] == []
+    data["passed"] = [1]
+    _refused(data, "passed is [1], but the history leads to []")
+
+
+def test_a_history_with_an_action_that_cannot_be_played_is_refused_saying_which() -> None:
+    data = _history_save()
+    data["history"][5] = {"type": "pass"}
+    _refused(data, "history[5] (pass) cannot be played after 5 actions: illegal action Pass()")
+    data = _history_save()
+    data["history"][0]["card"] = "LBSHF"
+    _refused(data, "history[0] (play LBSHF to")
+    data = _history_save()
+    data["history"][3] = {"type": "play", "card": "SH"}
+    _refused(data, "history[3]: a play has the keys ['type', 'card', 'territory']: missing ['territory']")
+
+
+def test_where_a_history_starts_is_checked() -> None:
+    _refused(_history_save(seed=None), "rng_state must be null")
+    _refused(_history_save(seed=None, rng_state=None), "the history has nothing to start from")
+    data = _history_save()
+    data["rng_state"] ^= 1
+    _refused(data, "is not the one the shuffle of seed 8 leaves")
+    data = _history_save()
+    data["order"] = data["deck"]
+    _refused(data, "seed and rng_state must be null when order is given")
+    _refused(_history_save(seed=None, rng_state=None, order=["L"] * 56), "order: deck does not hold the rules' cards")
+    _refused(_history_save(start=[]), "start must be null or an object, got []")
+    _refused(_history_save(start={"deck": []}), "start: missing keys ['armies'")
+    dealt = json.loads(_dealt_from_a_deck(12).to_json())
+    assert dealt["seed"] is None and len(dealt["order"]) == 56
+    position = {key: dealt[key] for key in ("deck", "hands", "armies", "completed_at", "owners", "markers")}
+    position.update(plays=dealt["plays"], current_player=dealt["current_player"], over=False, passed=[])
+    _refused({**dealt, "start": position}, "order must be null when start is given")
+    _refused({**dealt, "order": dealt["order"][::-1]}, "history[0] (play ")  # another deal: the first play is not in hand
+
+
+def test_the_start_of_a_set_up_game_is_checked_by_the_rules_of_reachability() -> None:
+    game = _played(Rules(), 4, 2).view(0).sample_game(2)
+    game.apply(game.legal_actions()[0])
+    data = json.loads(game.to_json())
+    data["start"]["over"] = True
+    _refused(data, "start: unreachable position: over is true")
+    data = json.loads(game.to_json())
+    data["start"]["current_player"] = 1
+    _refused(data, "start: unreachable position: player 0 can play")
+
+
+_EVERY_TYPE: list[Any] = [None, True, False, 0, -1, 3, 2**70, 1.5, "", "L", "cyprus", [], [None], [[]], {}, {"type": "pass"}]
+
+
+@pytest.mark.parametrize("key", sorted(_KEYS_V3))
+def test_every_json_type_in_every_field_of_a_save_is_refused(key: str) -> None:
+    valid = _history_save()
+    for value in _EVERY_TYPE:
+        if value == valid[key] and type(value) is type(valid[key]):
+            continue
+        changed = {**valid, key: value}
+        try:
+            loaded = od.Game.from_json(json.dumps(changed))
+        except od.InvalidGameStateError as error:
+            assert "invalid game JSON" in str(error)
+            continue
+        assert key in ("start", "order") and value is None and loaded.to_json() == json.dumps(valid, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("key", ["deck", "hands", "armies", "completed_at", "owners", "markers", "plays", "current_player", "over", "passed"])
+def test_every_json_type_in_every_field_of_a_start_position_is_refused(key: str) -> None:
+    game = _played(Rules(), 4, 6).view(1).sample_game(2)
+    game.apply(game.legal_actions()[0])
+    valid = json.loads(game.to_json())
+    for value in _EVERY_TYPE:
+        if value == valid["start"][key] and type(value) is type(valid["start"][key]):
+            continue
+        with pytest.raises(od.InvalidGameStateError, match="start"):
+            od.Game.from_json(json.dumps({**valid, "start": {**valid["start"], key: value}}))
 
 
 # --------------------------------------------------------------------- reachability, one rule at a time
@@ -377,7 +561,9 @@ def test_every_position_of_a_random_game_loads_equal(rules: Rules, seed: int, se
     game = _new(rules, seed, rng, seeded)
     while True:
         text = game.to_json()
-        assert od.Game.from_json(text) == game
+        loaded = od.Game.from_json(text)
+        assert loaded == game and loaded.history == game.history and loaded.to_json() == text
+        assert od.Game.from_json(json.dumps(_version_2(json.loads(text)))) == game  # by the rules of reachability
         if game.is_over:
             break
         actions = game.legal_actions()
@@ -438,15 +624,21 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(rules=_rules(), seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 150), choice=st.randoms(use_true_random=False))
+@given(
+    rules=_rules(), seed=st.integers(0, 2**64 - 1), steps=st.integers(0, 150), choice=st.randoms(use_true_random=False),
+    version_2=st.booleans(),
+)  # fmt: skip
 def test_a_mutated_save_is_refused_or_is_a_game_the_library_can_play(
-    rules: Rules, seed: int, steps: int, choice: random.Random
+    rules: Rules, seed: int, steps: int, choice: random.Random, version_2: bool
 ) -> None:
-    """Any one change to a valid save: refused with InvalidGameStateError, or a
-    position every part of the library accepts (views, invariants, the bots,
-    play to the end): never another error, never a game only the loader likes."""
+    """Any one change to a valid save (of version 3, history and all, or 2):
+    refused with InvalidGameStateError, or a position every part of the library
+    accepts (views, invariants, the bots, play to the end): never another
+    error, never a game only the loader likes."""
     game = _played(rules, seed % 2**32, steps)
     data = json.loads(game.to_json())
+    if version_2:
+        data = _version_2(data)
     for _ in range(5):
         path = choice.choice(_leaves(data))
         value = _at(data, path)
@@ -494,6 +686,10 @@ _JSON = st.recursive(
 @given(value=_JSON, raw=st.binary(max_size=64), text=st.text(max_size=64))
 def test_any_json_or_bytes_is_refused_with_invalid_game_state(value: Any, raw: bytes, text: str) -> None:
     valid = json.loads(_played(Rules(), 1, 4).to_json())
-    for candidate in (json.dumps(value), raw, text, json.dumps({**valid, "hands": value}), json.dumps({**valid, "rules": value})):
+    candidates = [json.dumps(value), raw, text]
+    candidates += [json.dumps({**valid, key: value}) for key in ("hands", "rules", "history", "start", "order")]
+    for candidate in candidates:
+        if candidate == json.dumps(valid):
+            continue
         with pytest.raises(od.InvalidGameStateError):
             od.Game.from_json(candidate)

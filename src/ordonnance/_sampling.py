@@ -42,7 +42,7 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.cards import MAX_MASK
 from ordonnance.errors import InvalidGameStateError
-from ordonnance.game import _NOBODY, _NOT_COMPLETE, Game
+from ordonnance.game import _NOBODY, _NOT_COMPLETE, Check, Game
 from ordonnance.territory import TERRITORY_COUNT
 
 if TYPE_CHECKING:
@@ -167,12 +167,9 @@ class Deal:
                 return game
         raise _inconsistent(f"no deal of the unseen cards in {MAX_ATTEMPTS:,} tries is a position the engine can reach")
 
-    def game(self, masks: list[int]) -> Game:
-        """The position with ``masks`` dealt: the other hands in seat order, then the pile (top last)."""
-        game = Game.__new__(Game)
-        game._rules = self._rules
-        game._seed = None
-        game._rng_state = None
+    def game(self, masks: list[int], check: Check = "none") -> Game:
+        """The position with ``masks`` dealt: the other hands in seat order, then the pile (top last);
+        ``check`` as :meth:`Game._from_position <ordonnance.Game._from_position>` takes it."""
         hands = []
         at = 0
         for q, size in enumerate(self._sizes):
@@ -181,18 +178,12 @@ class Deal:
             else:
                 hands.append(masks[at : at + size])
                 at += size
-        game._hands = hands
-        game._deck = masks[at:]
-        game._armies = [[*map(list.copy, row)] for row in self._armies]
-        game._completed = [*map(list.copy, self._completed)]
-        game._owner = self._owner[:]
-        game._marker = self._marker[:]
-        game._plays = self._plays
-        game._current = self._current
-        game._over = self._over
-        game._passed = self._passed
-        game._hidden = self._hidden.copy()
-        return game
+        # The view was checked once (__init__); a deal only permutes its unseen cards, so unchecked by default.
+        return Game._from_position(
+            self._rules, masks[at:], hands, [[*map(list.copy, row)] for row in self._armies],
+            [*map(list.copy, self._completed)], self._owner[:], self._marker[:], self._plays, self._current,
+            self._over, self._passed, hidden=self._hidden.copy(), check=check,
+        )  # fmt: skip
 
 
 def passed_over(
@@ -237,7 +228,7 @@ def hands_fit(game: Game, seat: int, over: list[int] | None = None) -> bool:
     """Whether the hands of the seats other than ``seat`` fit what the public
     position says they allowed (under private proof; see the module's docstring).
 
-    The same rules as ``serialization._check_claims`` and ``_check_end``, for the
+    The same rules as ``_positions._check_claims`` and ``_check_end``, for the
     hidden hands only (``seat``'s own hand is the real one, so its part holds),
     and the rule of :func:`passed_over` (``over``: those seats, computed from
     ``game`` when not given).

@@ -14,7 +14,6 @@ after every step. Use it to test the engine, a custom deck, or a bot
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 
@@ -95,6 +94,7 @@ def _check_copies(game: Game) -> None:
     restored = Game.from_json(game.to_json())
     _require(restored == game, "JSON round trip changed the game")
     _require(restored.legal_actions() == game.legal_actions(), "JSON round trip changed the legal actions")
+    _require(restored.history == game.history, "JSON round trip changed the history")
     clone = game.clone()
     _require(clone == game, "clone differs")
     if not clone.is_over:
@@ -117,14 +117,7 @@ def _check_view(game: Game, view: PlayerView) -> None:
     else:
         _require(view.legal_actions == (), "a view offers actions out of turn")
     # Leak test: redeal every card this seat cannot see; the view must not change.
-    other = game.clone()
-    hidden = other._deck + [m for p, hand in enumerate(other._hands) if p != seat for m in hand]
-    random.Random(len(hidden) * 7919 + seat).shuffle(hidden)
-    other._deck = hidden[: len(other._deck)]
-    rest = hidden[len(other._deck) :]
-    for p, hand in enumerate(other._hands):
-        if p != seat:
-            other._hands[p], rest = rest[: len(hand)], rest[len(hand) :]
+    other = view.sample_game(len(game.unseen(seat)) * 7919 + seat)
     _require(other.view(seat) == view, "a view changes when only hidden cards change: it leaks")
 
 

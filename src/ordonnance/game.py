@@ -21,7 +21,7 @@ import enum
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 import numpy as np
@@ -51,6 +51,9 @@ __all__ = ["Game", "Counterexample", "POINTS_BY_RANK"]
 
 #: Points per territory by rank under ``scoring="points"``: 3, 2, 1, then 0.
 POINTS_BY_RANK = (3, 2, 1, 0)
+#: How much :meth:`Game._from_position` checks.
+Check = Literal["none", "parts", "consistent", "reachable"]
+_CHECKS = ("none", "parts", "consistent", "reachable")
 _NOT_COMPLETE = -1
 _NOBODY = -1
 
@@ -105,6 +108,9 @@ class Game:
         "_over",
         "_passed",
         "_hidden",
+        "_history",
+        "_start",
+        "_order",
     )
 
     _rules: Rules
@@ -121,6 +127,9 @@ class Game:
     _over: bool
     _passed: int  # bit p set: seat p passed since the last play or claim (it is not asked again)
     _hidden: npt.NDArray[np.int64]  # counts by mask of every card not face up
+    _history: list[Action] | None  # the actions applied since the start; None: set up here, nothing applied yet
+    _start: Game | None  # the position a set-up game started from (never changed); None: the deal, or here
+    _order: tuple[int, ...] | None  # the deck given to new(deck=), top card first; None: shuffled, or set up
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise OrdonnanceTypeError(
@@ -145,7 +154,8 @@ class Game:
         set). Without ``deck`` the rules' cards are shuffled; a ``seed`` (an
         int in 0..2**64-1) makes the shuffle the same on every machine, and
         without one a random seed is drawn (see :attr:`seed`). Cards are dealt
-        one at a time in seat order, five each; then player 0 starts.
+        one at a time in seat order, five each; then player 0 starts. The
+        game's :attr:`history` starts at this deal.
         """
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -169,6 +179,9 @@ class Game:
         game._rules = rules
         game._seed = seed
         game._rng_state = rng_state
+        game._history = []
+        game._start = None
+        game._order = tuple(order) if deck is not None else None
         game._deck = order[::-1]
         game._hands = [[] for _ in range(n)]
         game._armies = [[[] for _ in range(n)] for _ in range(TERRITORY_COUNT)]
@@ -205,6 +218,10 @@ class Game:
         other._over = self._over
         other._passed = self._passed
         other._hidden = self._hidden.copy()
+        history = self._history
+        other._history = None if history is None else history[:]
+        other._start = self._start
+        other._order = self._order
         return other
 
     def __copy__(self) -> Game:
@@ -214,6 +231,95 @@ class Game:
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         """``copy.deepcopy(game)``: :meth:`clone` (rules and cards are immutable, so nothing deeper to copy)."""
         return self.clone()
+
+    @classmethod
+    def _from_position(
+        cls,
+        rules: Rules,
+        pile: list[int],
+        hands: list[list[int]],
+        armies: list[list[list[int]]],
+        completed: list[list[int]],
+        owners: list[int],
+        markers: list[int],
+        plays: int,
+        current: int,
+        over: bool,
+        passed: int,
+        *,
+        seed: int | None = None,
+        rng_state: int | None = None,
+        hidden: npt.NDArray[np.int64] | None = None,
+        history: list[Action] | None = None,
+        order: tuple[int, ...] | None = None,
+        check: Check = "reachable",
+    ) -> Game:
+        """The one constructor of a game set up in a position rather than dealt
+        (a save, a view's re-deal, an OpenSpiel state): its :attr:`history` starts there.
+
+        The parts are the engine's own: card masks, the draw ``pile`` top card
+        *last*, ``hands`` in the order drawn, ``armies[territory][seat]`` in
+        play order, ``completed[territory][seat]`` the play number of the 4th
+        card or -1, ``owners`` a seat or -1, ``markers`` 1..5 or 0, ``passed``
+        a bit per seat; the game takes the lists as they are (pass fresh
+        ones). ``hidden`` (the counts by mask of the cards not face up) is
+        computed unless given with ``check="none"``. ``history``, when given,
+        is the actions that reached the position from the deal (of ``seed``,
+        or of the deck ``order``, top card first); a check replays it from
+        there and requires the same position.
+
+        ``check`` says how much is checked, each level including the one
+        before, refusing with :class:`~ordonnance.errors.InvalidGameStateError`
+        and the reason: ``"parts"``, each part alone (lengths, ranges);
+        ``"consistent"``, every card in one place, armies, markers and
+        decisions that fit the rules; ``"reachable"`` (the default), a position the engine could have
+        reached under its rules (the rules of ``docs/saves.rst``). ``"none"``
+        is for callers whose parts cannot be wrong: a re-deal of a checked
+        view's hidden cards, a board of the kernel (twin-tested against this
+        engine).
+        """
+        if not isinstance(rules, Rules):
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+        game = cls.__new__(cls)
+        game._rules = rules
+        game._seed = seed
+        game._rng_state = rng_state
+        game._deck = pile
+        game._hands = hands
+        game._armies = armies
+        game._completed = completed
+        game._owner = owners
+        game._marker = markers
+        game._plays = plays
+        game._current = current
+        game._over = over
+        game._passed = passed
+        game._history = history
+        game._start = None
+        game._order = order
+        if check == "none" and hidden is not None:
+            game._hidden = hidden
+            return game
+        if check != "none":
+            from ordonnance import _positions
+
+            if check not in _CHECKS:
+                raise OrdonnanceTypeError(f"check must be one of {', '.join(map(repr, _CHECKS))}, got {check!r}")
+            _positions.check_parts(game)
+            if check != "parts":
+                _positions.check_consistent(game)
+        counts = np.zeros(MAX_MASK + 1, dtype=np.int64)
+        for m in pile:
+            counts[m] += 1
+        for hand in hands:
+            for m in hand:
+                counts[m] += 1
+        game._hidden = counts
+        if history is not None and check != "none":
+            _positions.check_history(game)
+        elif check == "reachable":
+            _positions.check_reachable(game)
+        return game
 
     # ------------------------------------------------------------------ reading
 
@@ -231,6 +337,55 @@ class Game:
     def seed(self) -> int | None:
         """The seed of the shuffle, or None when the deck order was given."""
         return self._seed
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied since the deal, in order; saves keep them (:meth:`to_json`).
+
+        A game set up in a position whose past is not known (loaded from a save
+        of version 1 or 2, dealt again by :meth:`PlayerView.sample_game
+        <ordonnance.PlayerView.sample_game>`, rebuilt from an OpenSpiel state
+        made by ``state_of``) starts its history there: it lists the actions
+        applied since, and :meth:`root` is that position.
+
+        >>> import ordonnance as od
+        >>> game = od.Game.new(od.Rules(), seed=7)
+        >>> game.apply(od.Play("LSHF", "antioch"))
+        >>> game.history
+        (Play(Card.parse('LSHF'), Territory.ANTIOCH),)
+        """
+        history = self._history
+        return () if history is None else tuple(history)
+
+    def root(self) -> Game:
+        """A copy of the position :attr:`history` starts from: the deal (the same
+        ``Game.new`` call), or the position a game was set up in. Applying the
+        history to it gives this game again:
+
+        >>> import ordonnance as od
+        >>> game = od.Game.new(od.Rules(), seed=7)
+        >>> game.apply(game.legal_actions()[3])
+        >>> replayed = game.root()
+        >>> for action in game.history:
+        ...     replayed.apply(action)
+        >>> replayed == game, game.root().plays
+        (True, 0)
+        """
+        if self._history is None:
+            return self.clone()
+        if self._start is not None:
+            return self._start.clone()
+        if self._order is not None:
+            return Game.new(self._rules, deck=self._order)
+        return Game.new(self._rules, seed=self._seed)
+
+    def _record(self, action: Action) -> None:
+        """Add ``action``, checked legal and about to be applied, to the history."""
+        history = self._history
+        if history is None:  # the first action of a set-up game: its start is the position now
+            self._start = self.clone()
+            self._history = history = []
+        history.append(action)
 
     @property
     def current_player(self) -> int:
@@ -398,16 +553,20 @@ class Game:
         if kind is Play:
             assert isinstance(action, Play)
             self._check_play(action)
+            self._record(action)
             self._play(action.card.mask, action.territory)
         elif kind is Claim:
             assert isinstance(action, Claim)
             self._check_claim(action)
+            self._record(action)
             self._passed = 0
             self._award(action.territory, self._current)
             if not self._over and not self.legal_actions():
                 self._advance()
         elif kind is Pass:
+            assert isinstance(action, Pass)
             self._check_pass(action)
+            self._record(action)
             self._passed |= 1 << self._current
             self._advance()
         else:

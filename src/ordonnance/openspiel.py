@@ -116,6 +116,7 @@ _DEFAULTS: dict[str, Any] = {
 _JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 _SEED_LIMIT = 1 << 31  # OpenSpiel's integer parameters are C++ ints
 _ILLEGAL = ok.ILLEGAL
+_ACTIONS = [action_from_index(i) for i in range(NUM_ACTIONS)]
 
 
 def _run(kernel: Callable[..., Any], *args: Any) -> Any:
@@ -525,31 +526,34 @@ def _word(masks: list[int]) -> int:
 
 
 def _game_of(state: OrdonnanceState) -> Game:
-    """The kernel's board of ``state`` as the engine's Game (every field mapped)."""
-    b = state._p.board.tolist()
-    setup = state._p.setup
+    """The kernel's board of ``state`` as the engine's Game (every field mapped), with its
+    history when the deal is known: the setup's seed, or the chance nodes' cards (a state
+    made by :func:`state_of` is past a deal it does not know: its game is set up there)."""
+    play = state._p
+    b = play.board.tolist()
+    setup = play.setup
     rules, n, deck = setup.rules, setup.players, setup.deck
-    game = Game.__new__(Game)
-    game._rules = rules
-    seed = setup.seed
-    game._seed = seed
-    game._rng_state = setup.rng_state
-    game._deck = b[k.ORDER + b[k.TOP] : k.ORDER + deck][::-1]
-    game._hands = [_lanes(b[k.HAND + p], b[k.HAND_LEN + p]) for p in range(n)]
     at = k.SEATS
-    game._armies = [[_lanes(b[k.ARMY_AT + t * at + p], b[k.ARMY_LEN + t * at + p]) for p in range(n)]
-                    for t in range(TERRITORY_COUNT)]  # fmt: skip
-    game._completed = [[b[k.COMPLETED + t * at + p] for p in range(n)] for t in range(TERRITORY_COUNT)]
-    game._owner = b[k.OWNER : k.OWNER + TERRITORY_COUNT]
-    game._marker = b[k.MARKER : k.MARKER + TERRITORY_COUNT]
-    game._plays = b[k.PLAYS]
-    game._current = b[k.CURRENT]
-    game._over = bool(b[k.OVER])
-    game._passed = b[k.PASSED]
-    game._hidden = np.zeros(32, np.int64)
-    for m in game._deck + [m for hand in game._hands for m in hand]:
-        game._hidden[m] += 1
-    return game
+    dealt = play.dealt
+    known = not dealt or 0 not in dealt  # no chance nodes (a seeded setup), or every card dealt by one
+    return Game._from_position(
+        rules,
+        b[k.ORDER + b[k.TOP] : k.ORDER + deck][::-1],
+        [_lanes(b[k.HAND + p], b[k.HAND_LEN + p]) for p in range(n)],
+        [[_lanes(b[k.ARMY_AT + t * at + p], b[k.ARMY_LEN + t * at + p]) for p in range(n)] for t in range(TERRITORY_COUNT)],
+        [[b[k.COMPLETED + t * at + p] for p in range(n)] for t in range(TERRITORY_COUNT)],
+        b[k.OWNER : k.OWNER + TERRITORY_COUNT],
+        b[k.MARKER : k.MARKER + TERRITORY_COUNT],
+        b[k.PLAYS],
+        b[k.CURRENT],
+        bool(b[k.OVER]),
+        b[k.PASSED],
+        seed=setup.seed if known else None,  # a position past an unknown deal is not the seed's
+        rng_state=setup.rng_state if known else None,
+        history=[_ACTIONS[i] for i in play.decisions] if known else None,
+        order=tuple(dealt) if known and dealt else None,
+        check="none",  # the kernel's board: the simulator kernel is twin-tested against the engine
+    )
 
 
 def state_of(

@@ -1,8 +1,8 @@
 """Lossless JSON for games, with every input checked before a game is built.
 
-The format is a JSON object::
+A save (version 3) is a JSON object: the position, and the history that reached it::
 
-    {"format": "ordonnance.game", "version": 2,
+    {"format": "ordonnance.game", "version": 3,
      "rules": {...},                 # Rules.to_dict(), every field
      "seed": 7, "rng_state": ...,    # null when the deck order was given
      "deck": ["SH", ...],            # the draw pile, top card first
@@ -11,66 +11,76 @@ The format is a JSON object::
      "completed_at": [[null, 3], ...],
      "owners": [null, 1, ...], "markers": [null, 1, ...],
      "plays": 12, "current_player": 0, "over": false,
-     "passed": []}                   # seats that passed since the last play or claim
+     "passed": [],                   # seats that passed since the last play or claim
+     "order": null,                  # the deck given to Game.new(deck=...), top card first
+     "start": null,                  # or the position a set-up game started from (its keys deck ... passed)
+     "history": [{"type": "play", "card": "LSHF", "territory": "antioch"}, ...]}
 
-Every field is required (version 1, written before ``passed`` existed, is
-read as ``passed: []``). :func:`game_from_json` refuses, with
-:class:`~ordonnance.errors.InvalidGameStateError` and the reason, a text over
-:data:`MAX_TEXT_SIZE` or nested deeper than :data:`MAX_DEPTH` (before parsing
-it), malformed JSON, and every position the engine could not have reached
-under its rules. The rules of reachability are listed in ``docs/saves.rst``;
-each check below names the rule it enforces.
+Every field is required. :func:`game_from_json` deals again (from ``seed``, or
+from ``order``) or sets up ``start``, replays ``history`` through
+:meth:`Game.apply` (each action must be legal where it stands) and requires the
+position reached to be exactly the one saved, saying where it is not. A save of
+version 1 or 2 (the position alone; version 1 without ``passed``) still loads,
+checked by the rules of reachability of ``docs/saves.rst`` instead; its game's
+history starts at that position, as does a game set up in a position
+(``start`` is then that position, checked by those rules). Every input is
+refused with :class:`~ordonnance.errors.InvalidGameStateError` and the reason:
+a text over :data:`MAX_TEXT_SIZE` or nested deeper than :data:`MAX_DEPTH`
+(before parsing it), malformed JSON, any value of a wrong type or out of range,
+and every position the engine could not have reached.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import numpy as np
 
-from ordonnance._sampling import passed_over
+from ordonnance.actions import ACTION_SCHEMA, action_from_data, action_to_data
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
+from ordonnance.core import jsonio
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
-from ordonnance.game import _NOBODY, _NOT_COMPLETE, Game, _multiset_difference, shuffled_deck
-from ordonnance.rules import HAND_SIZE, Rules
-from ordonnance.territory import TERRITORY_COUNT, Territory
+from ordonnance.game import _NOBODY, _NOT_COMPLETE, Check, Game
+from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from ordonnance.territory import TERRITORY_COUNT
 
-__all__ = ["FORMAT", "VERSION", "MAX_TEXT_SIZE", "MAX_DEPTH", "game_to_json", "game_from_json"]
+if TYPE_CHECKING:
+    from ordonnance.view import PlayerView
+
+__all__ = [
+    "FORMAT", "VERSION", "VIEW_FORMAT", "VIEW_VERSION", "MAX_TEXT_SIZE", "MAX_DEPTH", "GAME_SCHEMA", "VIEW_SCHEMA",
+    "game_to_json", "game_from_json", "view_to_json", "view_from_json",
+]  # fmt: skip
 
 FORMAT = "ordonnance.game"
-VERSION = 2
+VERSION = 3
 #: The longest save :func:`game_from_json` reads, in characters (or bytes). A real
-#: save of a 4-player game is under 5,000.
-MAX_TEXT_SIZE = 1_000_000
-#: The deepest nesting of JSON arrays and objects a save may have (a real one has 4).
-MAX_DEPTH = 8
-_KEYS = {
-    "format", "version", "rules", "seed", "rng_state", "deck", "hands", "armies",
-    "completed_at", "owners", "markers", "plays", "current_player", "over", "passed",
-}  # fmt: skip
-_KEYS_BY_VERSION = {1: _KEYS - {"passed"}, 2: _KEYS}
+#: save of a 4-player game, history and all, is under 15,000.
+MAX_TEXT_SIZE = jsonio.MAX_TEXT_SIZE
+#: The deepest nesting of JSON arrays and objects a save may have (a real one has 5).
+MAX_DEPTH = jsonio.MAX_DEPTH
+_POSITION_KEYS = (
+    "deck", "hands", "armies", "completed_at", "owners", "markers", "plays", "current_player", "over", "passed",
+)  # fmt: skip
+_V2 = ("format", "version", "rules", "seed", "rng_state", *_POSITION_KEYS)
+_KEYS_BY_VERSION = {
+    1: tuple(key for key in _V2 if key != "passed"),
+    2: _V2,
+    3: (*_V2, "order", "start", "history"),
+}
 _RULES_FIELDS = {field.name for field in attrs.fields(Rules)}
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
+_LIMIT = (1 << 64) - 1
 
 
-def _texts(masks: list[int]) -> list[str]:
+def _texts(masks: Any) -> list[str]:
     return [str(Card.from_mask(m)) for m in masks]
 
 
-def game_to_json(game: Game) -> str:
-    """Serialise ``game`` (see :meth:`Game.to_json`)."""
-    data = {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": game._rules.to_dict(),
-        "seed": game._seed,
-        "rng_state": game._rng_state,
+def _position_data(game: Game) -> dict[str, Any]:
+    """The position of ``game`` as the save writes it (the keys of :data:`_POSITION_KEYS`)."""
+    return {
         "deck": _texts(game._deck[::-1]),
         "hands": [_texts(hand) for hand in game._hands],
         "armies": [[_texts(army) for army in armies] for armies in game._armies],
@@ -82,50 +92,33 @@ def game_to_json(game: Game) -> str:
         "over": game._over,
         "passed": [p for p in range(game.players) if game._passed >> p & 1],
     }
-    return json.dumps(data, separators=(",", ":"))
+
+
+def game_to_json(game: Game) -> str:
+    """Serialise ``game`` (see :meth:`Game.to_json`)."""
+    if game._history is None:  # set up here, nothing applied yet: the history starts at this position
+        start: Game | None = game
+    else:
+        start = game._start
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game._rules.to_dict(),
+        "seed": game._seed,
+        "rng_state": game._rng_state,
+        **_position_data(game),
+        "order": None if game._order is None else _texts(game._order),
+        "start": None if start is None else _position_data(start),
+        "history": [action_to_data(action) for action in game.history],
+    }
+    return jsonio.dumps(data)
 
 
 def _fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid game JSON: {message}")
 
 
-def _unreachable(message: str) -> InvalidGameStateError:
-    return InvalidGameStateError(f"invalid game JSON: unreachable position: {message}")
-
-
 # --------------------------------------------------------------------- parsing
-
-
-def _text_of(text: object) -> str:
-    """The save as a str, refused when too long or nested too deeply (before any
-    parsing, so that no input can exhaust the parser's recursion or memory)."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidGameStateError(f"game JSON must be str or bytes, not {type(text).__name__}: {text!r:.80}")
-    if len(text) > MAX_TEXT_SIZE:
-        raise _fail(f"the text is {len(text):,} long, more than a save can be ({MAX_TEXT_SIZE:,})")
-    if not isinstance(text, str):
-        try:
-            text = bytes(text).decode(json.detect_encoding(text))
-        except (UnicodeDecodeError, LookupError) as error:
-            raise _fail(f"not JSON ({error})") from None
-    depth = 0
-    for bracket in _BRACKET.finditer(_STRING.sub('""', text)):
-        depth += 1 if bracket.group() in "[{" else -1
-        if depth > MAX_DEPTH:
-            raise _fail(f"nested deeper than a save can be (more than {MAX_DEPTH} levels)")
-    return text
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        repeated = sorted({key for key, _ in pairs if [k for k, _ in pairs].count(key) > 1})
-        raise _fail(f"repeated keys {repeated}")
-    return data
-
-
-def _no_constant(name: str) -> Any:
-    raise _fail(f"{name} is not a number a save can hold")
 
 
 def _int(value: Any, where: str, low: int, high: int, *, nullable: bool = False) -> int | None:
@@ -156,15 +149,59 @@ def _masks(value: Any, where: str) -> list[int]:
     return masks
 
 
-def _rules(data: Any) -> Rules:
+def _rules(data: Any, fail: Callable[[str], Exception] = _fail) -> Rules:
     if isinstance(data, dict) and set(data) != _RULES_FIELDS:
         missing, extra = sorted(_RULES_FIELDS - set(data)), sorted(set(data) - _RULES_FIELDS)
         if missing:
-            raise _fail(f"rules: missing fields {missing} (a save lists every field){f', unknown {extra}' if extra else ''}")
+            raise fail(f"rules: missing fields {missing} (every field is listed){f', unknown {extra}' if extra else ''}")
     try:
         return Rules.from_dict(data)
     except (OrdonnanceError, TypeError) as error:
-        raise _fail(f"rules: {error}") from None
+        raise fail(f"rules: {error}") from None
+
+
+def _position(data: dict[str, Any], rules: Rules, at: str = "") -> dict[str, Any]:
+    """The parts of the position saved in ``data`` (keyword arguments of ``Game._from_position``),
+    each checked alone; ``at`` prefixes the names in messages (``"start."``)."""
+    n = rules.players
+    plays = _int(data["plays"], f"{at}plays", 0, len(rules.cards))
+    assert plays is not None
+    armies = []
+    completed = []
+    for t, row in enumerate(_list(data["armies"], f"{at}armies", TERRITORY_COUNT)):
+        armies.append([_masks(a, f"{at}armies[{t}][{p}]") for p, a in enumerate(_list(row, f"{at}armies[{t}]", n))])
+    for t, row in enumerate(_list(data["completed_at"], f"{at}completed_at", TERRITORY_COUNT)):
+        cells = (_int(d, f"{at}completed_at[{t}][{p}]", 0, max(plays - 1, 0), nullable=True)
+                 for p, d in enumerate(_list(row, f"{at}completed_at[{t}]", n)))  # fmt: skip
+        completed.append([_NOT_COMPLETE if d is None else d for d in cells])
+    owners = (_int(o, f"{at}owners", 0, n - 1, nullable=True) for o in _list(data["owners"], f"{at}owners", TERRITORY_COUNT))
+    markers = (_int(m, f"{at}markers", 1, TERRITORY_COUNT, nullable=True)
+               for m in _list(data["markers"], f"{at}markers", TERRITORY_COUNT))  # fmt: skip
+    if not isinstance(data["over"], bool):
+        raise _fail(f"{at}over must be true or false, got {data['over']!r:.80}")
+    passed = _list(data.get("passed", []), f"{at}passed")
+    seats = [int(_int(p, f"{at}passed", 0, n - 1) or 0) for p in passed]
+    if seats != sorted(set(seats)):
+        raise _fail(f"{at}passed must list seats in increasing order, each once, got {passed!r:.80}")
+    return {
+        "pile": _masks(data["deck"], f"{at}deck")[::-1],
+        "hands": [_masks(h, f"{at}hands[{p}]") for p, h in enumerate(_list(data["hands"], f"{at}hands", n))],
+        "armies": armies,
+        "completed": completed,
+        "owners": [_NOBODY if o is None else o for o in owners],
+        "markers": [m or 0 for m in markers],
+        "plays": plays,
+        "current": _int(data["current_player"], f"{at}current_player", 0, n - 1),
+        "over": data["over"],
+        "passed": sum(1 << p for p in seats),
+    }
+
+
+def _set_up(rules: Rules, seed: int | None, rng_state: int | None, parts: dict[str, Any], check: Check, at: str = "") -> Game:
+    try:
+        return Game._from_position(rules, **parts, seed=seed, rng_state=rng_state, check=check)
+    except InvalidGameStateError as error:
+        raise _fail(f"{at}{error}") from None
 
 
 def game_from_json(text: str | bytes) -> Game:
@@ -175,473 +212,322 @@ def game_from_json(text: str | bytes) -> Game:
 def _load(text: str | bytes, *, reachable: bool) -> Game:
     """Parse and check a save; ``reachable=False`` skips the reachability rules
     (only for tests that set up positions by hand, whose history does not matter)."""
-    checked = _text_of(text)
-    try:
-        data = json.loads(checked, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except InvalidGameStateError:
-        raise
-    except (ValueError, RecursionError) as error:
-        raise _fail(f"not JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise _fail(f"expected an object, got {type(data).__name__}")
-    if data.get("format") != FORMAT:
-        raise _fail(f"format must be {FORMAT!r}, got {data.get('format')!r:.80}")
-    version = data.get("version")
-    if isinstance(version, bool) or version not in _KEYS_BY_VERSION:
-        raise _fail(f"unsupported version {version!r:.80} (this library reads {', '.join(map(str, _KEYS_BY_VERSION))})")
-    keys = _KEYS_BY_VERSION[version]
-    if set(data) != keys:
-        missing, extra = sorted(keys - set(data)), sorted(set(data) - keys)
-        raise _fail(f"missing keys {missing}, unknown keys {extra}")
+    data = jsonio.parse(text, _fail, max_size=MAX_TEXT_SIZE, max_depth=MAX_DEPTH)
+    version = jsonio.check_format(data, _fail, FORMAT, _KEYS_BY_VERSION)
+    jsonio.check_keys(data, _fail, _KEYS_BY_VERSION[version])
     rules = _rules(data["rules"])
-    n, limit = rules.players, (1 << 64) - 1
-
-    game = Game.__new__(Game)
-    game._rules = rules
-    game._seed = _int(data["seed"], "seed", 0, limit, nullable=True)
-    game._rng_state = _int(data["rng_state"], "rng_state", 0, limit, nullable=True)
-    game._deck = _masks(data["deck"], "deck")[::-1]
-    game._hands = [_masks(h, f"hands[{p}]") for p, h in enumerate(_list(data["hands"], "hands", n))]
-    game._armies = []
-    game._completed = []
-    for t, armies in enumerate(_list(data["armies"], "armies", TERRITORY_COUNT)):
-        armies = _list(armies, f"armies[{t}]", n)
-        game._armies.append([_masks(a, f"armies[{t}][{p}]") for p, a in enumerate(armies)])
-    plays = _int(data["plays"], "plays", 0, len(rules.cards))
-    assert plays is not None
-    for t, row in enumerate(_list(data["completed_at"], "completed_at", TERRITORY_COUNT)):
-        row = _list(row, f"completed_at[{t}]", n)
-        game._completed.append(
-            [_NOT_COMPLETE if d is None else d for d in
-             (_int(d, f"completed_at[{t}][{p}]", 0, max(plays - 1, 0), nullable=True) for p, d in enumerate(row))]
-        )  # fmt: skip
-    owners = _list(data["owners"], "owners", TERRITORY_COUNT)
-    game._owner = [_NOBODY if o is None else o for o in (_int(o, "owners", 0, n - 1, nullable=True) for o in owners)]
-    markers = _list(data["markers"], "markers", TERRITORY_COUNT)
-    game._marker = [m or 0 for m in (_int(m, "markers", 1, TERRITORY_COUNT, nullable=True) for m in markers)]
-    game._plays = plays
-    current = _int(data["current_player"], "current_player", 0, n - 1)
-    assert current is not None
-    game._current = current
-    if not isinstance(data["over"], bool):
-        raise _fail(f"over must be true or false, got {data['over']!r:.80}")
-    game._over = data["over"]
-    passed = _list(data.get("passed", []), "passed")
-    seats = [int(_int(p, "passed", 0, n - 1) or 0) for p in passed]
-    if seats != sorted(set(seats)):
-        raise _fail(f"passed must list seats in increasing order, each once, got {passed!r}")
-    game._passed = sum(1 << p for p in seats)
-    _check_consistent(game)
-    game._hidden = np.zeros(MAX_MASK + 1, dtype=np.int64)
-    for m in game._deck + [m for hand in game._hands for m in hand]:
-        game._hidden[m] += 1
-    if reachable:
-        _check_reachable(game)
-    elif not game._over and not game.legal_actions():
+    seed = _int(data["seed"], "seed", 0, _LIMIT, nullable=True)
+    rng_state = _int(data["rng_state"], "rng_state", 0, _LIMIT, nullable=True)
+    position = _position(data, rules)
+    check: Check = "reachable" if reachable else "consistent"
+    if version < 3:
+        game = _set_up(rules, seed, rng_state, position, check)
+    else:
+        game = _origin(data, rules, seed, rng_state, check)
+        _replay(game, data["history"])
+        _compare(game, Game._from_position(rules, **position, seed=seed, rng_state=rng_state, check="none"))
+    if not reachable and not game._over and not game.legal_actions():
         raise _fail(f"player {game._current} is to act but has no legal action")
     return game
 
 
-# --------------------------------------------------------------------- consistency
+def _origin(data: dict[str, Any], rules: Rules, seed: int | None, rng_state: int | None, check: Check) -> Game:
+    """The position the save's history starts from: the deal (of ``seed``, or of ``order``), or ``start``."""
+    order, start = data["order"], data["start"]
+    if start is not None:
+        if order is not None:
+            raise _fail("order must be null when start is given (a set-up game was not dealt from an order)")
+        if not isinstance(start, dict):
+            raise _fail(f"start must be null or an object, got {start!r:.80}")
+        jsonio.check_keys(start, lambda message: _fail(f"start: {message}"), _POSITION_KEYS)
+        return _set_up(rules, seed, rng_state, _position(start, rules, "start."), check, "start: ")
+    if order is not None:
+        if seed is not None or rng_state is not None:
+            raise _fail("seed and rng_state must be null when order is given (a game is dealt from one or the other)")
+        try:
+            return Game.new(rules, deck=_masks(order, "order"))
+        except OrdonnanceError as error:
+            raise _fail(f"order: {error}") from None
+    if seed is None and rng_state is not None:
+        raise _fail("rng_state must be null when seed is (only a shuffled game has a generator state)")
+    if seed is None:
+        raise _fail("the history has nothing to start from: seed, order and start are all null")
+    game = Game.new(rules, seed=seed)
+    if rng_state != game._rng_state:
+        raise _fail(f"rng_state {rng_state!r} is not the one the shuffle of seed {seed} leaves ({game._rng_state})")
+    return game
 
 
-def _check_consistent(game: Game) -> None:
-    """Every card in exactly one place, armies and markers that fit the rules
-    (rules "cards", "armies", "markers" and "resolution" of docs/saves.rst)."""
-    places = Counter(game._deck)
-    for hand in game._hands:
-        places.update(hand)
-    on_table = 0
-    for t in range(TERRITORY_COUNT):
-        for p, army in enumerate(game._armies[t]):
-            places.update(army)
-            on_table += len(army)
-            if len(army) > ARMY_SIZE:
-                raise _fail(f"armies[{t}][{p}] holds {len(army)} cards, at most {ARMY_SIZE}")
-            if (len(army) == ARMY_SIZE) != (game._completed[t][p] != _NOT_COMPLETE):
-                raise _fail(f"completed_at[{t}][{p}] does not match an army of {len(army)} cards")
-    expected = Counter(card.mask for card in game._rules.cards)
-    if places != expected:
-        raise _fail(_multiset_difference("deck, hands and armies together", places, expected))
-    if on_table != game._plays:
-        raise _fail(f"plays is {game._plays} but {on_table} cards are on the table")
-    done = [d for row in game._completed for d in row if d != _NOT_COMPLETE]
-    if len(done) != len(set(done)):
-        raise _fail("two armies completed with the same play")
-    decided = [t for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY]
-    if sorted(game._marker[t] for t in decided) != list(range(1, len(decided) + 1)):
-        raise _fail(f"markers {game._marker} do not number the decided territories 1..{len(decided)}")
-    if any(game._marker[t] for t in range(TERRITORY_COUNT) if t not in decided):
-        raise _fail("a marker lies on an undecided territory")
-    for t in decided:
-        owner = game._owner[t]
-        if game._completed[t][owner] == _NOT_COMPLETE:
-            raise _fail(f"owners[{t}] is player {owner}, whose army there is not complete")
-        if not game._rules.claims_allowed and _NOT_COMPLETE in game._completed[t]:
-            raise _fail(f"territory {t} is decided before every army is complete, under points scoring")
-        if _NOT_COMPLETE not in game._completed[t] and game.ranking(t)[0] != owner:
-            raise _fail(f"owners[{t}] is player {owner}, but player {game.ranking(t)[0]} has the winning army")
-    for t in range(TERRITORY_COUNT):
-        if t not in decided and _NOT_COMPLETE not in game._completed[t]:
-            raise _fail(f"territory {t} is complete for every player but undecided")
-    if len(decided) == TERRITORY_COUNT and not game._over:
-        raise _fail("every territory is decided but over is false")
+def _replay(game: Game, history: Any) -> None:
+    for i, item in enumerate(_list(history, "history")):
+        action = action_from_data(item, lambda message: _fail(f"history[{i}]: {message}"))  # called at once
+        try:
+            game.apply(action)
+        except OrdonnanceError as error:
+            raise _fail(f"history[{i}] ({action}) cannot be played after {i} actions: {error}") from None
 
 
-# --------------------------------------------------------------------- reachability
+def _difference(saved: Any, reached: Any, where: str) -> tuple[str, Any, Any] | None:
+    """The first place (a JSON path) where ``saved`` and ``reached`` differ, and their values there."""
+    if isinstance(saved, list) and isinstance(reached, list) and len(saved) == len(reached):
+        for i, (a, b) in enumerate(zip(saved, reached)):
+            found = _difference(a, b, f"{where}[{i}]")
+            if found is not None:
+                return found
+        return None
+    return None if saved == reached else (where, saved, reached)
 
 
-@attrs.frozen
-class _History:
-    """What the position itself says about how it was reached.
-
-    Turns go round in seat order and a seat that can play on its turn always
-    plays, so a seat's plays are its plays in rounds 0, 1, ... until it stops
-    for good: the counts alone fix who made each play. ``seats[i]`` made play
-    ``i``; ``slots[p]`` are the play numbers of seat ``p``'s plays; ``draws``
-    is how many cards were drawn after the deal; ``drawer[i]`` drew card ``i``
-    (the player of play ``i``, or the player to act for a card drawn this turn).
-    """
-
-    seats: tuple[int, ...]
-    slots: tuple[tuple[int, ...], ...]
-    draws: int
-    drawer: tuple[int, ...]
-
-    @property
-    def last(self) -> int | None:
-        """The seat that played last, or None before the first play."""
-        return self.seats[-1] if self.seats else None
+def _compare(reached: Game, saved: Game) -> None:
+    """Refuse a saved position that is not the one its history reaches, naming the first place that differs."""
+    got, expected = _position_data(saved), _position_data(reached)
+    for key in _POSITION_KEYS:
+        found = _difference(got[key], expected[key], key)
+        if found is not None:
+            where, a, b = found
+            raise _fail(f"{where} is {a!r:.200}, but the history leads to {b!r:.200}")
 
 
-def _history(game: Game) -> _History:
-    n, plays = game.players, game._plays
-    counts = [sum(len(game._armies[t][p]) for t in range(TERRITORY_COUNT)) for p in range(n)]
-    seats = tuple(p for r in range(max(counts)) for p in range(n) if counts[p] > r)
-    slots = tuple(tuple(i for i, q in enumerate(seats) if q == p) for p in range(n))
-    draws = len(game._rules.cards) - HAND_SIZE * n - len(game._deck)
-    drawer = seats[:draws] + ((game._current,) if draws == plays + 1 else ())
-    return _History(seats, slots, draws, drawer)
+# --------------------------------------------------------------------- views
+
+VIEW_FORMAT = "ordonnance.view"
+VIEW_VERSION = 1
+_VIEW_KEYS = (
+    "format", "version", "rules", "seat", "current_player", "is_over", "winner", "scores", "plays", "hand",
+    "hand_sizes", "deck_size", "armies", "completed_at", "owners", "markers", "unseen", "legal_actions", "passed",
+)  # fmt: skip
 
 
-def _check_reachable(game: Game) -> None:
-    """Refuse a position the engine could not have reached (docs/saves.rst)."""
-    history = _history(game)
-    _check_turns(game, history)
-    _check_draws(game, history)
-    _check_completions(game, history)
-    if game._seed is not None:
-        _check_seeded_deal(game, history)
-    elif game._rng_state is not None:
-        raise _unreachable("rng_state is set but seed is null (only a shuffled game has a generator state)")
-    before_last = _check_decisions(game, history)
-    _check_claims(game)
-    _check_end(game, history, before_last)
+def view_to_json(view: PlayerView) -> str:
+    """Serialise ``view`` (see :meth:`PlayerView.to_json <ordonnance.PlayerView.to_json>`)."""
+    data = {
+        "format": VIEW_FORMAT,
+        "version": VIEW_VERSION,
+        "rules": view.rules.to_dict(),
+        "seat": view.seat,
+        "current_player": view.current_player,
+        "is_over": view.is_over,
+        "winner": view.winner,
+        "scores": list(view.scores),
+        "plays": view.plays,
+        "hand": [str(card) for card in view.hand],
+        "hand_sizes": list(view.hand_sizes),
+        "deck_size": view.deck_size,
+        "armies": [[[str(card) for card in army] for army in row] for row in view.armies],
+        "completed_at": [list(row) for row in view.completed_at],
+        "owners": list(view.owners),
+        "markers": list(view.markers),
+        "unseen": {str(Card.from_mask(m)): count for m, count in enumerate(view.unseen) if count},
+        "legal_actions": [action_to_data(action) for action in view.legal_actions],
+        "passed": list(view.passed),
+    }
+    return jsonio.dumps(data)
 
 
-def _check_turns(game: Game, history: _History) -> None:
-    """Rule "turns": the play counts fit turns in seat order, nobody who can play skipped."""
-    n, last = game.players, history.last
-    if last is None:
-        between = range(game._current)
-    else:
-        top = len(history.slots[last])
-        for p in range(n):
-            if game._can_play(p):
-                expected = top if p <= last else top - 1
-                if len(history.slots[p]) != expected:
-                    raise _unreachable(
-                        f"player {p} can still play but has played {len(history.slots[p])} cards, while player "
-                        f"{last} played last with {top}: turns go round in seat order and skip only players who "
-                        f"cannot play, so player {p} must have played {expected}"
-                    )
-        between = range(last + 1, last + 1 + (game._current - last - 1) % n)
-    for q in between:
-        if game._can_play(q % n):
-            raise _unreachable(
-                f"player {q % n} can play, so the turn could not pass it on the way to player {game._current}"
-            )
-    for q in passed_over(game._armies, game._completed, game._owner, game._marker, game._current, game._passed):
-        claims = game._provable_claims(q)
-        if claims:
-            raise _unreachable(
-                f"player {q} has a claim to make ({', '.join(Territory(t).label for t in claims)}), "
-                f"so the turn could not pass it on the way to player {game._current}"
-            )
+def _view_fail(message: str) -> InvalidGameStateError:
+    return InvalidGameStateError(f"invalid view JSON: {message}")
 
 
-def _check_draws(game: Game, history: _History) -> None:
-    """Rule "draws": one card drawn before each play while the pile lasts; hand sizes follow."""
-    plays, draws, current = game._plays, history.draws, game._current
-    if draws < 0:
-        raise _unreachable(f"the pile holds {len(game._deck)} cards, more than are left after the deal")
-    if game._deck and draws < plays:
-        raise _unreachable(f"only {draws} cards were drawn after the deal but {plays} were played while the pile lasted")
-    if draws > plays + 1:
-        raise _unreachable(f"{draws} cards were drawn after the deal but only {plays} were played")
-    opens = bool(game._open_territories(current))
-    if not game._over and game._deck and draws != plays + opens:
-        raise _unreachable(
-            f"{draws} cards were drawn after the deal, {plays} played, and player {current} "
-            f"{'has' if opens else 'has no'} open territory: a card is drawn before each play while the pile "
-            f"lasts, so {plays + opens} must have been drawn"
-        )
-    if draws == plays + 1 and not game._over and not opens:
-        raise _unreachable(f"player {current} drew a card this turn without an open territory to draw for")
-    for p in range(game.players):
-        expected = HAND_SIZE + history.drawer.count(p) - len(history.slots[p])
-        if len(game._hands[p]) != expected:
-            raise _unreachable(
-                f"player {p} holds {len(game._hands[p])} cards, but was dealt {HAND_SIZE}, drew "
-                f"{history.drawer.count(p)} and played {len(history.slots[p])}, so must hold {expected}"
-            )
+def _checked(value: Any, where: str, low: int, high: int, *, nullable: bool = False) -> Any:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _view_fail(f"{where} must be an int in {low}..{high}{' or null' if nullable else ''}, got {value!r:.80}")
+    return value
 
 
-def _check_seeded_deal(game: Game, history: _History) -> None:
-    """Rule "seeded deal": the seed fixes the deal; the pile, every hand (in its
-    order) and every card played are the ones that deal gives."""
-    assert game._seed is not None
-    order, state = shuffled_deck(game._rules, game._seed)
-    if game._rng_state != state:
-        raise _unreachable(f"rng_state {game._rng_state!r} is not the one the shuffle of seed {game._seed} leaves")
-    n, dealt = game.players, HAND_SIZE * game.players
-    if game._deck[::-1] != order[dealt + history.draws :]:
-        raise _unreachable(f"the pile is not what the shuffle of seed {game._seed} leaves after {history.draws} draws")
-    for p in range(n):
-        received = order[p:dealt:n] + [order[dealt + i] for i, q in enumerate(history.drawer) if q == p]
-        table = [m for t in range(TERRITORY_COUNT) for m in game._armies[t][p]]
-        if Counter(received) != Counter(game._hands[p]) + Counter(table):
-            raise _unreachable(f"player {p}'s cards are not the ones the shuffle of seed {game._seed} gave them")
-        timed = [(-1, m) for m in order[p:dealt:n]] + [
-            (i, order[dealt + i]) for i, q in enumerate(history.drawer) if q == p
-        ]  # fmt: skip
-        _check_cards_in_time(game, history, p, timed)
-        _check_play_order(game, history, p, timed)
-        # Hand.remove() takes the first copy, so the copies left in hand are the last ones received.
-        keep = Counter(game._hands[p])
-        seen: Counter[int] = Counter()
-        expected_hand = []
-        for m in reversed(received):
-            seen[m] += 1
-            if seen[m] <= keep[m]:
-                expected_hand.append(m)
-        if expected_hand[::-1] != game._hands[p]:
-            raise _unreachable(f"player {p}'s hand is not in the order the cards were drawn")
+def _sized(value: Any, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise _view_fail(f"{where} must be a list{f' of {length} entries' if length is not None else ''}, got {value!r:.80}")
+    return value
 
 
-def _check_cards_in_time(game: Game, history: _History, p: int, received: list[tuple[int, int]]) -> None:
-    """Part of rule "seeded deal": every card was played after it reached its player.
+def _cards(value: Any, where: str) -> tuple[Card, ...]:
+    cards = []
+    for i, text in enumerate(_sized(value, where)):
+        if not isinstance(text, str):
+            raise _view_fail(f"{where}[{i}] must be a card text, got {text!r:.80}")
+        try:
+            cards.append(Card.parse(text))
+        except OrdonnanceError as error:
+            raise _view_fail(f"{where}[{i}]: {error}") from None
+    return tuple(cards)
 
-    ``received`` lists (draw number, mask) in order, -1 for the deal; a draw
-    numbered ``i`` came before play ``i``. The hand keeps the last copies of
-    each card, so the table holds the first ones.
-    """
-    slots = history.slots[p]
-    by_time = sorted(
-        (game._completed[t][p], t) for t in range(TERRITORY_COUNT) if game._completed[t][p] != _NOT_COMPLETE
+
+def _unseen(value: Any, total: int) -> tuple[int, ...]:
+    if not isinstance(value, dict):
+        raise _view_fail(f"unseen must be an object of card texts and counts, got {value!r:.80}")
+    counts = [0] * (MAX_MASK + 1)
+    for text, count in value.items():
+        try:
+            mask = Card.parse(text).mask
+        except OrdonnanceError as error:
+            raise _view_fail(f"unseen: {error}") from None
+        if counts[mask]:
+            raise _view_fail(f"unseen names card {Card.from_mask(mask)} twice ({text!r:.20})")
+        counts[mask] = _checked(count, f"unseen[{text!r:.20}]", 1, total)
+    return tuple(counts)
+
+
+def view_from_json(text: str | bytes) -> PlayerView:
+    """Rebuild a view from :func:`view_to_json` output (see :meth:`PlayerView.from_json
+    <ordonnance.PlayerView.from_json>`)."""
+    from ordonnance._sampling import Deal
+    from ordonnance.view import PlayerView
+
+    data = jsonio.parse(text, _view_fail)
+    jsonio.check_format(data, _view_fail, VIEW_FORMAT, (VIEW_VERSION,))
+    jsonio.check_keys(data, _view_fail, _VIEW_KEYS)
+    rules = _rules(data["rules"], _view_fail)
+    n, total = rules.players, len(rules.cards)
+    seat = _checked(data["seat"], "seat", 0, n - 1)
+    for key in ("is_over",):
+        if not isinstance(data[key], bool):
+            raise _view_fail(f"{key} must be true or false, got {data[key]!r:.80}")
+    actions = [action_from_data(item, lambda m: _view_fail(f"legal_actions[{i}]: {m}"))  # called at once
+               for i, item in enumerate(_sized(data["legal_actions"], "legal_actions"))]  # fmt: skip
+    armies, completed = [], []
+    for t, row in enumerate(_sized(data["armies"], "armies", TERRITORY_COUNT)):
+        armies.append(tuple(_cards(army, f"armies[{t}][{p}]") for p, army in enumerate(_sized(row, f"armies[{t}]", n))))
+    for t, row in enumerate(_sized(data["completed_at"], "completed_at", TERRITORY_COUNT)):
+        cells = enumerate(_sized(row, f"completed_at[{t}]", n))
+        completed.append(tuple(_checked(d, f"completed_at[{t}][{p}]", 0, total - 1, nullable=True) for p, d in cells))
+    passed = tuple(_checked(p, f"passed[{i}]", 0, n - 1) for i, p in enumerate(_sized(data["passed"], "passed")))
+    candidate = PlayerView(
+        seat=seat,
+        rules=rules,
+        current_player=_checked(data["current_player"], "current_player", 0, n - 1),
+        is_over=data["is_over"],
+        winner=_checked(data["winner"], "winner", 0, n - 1, nullable=True),
+        scores=tuple(_checked(x, f"scores[{p}]", 0, 3 * TERRITORY_COUNT) for p, x in enumerate(_sized(data["scores"], "scores", n))),
+        plays=_checked(data["plays"], "plays", 0, total),
+        hand=_cards(data["hand"], "hand"),
+        hand_sizes=tuple(_checked(x, f"hand_sizes[{p}]", 0, total) for p, x in enumerate(_sized(data["hand_sizes"], "hand_sizes", n))),
+        deck_size=_checked(data["deck_size"], "deck_size", 0, total),
+        armies=tuple(armies),
+        completed_at=tuple(completed),
+        owners=tuple(_checked(o, f"owners[{t}]", 0, n - 1, nullable=True)
+                     for t, o in enumerate(_sized(data["owners"], "owners", TERRITORY_COUNT))),  # fmt: skip
+        markers=tuple(_checked(m, f"markers[{t}]", 1, TERRITORY_COUNT, nullable=True)
+                      for t, m in enumerate(_sized(data["markers"], "markers", TERRITORY_COUNT))),  # fmt: skip
+        unseen=_unseen(data["unseen"], total),
+        legal_actions=tuple(actions),
+        passed=passed,
     )
-    table = Counter(m for t in range(TERRITORY_COUNT) for m in game._armies[t][p])
-    used: Counter[int] = Counter()
-    for g, t in by_time:
-        # Every card of the armies complete by play g had been received by then.
-        used.update(game._armies[t][p])
-        got = Counter(m for i, m in received if i <= g)
-        if used - got:
-            raise _unreachable(
-                f"player {p} completed {Territory(t).label} at play {g} with cards the deal had not given them yet"
-            )
-    for k, g in enumerate(slots):
-        # Cards that reached the player only after its k-th play go to its later plays.
-        got = Counter(m for i, m in received if i <= g)
-        late = sum((table - got).values())
-        if late > len(slots) - k - 1:
-            raise _unreachable(
-                f"player {p} has {late} cards on the table that reached them after their play {g}, "
-                f"but made only {len(slots) - k - 1} plays after it"
-            )
+    try:
+        deal = Deal(candidate)  # the shapes fit the rules and the cards add up to the rules' cards
+        game = deal.game(deal._cards.tolist(), check="consistent")
+    except InvalidGameStateError as error:
+        raise _view_fail(str(error)) from None
+    derived = PlayerView.of(game, seat)
+    for field in attrs.fields(PlayerView):
+        if field.eq and getattr(candidate, field.name) != getattr(derived, field.name):
+            shown = _shown(field.name, getattr(candidate, field.name)), _shown(field.name, getattr(derived, field.name))
+            raise _view_fail(f"{field.name} is {shown[0]!r:.200}, but the position shown gives {shown[1]!r:.200}")
+    object.__setattr__(candidate, "_deal", deal)
+    return candidate
 
 
-def _check_play_order(game: Game, history: _History, p: int, received: list[tuple[int, int]]) -> None:
-    """Part of rule "seeded deal": some order of player ``p``'s plays fits
-    everything at once: each army's cards in their order, each complete army's
-    4th card at its completion, and every card held when played.
-
-    A search over how far each of the five armies had got (at most 5**5
-    states: which cards were played so far, and so how many plays, follows).
-    """
-    slots = history.slots[p]
-    armies = [game._armies[t][p] for t in range(TERRITORY_COUNT)]
-    completes = {slots.index(game._completed[t][p]): t for t in range(TERRITORY_COUNT)
-                 if game._completed[t][p] != _NOT_COMPLETE}  # fmt: skip
-    held = []  # held[k][m]: copies of m the player had received by its k-th play
-    for g in slots:
-        counts = [0] * (MAX_MASK + 1)
-        for i, m in received:
-            if i <= g:
-                counts[m] += 1
-        held.append(counts)
-    played = [0] * (MAX_MASK + 1)
-    failed: set[tuple[int, ...]] = set()
-
-    def fits(progress: tuple[int, ...]) -> bool:
-        k = sum(progress)
-        if k == len(slots):
-            return True
-        if progress in failed:
-            return False
-        forced = completes.get(k)
-        for t in range(TERRITORY_COUNT) if forced is None else (forced,):
-            j = progress[t]
-            if j >= len(armies[t]) or (j == ARMY_SIZE - 1) != (forced == t):
-                continue  # nothing left there, or a 4th card away from its completion
-            m = armies[t][j]
-            if played[m] >= held[k][m]:
-                continue
-            played[m] += 1
-            found = fits(progress[:t] + (j + 1,) + progress[t + 1 :])
-            played[m] -= 1
-            if found:
-                return True
-        failed.add(progress)
-        return False
-
-    if not fits((0,) * TERRITORY_COUNT):
-        raise _unreachable(
-            f"no order of player {p}'s plays fits the order of its armies, their completion times and "
-            "when its cards were drawn"
-        )
+def _shown(name: str, value: Any) -> Any:
+    """A view's field as its JSON shows it, for messages."""
+    if name == "legal_actions":
+        return [action_to_data(action) for action in value]
+    if name == "unseen":
+        return {str(Card.from_mask(m)): count for m, count in enumerate(value) if count}
+    return value
 
 
-def _check_completions(game: Game, history: _History) -> None:
-    """Rule "completions": an army is completed by one of its player's plays,
-    after the three cards before it."""
-    for p in range(game.players):
-        slots = history.slots[p]
-        times = sorted(game._completed[t][p] for t in range(TERRITORY_COUNT) if game._completed[t][p] != _NOT_COMPLETE)
-        for i, g in enumerate(times, 1):
-            if g not in slots:
-                raise _unreachable(f"an army of player {p} completed at play {g}, which was not player {p}'s play")
-            if slots.index(g) + 1 < ARMY_SIZE * i:
-                raise _unreachable(
-                    f"player {p} completed {i} armies by play {g}, their play number {slots.index(g) + 1}: "
-                    f"that takes {ARMY_SIZE * i} plays"
-                )
+# --------------------------------------------------------------------- JSON Schemas
+
+_CARDS: dict[str, Any] = {"type": "array", "items": {"$ref": "#/$defs/card"}}
+_SEAT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
+_SEAT_OR_NULL: dict[str, Any] = {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_PLAYERS - 1}
+_COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
+_WORD: dict[str, Any] = {"type": ["integer", "null"], "minimum": 0, "maximum": (1 << 64) - 1}
 
 
-def _decision_options(game: Game, history: _History, t: int) -> list[tuple[int, int, int]]:
-    """Every moment territory ``t`` can have been decided, as (plays made, phase,
-    order): phase 0 is the resolution after a play (in table order), phase 1 a
-    claim made on a turn (in any order)."""
-    done = game._completed[t]
-    if _NOT_COMPLETE not in done:
-        return [(max(done) + 1, 0, t)]
-    # Claimed: after every card there was played (an army of k cards took its player's k-th play at the earliest).
-    lows = [done[q] if done[q] != _NOT_COMPLETE else history.slots[q][len(army) - 1]
-            for q, army in enumerate(game._armies[t]) if army]  # fmt: skip
-    low, plays, owner = max(lows) + 1, game._plays, game._owner[t]
-    options: list[tuple[int, int, int]] = []
-    if game._rules.auto_claim:
-        options.extend((x, 0, t) for x in range(max(low, 1), plays + 1))
-    if game._rules.explicit_claims:
-        turns = set(history.slots[owner])
-        if owner == game._current:
-            turns.add(plays)
-        if not game._can_play(owner):
-            turns.update(range(history.slots[owner][-1] + 1, plays + 1))
-        options.extend((x, 1, 0) for x in sorted(turns) if low <= x <= plays)
-    return sorted(options)
+def _by_seat(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items, "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS}
 
 
-def _check_decisions(game: Game, history: _History) -> tuple[int, int, int]:
-    """Rule "decisions": the markers number the territories in an order they can
-    have been decided in. Returns the earliest moment the last decision can
-    follow (for rule "end")."""
-    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY)
-    moment = (0, 0, -1)
-    before_last = moment
-    for marker, t in decided:
-        later = [m for m in _decision_options(game, history, t) if m >= moment]
-        if not later:
-            label = Territory(t).label
-            how = "complete for every player" if _NOT_COMPLETE not in game._completed[t] else "claimed"
-            raise _unreachable(
-                f"{label} ({how}) has marker {marker}, but cannot have been decided after the territories "
-                f"with lower markers and by play {game._plays}"
-            )
-        before_last, moment = moment, later[0]
-    return before_last
+def _by_territory(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items, "minItems": TERRITORY_COUNT, "maxItems": TERRITORY_COUNT}
 
 
-def _check_last_actor(game: Game, history: _History, before_last: tuple[int, int, int]) -> None:
-    """Rule "end": in a finished game the player to act is the one who acted last:
-    the last player if the game ended after a play, else the seat whose claim
-    or pass ended it."""
-    current, plays = game._current, game._plays
-    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY)
-    after_play = current == history.last
-    if len(decided) == TERRITORY_COUNT:
-        # The last decision ended the game: made after the last play, or claimed by the player to act.
-        t = decided[-1][1]
-        options = [m for m in _decision_options(game, history, t) if m >= before_last and m[0] == plays]
-        ended = any((m[1] == 0 and after_play) or (m[1] == 1 and game._owner[t] == current) for m in options)
-    else:
-        claimed = [
-            t for t in range(TERRITORY_COUNT)
-            if game._owner[t] == current and any(m[:2] == (plays, 1) for m in _decision_options(game, history, t))
-        ]  # fmt: skip
-        ended = after_play or bool(game._passed >> current & 1) or bool(claimed)
-    if not ended:
-        raise _unreachable(
-            f"the game is over with player {current} to act, but the last move was not theirs "
-            f"(player {history.last} played last)"
-        )
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
-def _check_claims(game: Game) -> None:
-    """Rules "claims" and "automatic claims"."""
-    for t in range(TERRITORY_COUNT):
-        owner = game._owner[t]
-        if owner != _NOBODY and _NOT_COMPLETE in game._completed[t]:
-            # The cards not face up only shrink, so a claim provable then is provable now.
-            counter = game._counterexample(owner, t)
-            if counter is not None:
-                raise _unreachable(
-                    f"player {owner} holds {Territory(t).label} by an early claim that cannot have been proven: {counter}"
-                )
-    if not game._rules.auto_claim:
-        return
-    for t in range(TERRITORY_COUNT):
-        if game._owner[t] != _NOBODY:
-            continue
-        for p in range(game.players):
-            exempt = p == game._current and game._rules.claim_proof == "private"  # its draw may have made it provable
-            if game._completed[t][p] != _NOT_COMPLETE and not exempt and game._beater(p, t) is None:
-                raise _unreachable(
-                    f"auto_claim is on and player {p} can prove {Territory(t).label}, which would have been "
-                    "awarded after the last play"
-                )
+def _schema(title: str, properties: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **_object(properties), "$defs": defs}
 
 
-def _check_end(game: Game, history: _History, before_last: tuple[int, int, int]) -> None:
-    """Rules "end" and "passes"."""
-    current, n = game._current, game.players
-    decided = sum(1 for o in game._owner if o != _NOBODY)
-    for p in range(n):
-        if game._passed >> p & 1 and (
-            game._can_play(p) or not game._rules.explicit_claims or not game._provable_claims(p)
-        ):
-            raise _unreachable(f"player {p} is listed as having passed, which needs a claim and no play")
-    if game._over:
-        if decided < TERRITORY_COUNT:
-            able = [p for p in range(n) if game._can_act(p)]
-            if able:
-                raise _unreachable(
-                    f"over is true with {TERRITORY_COUNT - decided} territories undecided while player {able[0]} "
-                    "can still act (a game ends early only when nobody can)"
-                )
-        _check_last_actor(game, history, before_last)
-        return
-    if game._passed >> current & 1:
-        raise _unreachable(f"player {current} is to act but passed since the last play or claim")
-    if not game.legal_actions():
-        raise _fail(f"player {current} is to act but has no legal action")
+_DEFS: dict[str, Any] = {
+    **ACTION_SCHEMA["$defs"],
+    "action": {"oneOf": ACTION_SCHEMA["oneOf"]},
+    "rules": _object({
+        "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+        "deck": {"oneOf": [{"type": "null"}, {**_CARDS, "minItems": 1}], "description": "null: the standard deck(s)"},
+        "scoring": {"enum": ["territories", "points"]},
+        "tie_break": {"enum": ["latest_capture", "lowest_marker_sum"]},
+        "claim_proof": {"enum": ["public", "private"]},
+        "auto_claim": {"type": "boolean"},
+    }),  # fmt: skip
+    "armies": _by_territory(_by_seat({**_CARDS, "maxItems": ARMY_SIZE})),
+    "completed_at": _by_territory(_by_seat({"type": ["integer", "null"], "minimum": 0})),
+    "owners": _by_territory(_SEAT_OR_NULL),
+    "markers": _by_territory({"type": ["integer", "null"], "minimum": 1, "maximum": TERRITORY_COUNT}),
+    "passed": {"type": "array", "items": _SEAT, "uniqueItems": True, "maxItems": MAX_PLAYERS},
+}
+_POSITION: dict[str, Any] = {
+    "deck": _CARDS, "hands": _by_seat(_CARDS), "armies": {"$ref": "#/$defs/armies"},
+    "completed_at": {"$ref": "#/$defs/completed_at"}, "owners": {"$ref": "#/$defs/owners"},
+    "markers": {"$ref": "#/$defs/markers"}, "plays": _COUNT, "current_player": _SEAT, "over": {"type": "boolean"},
+    "passed": {"$ref": "#/$defs/passed"},
+}  # fmt: skip
+_ACTIONS: dict[str, Any] = {"type": "array", "items": {"$ref": "#/$defs/action"}}
+
+#: The JSON Schema (draft 2020-12) of a save, version 3 (:meth:`Game.to_json <ordonnance.Game.to_json>`).
+GAME_SCHEMA: dict[str, Any] = _schema(
+    "A saved Ordonnance game (ordonnance.game, version 3)",
+    {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "rules": {"$ref": "#/$defs/rules"},
+        "seed": _WORD,
+        "rng_state": _WORD,
+        **_POSITION,
+        "order": {"oneOf": [{"type": "null"}, _CARDS]},
+        "start": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/position"}]},
+        "history": _ACTIONS,
+    },
+    {**_DEFS, "position": _object(_POSITION)},
+)
+
+#: The JSON Schema (draft 2020-12) of a view, version 1 (:meth:`PlayerView.to_json <ordonnance.PlayerView.to_json>`).
+VIEW_SCHEMA: dict[str, Any] = _schema(
+    "One seat's view of an Ordonnance game (ordonnance.view, version 1)",
+    {
+        "format": {"const": VIEW_FORMAT},
+        "version": {"const": VIEW_VERSION},
+        "rules": {"$ref": "#/$defs/rules"},
+        "seat": _SEAT,
+        "current_player": _SEAT,
+        "is_over": {"type": "boolean"},
+        "winner": _SEAT_OR_NULL,
+        "scores": _by_seat(_COUNT),
+        "plays": _COUNT,
+        "hand": _CARDS,
+        "hand_sizes": _by_seat(_COUNT),
+        "deck_size": _COUNT,
+        "armies": {"$ref": "#/$defs/armies"},
+        "completed_at": {"$ref": "#/$defs/completed_at"},
+        "owners": {"$ref": "#/$defs/owners"},
+        "markers": {"$ref": "#/$defs/markers"},
+        "unseen": {"type": "object", "propertyNames": {"$ref": "#/$defs/card"},
+                   "additionalProperties": {"type": "integer", "minimum": 1}},  # fmt: skip
+        "legal_actions": _ACTIONS,
+        "passed": {"$ref": "#/$defs/passed"},
+    },
+    _DEFS,
+)

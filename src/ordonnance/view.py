@@ -3,6 +3,8 @@
 A view also deals the hidden cards again (:meth:`PlayerView.sample_game`): a
 :class:`~ordonnance.Game` that looks exactly the same from the view's seat,
 for search bots that sample what they cannot see (determinization, IS-MCTS).
+It travels as JSON (:meth:`PlayerView.to_json`, :meth:`PlayerView.from_json`;
+the format and its JSON Schema :data:`VIEW_SCHEMA` are in :doc:`/formats`).
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from ordonnance.cards import MAX_MASK, Card
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.rules import Rules
+from ordonnance.serialization import VIEW_SCHEMA as VIEW_SCHEMA
 from ordonnance.territory import Territory
 
 if TYPE_CHECKING:
     from ordonnance.game import Game
 
-__all__ = ["PlayerView"]
+__all__ = ["PlayerView", "VIEW_SCHEMA"]
 
 
 @attrs.frozen
@@ -146,6 +149,40 @@ class PlayerView:
             deal = Deal(self)
             object.__setattr__(self, "_deal", deal)
         return deal.sample(seed)
+
+    def to_json(self) -> str:
+        """The view as JSON (format ``"ordonnance.view"``, version 1; :data:`VIEW_SCHEMA`):
+        exactly what the seat may see, so two games that differ only in cards it
+        cannot see give the same text. :meth:`from_json` reads it back.
+
+        >>> import ordonnance as od
+        >>> view = od.Game.new(od.Rules(), seed=7).view(1)
+        >>> view.to_json()[:60]
+        '{"format":"ordonnance.view","version":1,"rules":{"players":2'
+        >>> od.PlayerView.from_json(view.to_json()) == view
+        True
+        """
+        from ordonnance.serialization import view_to_json
+
+        return view_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> PlayerView:
+        """The view of :meth:`to_json` output.
+
+        Untrusted text is refused with
+        :class:`~ordonnance.errors.InvalidGameStateError`, the reason showing
+        the bad value: too long or nested too deeply (checked before parsing),
+        not JSON, repeated keys, a missing or unknown key, a value of the wrong
+        type or out of range, fields that do not fit the rules or cards that
+        do not add up to the rules' cards, and a derived field (``scores``,
+        ``winner``, ``legal_actions``) that is not what the position shown
+        gives. A view that passes may still be one no game reaches
+        (:meth:`sample_game` then refuses it).
+        """
+        from ordonnance.serialization import view_from_json
+
+        return view_from_json(text)
 
     def _repr_svg_(self) -> str:
         """The table as this seat sees it, as SVG for Jupyter."""
