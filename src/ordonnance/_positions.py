@@ -17,7 +17,7 @@ import attrs
 from ordonnance._sampling import passed_over
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
-from ordonnance.errors import InvalidGameStateError
+from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 from ordonnance.game import _NOBODY, _NOT_COMPLETE, Game, _multiset_difference, shuffled_deck
 from ordonnance.rules import HAND_SIZE
 from ordonnance.territory import TERRITORY_COUNT, Territory
@@ -141,7 +141,7 @@ def check_history(game: Game) -> None:
     for i, action in enumerate(game.history):
         try:
             replayed.apply(action)
-        except (InvalidGameStateError, ValueError, TypeError) as error:
+        except OrdonnanceError as error:
             raise _fail(f"history[{i}] ({action!r}) cannot be played: {error}") from None
     if replayed._state() != game._state():
         raise _fail("the history does not lead to the position")

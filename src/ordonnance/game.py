@@ -91,6 +91,8 @@ class Game:
     Create games with :meth:`new` or :meth:`from_json`. The state changes only
     through :meth:`apply`; an illegal action raises
     :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    Games are equal when their rules, seed and positions are: the
+    :attr:`history` that reached the position is not compared.
     """
 
     __slots__ = (
@@ -802,15 +804,18 @@ class Game:
         return PlayerView.of(self, self._seat(player))
 
     def to_json(self) -> str:
-        """The whole state as JSON text; :meth:`from_json` restores it exactly."""
+        """The whole state as JSON text, :attr:`history` included; :meth:`from_json`
+        restores it exactly (the format: :doc:`/saves`)."""
         from ordonnance.serialization import game_to_json
 
         return game_to_json(self)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Game:
-        """Restore a game saved with :meth:`to_json`; refuses malformed or
-        inconsistent input with :class:`~ordonnance.errors.InvalidGameStateError`."""
+        """Restore a game saved with :meth:`to_json`, its history replayed; refuses
+        malformed input, or a position its history (or, in a save without one, the
+        rules of reachability) does not give, with
+        :class:`~ordonnance.errors.InvalidGameStateError` and the reason."""
         from ordonnance.serialization import game_from_json
 
         return game_from_json(text)
