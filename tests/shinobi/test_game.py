@@ -100,9 +100,9 @@ def test_views_do_not_change_when_hidden_cards_and_clans_are_dealt_again(players
 def test_redealing_does_change_the_hidden_things() -> None:
     game = random_game(4, 1, 10)
     others = [redeal_hidden(game, 0, random.Random(s)) for s in range(20)]
-    assert any(o._hands[1] != game._hands[1] for o in others)
+    assert any(o.hand(1) != game.hand(1) for o in others)
     assert any(o.clan(2) != game.clan(2) for o in others)
-    assert all(o.clan(0) == game.clan(0) and o._hands[0] == game._hands[0] for o in others)
+    assert all(o.clan(0) == game.clan(0) and o.hand(0) == game.hand(0) for o in others)
 
 
 def test_a_view_has_counts_of_hidden_things_only() -> None:

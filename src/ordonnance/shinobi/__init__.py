@@ -16,7 +16,19 @@ the most cards left on the table wins.
 from __future__ import annotations
 
 from ordonnance.shinobi import bots
-from ordonnance.shinobi.actions import ACTION_COUNT, Action, Attack, Deploy, Move, Ninja, Pass, Reinforce, from_code
+from ordonnance.shinobi.actions import (
+    ACTION_COUNT,
+    Action,
+    Attack,
+    Deploy,
+    Move,
+    Ninja,
+    Pass,
+    Reinforce,
+    action_from_json,
+    action_to_json,
+    from_code,
+)
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, NINJA, Card, clan_name
 from ordonnance.shinobi.game import Game, dealt
 from ordonnance.shinobi.rules import HAND_SIZE, Rules
@@ -26,5 +38,6 @@ from ordonnance.shinobi.view import PlayerView
 __all__ = [
     "Rules", "Game", "PlayerView", "Card", "CLAN_NAMES", "CLANS", "NINJA", "HAND_SIZE", "clan_name",
     "Action", "Deploy", "Ninja", "Reinforce", "Move", "Attack", "Pass", "ACTION_COUNT", "from_code",
+    "action_to_json", "action_from_json",
     "dealt", "bots", "simulate", "SimulationResult", "Summary",
 ]  # fmt: skip

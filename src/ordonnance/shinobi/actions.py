@@ -15,21 +15,39 @@ True
 Every action also has a fixed integer :attr:`code` in ``0..ACTION_COUNT-1``
 (the same for every player count): the numba kernel and the PettingZoo action
 masks use it, and :meth:`Game.legal_actions` lists actions in code order.
+
+Each action has a JSON form: an object whose ``"type"`` names the kind and whose
+other keys are its fields, clans by name and provinces by seat number
+(:func:`action_to_json`; :data:`ACTION_SCHEMA` is its JSON Schema).
+:func:`action_from_json` reads it back and refuses anything else:
+
+>>> from ordonnance.shinobi import action_from_json, action_to_json
+>>> action_to_json(Attack(0, 2, 3))
+'{"type":"attack","clan":"Go-Hojo","province":2,"target_clan":"Takeda"}'
+>>> action_from_json('{"type": "deploy", "card_clan": "Oda", "province": 1}')
+Deploy(card_clan=2, province=1)
+>>> action_from_json('{"type": "deploy", "card_clan": "Oda", "province": 7}')
+Traceback (most recent call last):
+...
+ordonnance.errors.InvalidArgumentError: invalid shinobi action JSON: {'type': 'deploy', 'card_clan': 'Oda', 'province': 7}: a province must be a seat 0..4, got 7
 """
 
 from __future__ import annotations
 
-from typing import SupportsIndex, Union
+from collections.abc import Callable
+from typing import Any, SupportsIndex, Union
 
 import attrs
 
-from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
+from ordonnance.core import jsonio
+from ordonnance.errors import InvalidArgumentError, InvalidSeatError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, to_clan
 from ordonnance.shinobi.rules import MAX_PLAYERS
 
 __all__ = [
     "Deploy", "Ninja", "Reinforce", "Move", "Attack", "Pass", "Action",
     "ACTION_COUNT", "from_code", "to_province",
+    "ACTION_SCHEMA", "action_to_data", "action_from_data", "action_to_json", "action_from_json",
 ]  # fmt: skip
 
 _P = MAX_PLAYERS
@@ -198,3 +216,94 @@ def from_code(code: SupportsIndex) -> Action:
 def is_action(value: object) -> bool:
     """Whether ``value`` is one of the action classes."""
     return type(value) in _KINDS
+
+
+# ------------------------------------------------------------------ JSON
+
+#: Each action's ``"type"`` in JSON.
+_KIND_NAMES: dict[str, type[Action]] = {kind.__name__.lower(): kind for kind in _KINDS}
+_CLAN_FIELDS = frozenset({"card_clan", "clan", "target_clan"})
+_FIELD_SCHEMAS: dict[str, object] = {
+    **{field: {"enum": list(CLAN_NAMES)} for field in _CLAN_FIELDS},
+    **{field: {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
+       for field in ("province", "from_province", "to_province")},
+}  # fmt: skip
+
+
+def _kind_schema(name: str, kind: type[Action]) -> dict[str, object]:
+    fields = [field.name for field in attrs.fields(kind)]
+    return {
+        "type": "object",
+        "properties": {"type": {"const": name}, **{field: _FIELD_SCHEMAS[field] for field in fields}},
+        "required": ["type", *fields],
+        "additionalProperties": False,
+    }
+
+
+#: The JSON Schema (draft 2020-12) of :func:`action_to_json`'s output: an object whose
+#: ``"type"`` is ``"deploy"``, ``"ninja"``, ``"reinforce"``, ``"move"``, ``"attack"`` or
+#: ``"pass"`` and whose other keys are the action's fields: clans as names
+#: (:data:`~ordonnance.shinobi.CLAN_NAMES`), provinces as seat numbers 0..4.
+ACTION_SCHEMA: dict[str, object] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "A Shinobi action (ordonnance.shinobi.action_to_json)",
+    "oneOf": [_kind_schema(name, kind) for name, kind in _KIND_NAMES.items()],
+}
+
+
+def _fail(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"invalid shinobi action JSON: {message}")
+
+
+def action_to_data(action: Action) -> dict[str, Any]:
+    """``action`` as JSON data: ``{"type": "move", "from_province": 1, "clan": "Oda", "to_province": 0}``
+    (see :func:`action_to_json`)."""
+    if not is_action(action):
+        raise OrdonnanceTypeError(f"not a shinobi action: {action!r:.80}")
+    data: dict[str, Any] = {"type": type(action).__name__.lower()}
+    for field in attrs.fields(type(action)):
+        value = getattr(action, field.name)
+        data[field.name] = CLAN_NAMES[value] if field.name in _CLAN_FIELDS else value
+    return data
+
+
+def action_from_data(data: Any, fail: Callable[[str], Exception] = _fail) -> Action:
+    """The action of :func:`action_to_data` output. Anything else raises ``fail(reason)``
+    (by default :class:`~ordonnance.errors.InvalidArgumentError`; an action inside a save or a
+    view raises that reader's error), showing the value: not an
+    object, an unknown ``type``, a missing or unknown key, a clan that is not one of
+    :data:`~ordonnance.shinobi.CLAN_NAMES` exactly, a province that is not an int 0..4."""
+    name = data.get("type") if isinstance(data, dict) else None
+    # The type is checked to be a str before the lookup: a list or object is unhashable.
+    if not isinstance(name, str) or name not in _KIND_NAMES:
+        raise fail(f"an action is an object whose type is one of {', '.join(_KIND_NAMES)}, got {data!r:.120}")
+    kind = _KIND_NAMES[name]
+    fields = [field.name for field in attrs.fields(kind)]
+    jsonio.check_keys(data, lambda message: fail(f"{data!r:.120}: {message}"), ["type", *fields])
+    for field in fields:
+        value = data[field]
+        if field in _CLAN_FIELDS and (not isinstance(value, str) or value not in CLAN_NAMES):
+            raise fail(f"{data!r:.120}: {field} must be one of {', '.join(CLAN_NAMES)}, got {value!r:.80}")
+        if field not in _CLAN_FIELDS and type(value) is not int:
+            raise fail(f"{data!r:.120}: {field} must be an int, got {value!r:.80}")
+    try:
+        return kind(**{field: data[field] for field in fields})
+    except OrdonnanceError as error:
+        raise fail(f"{data!r:.120}: {error}") from None
+
+
+def action_to_json(action: Action) -> str:
+    """``action`` as compact JSON text: ``{"type":"deploy","card_clan":"Oda","province":1}``,
+    ``{"type":"ninja","province":2,"clan":"Mori"}``, ``{"type":"reinforce","card_clan":"Mori"}``,
+    ``{"type":"move","from_province":1,"clan":"Oda","to_province":0}``,
+    ``{"type":"attack","clan":"Oda","province":2,"target_clan":"Mori"}`` or ``{"type":"pass"}``.
+    :data:`ACTION_SCHEMA` is its JSON Schema; :func:`action_from_json` reads it back."""
+    return jsonio.dumps(action_to_data(action))
+
+
+def action_from_json(text: str | bytes) -> Action:
+    """The action of :func:`action_to_json` output. Untrusted text is refused with
+    :class:`~ordonnance.errors.InvalidArgumentError` showing the value: not str or bytes,
+    not JSON, longer than 10,000 characters or nested deeper than 4 levels, repeated keys,
+    or data :func:`action_from_data` refuses."""
+    return action_from_data(jsonio.parse(text, _fail, max_size=10_000, max_depth=4))

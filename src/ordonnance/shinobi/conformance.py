@@ -110,28 +110,12 @@ def _check_view(game: Game, view: PlayerView) -> None:
 
 
 def redeal_hidden(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` with everything ``seat`` cannot see dealt again at random:
-    the other seats' clans (from the clans not ``seat``'s) and the cards of the deck
-    and of the other hands (keeping every hand's size). Its history no longer
-    leads to it: use it only to compare views."""
-    other = game.clone()
-    n = game.players
-    clans = [c for c in range(CLANS) if c != game.clan(seat)]
-    rng.shuffle(clans)
-    order = list(other._clan_order)
-    for q in range(n):
-        if q != seat:
-            order[q] = clans.pop()
-    order[n:] = clans
-    other._clan_order = tuple(order)
-    hidden = other._deck + [code for q, hand in enumerate(other._hands) if q != seat for code in hand]
-    rng.shuffle(hidden)
-    other._deck = hidden[: len(other._deck)]
-    rest = hidden[len(other._deck) :]
-    for q, hand in enumerate(other._hands):
-        if q != seat:
-            other._hands[q], rest = rest[: len(hand)], rest[len(hand) :]
-    return other
+    """A game that ``seat`` cannot tell from ``game``: everything it cannot see dealt
+    again at random (the other seats' clans from the clans not ``seat``'s, the cards of
+    the deck and of the other hands, keeping every hand's size), through the engine's
+    own :meth:`PlayerView.sample_game` with a seed drawn from ``rng``. Its history starts
+    at that position (:meth:`Game.root`): use it to compare views, or to play on."""
+    return game.view(seat).sample_game(rng.getrandbits(64))
 
 
 def random_playthrough(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,8 +30,10 @@ from ordonnance.core.rng import shuffle
 from ordonnance.errors import (
     IllegalActionError,
     InvalidDeckError,
+    InvalidGameStateError,
     InvalidSeatError,
     InvalidSeedError,
+    OrdonnanceError,
     OrdonnanceTypeError,
 )
 from ordonnance.shinobi.actions import ACTIONS, PASS_CODE, Action, Attack, Deploy, Move, Ninja, Pass, Reinforce, is_action
@@ -67,20 +69,20 @@ def dealt(rules: Rules, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 class Game:
     """A game of Shinobi: War of Clans in progress (or finished).
 
-    Create games with :meth:`new` or :meth:`from_json`. The state changes only
-    through :meth:`apply`; an illegal action raises
+    Create games with :meth:`new` or :meth:`from_json` (``Game()`` is refused). The
+    state changes only through :meth:`apply`; an illegal action raises
     :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
     """
 
     __slots__ = (
         "_rules", "_seed", "_clan_order", "_initial_deck", "_deck", "_hands", "_provinces",
-        "_discard", "_changed", "_current", "_order", "_extra", "_over", "_turns", "_history",
+        "_discard", "_changed", "_current", "_order", "_extra", "_over", "_turns", "_history", "_start",
     )  # fmt: skip
 
     _rules: Rules
     _seed: int | None
     _clan_order: tuple[int, ...]  # all five clans: seat s has _clan_order[s], the rest are neutral
-    _initial_deck: tuple[int, ...]  # the troop deck before the deal, top card first
+    _initial_deck: tuple[int, ...]  # the troop deck before the deal (or the draw pile at _start), top card first
     _deck: list[int]  # the draw pile, top card LAST so that drawing is a pop()
     _hands: list[list[int]]  # by seat, card codes in the order drawn
     _provinces: list[list[int]]  # [seat][clan] -> cards
@@ -92,6 +94,13 @@ class Game:
     _over: bool
     _turns: int  # turns finished
     _history: list[int]  # action codes applied so far
+    _start: Game | None  # the position play started from (never changed); None: the deal
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise OrdonnanceTypeError(
+            "create a shinobi game with Game.new(rules, seed=...) or Game.from_json(text), not Game(...); "
+            f"got arguments {args!r} {kwargs!r}"
+        )
 
     # ------------------------------------------------------------------ creation
 
@@ -131,28 +140,166 @@ class Game:
 
     @classmethod
     def _dealt(cls, rules: Rules, seed: int | None, clan_order: tuple[int, ...], order: tuple[int, ...]) -> Game:
+        """The deal of ``order`` (checked by the caller): four cards to each seat in turn."""
         n = rules.players
-        game = cls.__new__(cls)
-        game._rules = rules
-        game._seed = seed
-        game._clan_order = clan_order
-        game._initial_deck = order
-        game._deck = list(order[::-1])
-        game._hands = [[] for _ in range(n)]
+        pile = list(order[::-1])
+        hands: list[list[int]] = [[] for _ in range(n)]
         for _ in range(HAND_SIZE):
             for seat in range(n):
-                game._hands[seat].append(game._deck.pop())
-        game._provinces = [[0] * CLANS for _ in range(n)]
-        game._discard = [0] * CODES
-        game._changed = [[False] * CLANS for _ in range(n)]
-        game._current = 0
-        game._order = DEPLOY_ORDER
-        game._extra = NOT_FINAL
-        game._over = False
-        game._turns = 0
-        game._history = []
+                hands[seat].append(pile.pop())
+        game = cls._made(rules, clan_order, pile, hands, [[0] * CLANS for _ in range(n)], [0] * CODES)
+        game._seed = seed
+        game._initial_deck = order
         game._settle()
         return game
+
+    @classmethod
+    def _made(
+        cls,
+        rules: Rules,
+        clan_order: tuple[int, ...],
+        pile: list[int],
+        hands: list[list[int]],
+        provinces: list[list[int]],
+        discard: list[int],
+        changed: list[list[bool]] | None = None,
+        current: int = 0,
+        order: int = DEPLOY_ORDER,
+        extra: int = NOT_FINAL,
+        turns: int = 0,
+    ) -> Game:
+        """A game holding exactly these parts (taken, not copied), not settled: the one place a Game is made."""
+        game = cls.__new__(cls)
+        game._rules = rules
+        game._seed = None
+        game._clan_order = clan_order
+        game._initial_deck = tuple(pile[::-1])
+        game._deck = pile
+        game._hands = hands
+        game._provinces = provinces
+        game._discard = discard
+        game._changed = [[False] * CLANS for _ in range(rules.players)] if changed is None else changed
+        game._current = current
+        game._order = order
+        game._extra = extra
+        game._over = extra == 0
+        game._turns = turns
+        game._history = []
+        game._start = None
+        return game
+
+    @classmethod
+    def _from_position(
+        cls,
+        rules: Rules,
+        *,
+        clans: Sequence[int | str],
+        deck: Sequence[Card | int | str],
+        hands: Sequence[Sequence[Card | int | str]],
+        provinces: Sequence[Sequence[int]],
+        discard: Sequence[int],
+        changed: Sequence[Sequence[bool]] | None = None,
+        current_player: int = 0,
+        order: int = DEPLOY_ORDER,
+        turns: int = 0,
+        extra_turns_left: int | None = None,
+    ) -> Game:
+        """The one constructor of a position other than a deal (a game sampled from a view,
+        a save that starts from a set position): every part checked, then the position.
+
+        ``clans`` gives each seat's clan (the others are neutral), ``deck`` the draw pile
+        top card first, ``hands`` each seat's cards in the order drawn, ``provinces`` and
+        ``changed`` each ``[seat][clan]``, ``discard`` the discarded cards of each code;
+        cards as :class:`Card`, codes or names. ``extra_turns_left`` is None before the
+        final round and 0 once the game is over. The parts must be a position the engine
+        can reach: every troop card of the rules in exactly one place, full hands while the
+        deck lasts (the seat to act may have played the cards of its earlier orders), a
+        final round only once the deck is empty, no army changed before the turn's first
+        order. Anything else raises :class:`~ordonnance.errors.InvalidGameStateError`
+        naming the part and showing its value. Orders without a legal choice are then
+        skipped, as after every action. The game's :attr:`history` starts here and
+        :attr:`seed` is None; :meth:`_parts` reverses it.
+        """
+        if not isinstance(rules, Rules):
+            raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {rules!r}")
+        n = rules.players
+        try:
+            clan_order = _check_clans(rules, clans)
+        except OrdonnanceError as error:
+            raise InvalidGameStateError(f"clans: {error}") from None
+        pile = _card_list(deck, "deck")[::-1]
+        hand_lists = [_card_list(hand, f"hands[{seat}]") for seat, hand in enumerate(_rows(hands, "hands", n))]
+        province_rows = [_counts(row, f"provinces[{seat}]", CLANS) for seat, row in enumerate(_rows(provinces, "provinces", n))]
+        discarded = _counts(discard, "discard", CODES)
+        if changed is None:
+            flags = [[False] * CLANS for _ in range(n)]
+        else:
+            flags = [_flags(row, f"changed[{seat}]") for seat, row in enumerate(_rows(changed, "changed", n))]
+        current = _number(current_player, "current_player", 0, n - 1)
+        order = _number(order, "order", DEPLOY_ORDER, ATTACK_ORDER)
+        turns = _number(turns, "turns", 0, None)
+        extra = NOT_FINAL if extra_turns_left is None else _number(extra_turns_left, "extra_turns_left", 0, n)
+        game = cls._made(rules, clan_order, pile, hand_lists, province_rows, discarded, flags, current, order, extra, turns)
+        game._check_position()
+        if not game._over:
+            game._settle()
+        game._initial_deck = tuple(game._deck[::-1])
+        game._start = game.clone()  # its own _start stays None: root() sets it on the copies it gives
+        return game
+
+    def _check_position(self) -> None:
+        """Refuse a position the engine cannot reach (see :meth:`_from_position`)."""
+        n, deck = self.players, self._deck
+        places = Counter(deck)
+        for seat in range(n):
+            places.update(self._hands[seat])
+            for clan, size in enumerate(self._provinces[seat]):
+                places[clan] += size
+        for code, count in enumerate(self._discard):
+            places[code] += count
+        if places != Counter(self._rules.troop_deck):
+            raise InvalidGameStateError(
+                "the deck, hands, provinces and discard pile must hold the rules' troop cards once each, "
+                f"got {_card_counts(places)} for {_card_counts(Counter(self._rules.troop_deck))}"
+            )
+        sizes = [len(hand) for hand in self._hands]
+        if max(sizes) > HAND_SIZE:
+            raise InvalidGameStateError(f"a hand holds at most {HAND_SIZE} cards, got hands of {sizes}")
+        final = self._extra != NOT_FINAL
+        extra = f"extra_turns_left={self.extra_turns_left!r}"
+        if final and deck:
+            raise InvalidGameStateError(f"the final round ({extra}) starts once the deck is empty, but it holds {len(deck)} cards")
+        if not final and not deck and self._turns:
+            raise InvalidGameStateError(f"the deck ran out {self._turns} turns ago but the final round has not begun ({extra})")
+        if final and self._turns < n - self._extra:
+            raise InvalidGameStateError(f"{extra} says {n - self._extra} turns of the final round are over, but turns={self._turns}")
+        if not final:
+            played = HAND_SIZE - sizes[self._current]
+            others = [size for seat, size in enumerate(sizes) if seat != self._current]
+            if others != [HAND_SIZE] * (n - 1) or played > self._order - 1:
+                raise InvalidGameStateError(
+                    f"while the deck lasts every hand is full but the cards the seat to act has played "
+                    f"this turn, got hands of {sizes} with current_player={self._current} at order={self._order}"
+                )
+        if self._over and self._order != ATTACK_ORDER:
+            raise InvalidGameStateError(f"a finished game ({extra}) stands at order {ATTACK_ORDER}, got order={self._order}")
+        if self._order == DEPLOY_ORDER and any(any(row) for row in self._changed):
+            raise InvalidGameStateError(f"no army has changed before a turn's first order (order=1), got changed={self._changed}")
+
+    def _parts(self) -> dict[str, Any]:
+        """The position as the keywords of :meth:`_from_position` (the deck top card first)."""
+        return {
+            "clans": self._clan_order[: self.players],
+            "deck": tuple(self._deck[::-1]),
+            "hands": tuple(tuple(hand) for hand in self._hands),
+            "provinces": tuple(tuple(row) for row in self._provinces),
+            "discard": tuple(self._discard),
+            "changed": tuple(tuple(row) for row in self._changed),
+            "current_player": self._current,
+            "order": self._order,
+            "turns": self._turns,
+            "extra_turns_left": self.extra_turns_left,
+        }
 
     def clone(self) -> Game:
         """An independent copy of this game."""
@@ -172,7 +319,32 @@ class Game:
         other._over = self._over
         other._turns = self._turns
         other._history = self._history[:]
+        other._start = self._start
         return other
+
+    def root(self) -> Game:
+        """A new game at this game's start, before any of :attr:`history`: the deal (of
+        :attr:`seed`, or of the deck and clans given), or the position a game sampled from
+        a view (:meth:`PlayerView.sample_game`) was set up at. Applying :attr:`history` to it
+        in order reaches this game again, one action at a time:
+
+        >>> from ordonnance import shinobi
+        >>> game = shinobi.Game.new(shinobi.Rules(players=3), seed=5)
+        >>> for _ in range(6):
+        ...     game.apply(game.legal_actions()[-1])
+        >>> replay = game.root()
+        >>> replay.history
+        ()
+        >>> for action in game.history:
+        ...     replay.apply(action)
+        >>> replay == game
+        True
+        """
+        if self._start is not None:
+            root = self._start.clone()
+            root._start = self._start
+            return root
+        return Game._dealt(self._rules, self._seed, self._clan_order, self._initial_deck)
 
     # ------------------------------------------------------------------ reading
 
@@ -188,7 +360,8 @@ class Game:
 
     @property
     def seed(self) -> int | None:
-        """The seed of the shuffle, or None when the deck and clans were given."""
+        """The seed of the shuffle, or None when the deck and clans were given (or the game
+        was sampled from a view)."""
         return self._seed
 
     @property
@@ -229,7 +402,7 @@ class Game:
 
     @property
     def history(self) -> tuple[Action, ...]:
-        """Every action applied so far, in order."""
+        """Every action applied since the start (see :meth:`root`), in order; saves keep it."""
         return tuple(ACTIONS[code] for code in self._history)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
@@ -493,7 +666,7 @@ class Game:
         return (
             self._rules, self._seed, self._clan_order, self._initial_deck, self._deck, self._hands,
             self._provinces, self._discard, self._changed, self._current, self._order, self._extra,
-            self._over, self._turns, self._history,
+            self._over, self._turns, self._history, self._start,
         )  # fmt: skip
 
     def _repr_svg_(self) -> str:
@@ -550,3 +723,46 @@ def _check_clans(rules: Rules, clans: Sequence[object]) -> tuple[int, ...]:
     if len(chosen) != rules.players or len(set(chosen)) != len(chosen):
         raise InvalidDeckError(f"clans must give {rules.players} different clans, one per seat, got {clans!r}")
     return tuple(chosen + [clan for clan in range(CLANS) if clan not in chosen])
+
+
+def _rows(value: object, name: str, n: int) -> Sequence[Any]:
+    """``value`` if it is a sequence (not text) of ``n`` items, else the library's error naming ``name``."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != n:
+        raise InvalidGameStateError(f"{name} must be a sequence of {n} items, got {value!r}")
+    return value
+
+
+def _number(value: object, name: str, low: int, high: int | None) -> int:
+    """``value`` as an int in ``low..high`` (no upper bound when None)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidGameStateError(f"{name} must be an int, got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise InvalidGameStateError(f"{name} must be in {low}..{'' if high is None else high}, got {value!r}")
+    return int(value)
+
+
+def _counts(value: object, name: str, n: int) -> list[int]:
+    """``n`` card counts (ints, not negative)."""
+    return [_number(count, f"{name}[{i}]", 0, None) for i, count in enumerate(_rows(value, name, n))]
+
+
+def _flags(value: object, name: str) -> list[bool]:
+    """One bool per clan."""
+    flags = list(_rows(value, name, CLANS))
+    if not all(isinstance(flag, (bool, np.bool_)) for flag in flags):
+        raise InvalidGameStateError(f"{name} must hold {CLANS} bools, got {value!r}")
+    return [bool(flag) for flag in flags]
+
+
+def _card_list(value: object, name: str) -> list[int]:
+    """Card codes from a sequence of cards (Card, code or name)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidGameStateError(f"{name} must be a sequence of cards, got {value!r}")
+    try:
+        return [_card_code(card) for card in value]
+    except OrdonnanceError as error:
+        raise InvalidGameStateError(f"{name}: {error}") from None
+
+
+def _card_counts(counts: Counter[int]) -> str:
+    return " ".join(f"{Card.from_code(code)}x{counts[code]}" for code in range(CODES))

@@ -9,14 +9,15 @@ Rules(players=4, samurai=(11, 11, 11, 11, 11), ninjas=3, attack='mandatory')
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, get_args
 
 import attrs
 
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.shinobi.cards import CLANS, NINJA
 
-__all__ = ["Rules", "AttackRule", "HAND_SIZE", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_DECK"]
+__all__ = ["Rules", "AttackRule", "HAND_SIZE", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_DECK", "RULES_SCHEMA", "rules_from_json"]
 
 AttackRule = Literal["mandatory", "optional"]
 
@@ -119,3 +120,38 @@ class Rules:
         if unknown:
             raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
         return cls(**data)
+
+
+#: The JSON Schema (draft 2020-12) of :meth:`Rules.to_dict` output, as saves and views hold it.
+#: What a schema cannot say, :class:`Rules` checks too: the troop deck deals every hand and
+#: holds at most :data:`MAX_DECK` cards.
+RULES_SCHEMA: dict[str, object] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Shinobi rules (ordonnance.shinobi.Rules.to_dict)",
+    "type": "object",
+    "properties": {
+        "players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+        "samurai": {
+            "type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": CLANS, "maxItems": CLANS,
+            "description": "samurai cards of each clan, in the order of CLAN_NAMES",
+        },
+        "ninjas": {"type": "integer", "minimum": 0, "maximum": HAND_SIZE - 1},
+        "attack": {"enum": list(get_args(AttackRule))},
+    },
+    "required": ["players", "samurai", "ninjas", "attack"],
+    "additionalProperties": False,
+}  # fmt: skip
+
+
+def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
+    """The rules of a save or a view: :meth:`Rules.from_dict` of an object listing every
+    field, as :meth:`Rules.to_dict` writes them; anything else raises ``fail(message)``
+    showing the value."""
+    fields = [field.name for field in attrs.fields(Rules)]
+    if isinstance(data, dict) and set(data) != set(fields):
+        missing, extra = sorted(set(fields) - set(data)), sorted(set(data) - set(fields))
+        raise fail(f"rules {data!r:.120}: missing fields {missing}, unknown fields {extra} (every field is listed)")
+    try:
+        return Rules.from_dict(data)
+    except OrdonnanceError as error:
+        raise fail(f"rules {data!r:.120}: {error}") from None
