@@ -68,12 +68,12 @@ def _mutations(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     edit("clans", lambda d: d.__setitem__("clans", d["clans"][1:] + d["clans"][:1]))
     edit("deck order", lambda d: d.__setitem__("deck", d["deck"][1:] + d["deck"][:1]))
     edit("deck card", lambda d: d["deck"].__setitem__(0, "Ninja" if d["deck"][0] != "Ninja" else "Mori"))
-    edit("an action", lambda d: d["actions"].__setitem__(0, {"type": "attack", "clan": "Go-Hojo", "province": 1, "target_clan": "Oda"}))
-    edit("a dropped action", lambda d: d["actions"].pop())
-    edit("an extra action", lambda d: d["actions"].append({"type": "pass"}))
-    edit("a bad action", lambda d: d["actions"].__setitem__(1, {"type": "deploy", "card_clan": "Go-Hojo"}))
-    edit("a bool field", lambda d: d["actions"].__setitem__(1, {"type": "reinforce", "card_clan": True}))
-    edit("an action of version 1", lambda d: d["actions"].__setitem__(1, ["Reinforce", 0]))
+    edit("an action", lambda d: d["history"].__setitem__(0, {"type": "attack", "clan": "Go-Hojo", "province": 1, "target_clan": "Oda"}))
+    edit("a dropped action", lambda d: d["history"].pop())
+    edit("an extra action", lambda d: d["history"].append({"type": "pass"}))
+    edit("a bad action", lambda d: d["history"].__setitem__(1, {"type": "deploy", "card_clan": "Go-Hojo"}))
+    edit("a bool field", lambda d: d["history"].__setitem__(1, {"type": "reinforce", "card_clan": True}))
+    edit("an action of version 1", lambda d: d["history"].__setitem__(1, ["Reinforce", 0]))
     edit("a start", lambda d: d.__setitem__("start", {}))
     edit("rules", lambda d: d["rules"].__setitem__("players", 5))
     edit("rules field", lambda d: d["rules"].__setitem__("colour", "red"))
@@ -85,8 +85,8 @@ def _mutations(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     # Values of the wrong JSON type: each once raised a bare TypeError or was taken for the right value.
     edit("a string clan", lambda d: d["clans"].__setitem__(1, "a"))
     edit("a null clan", lambda d: d["clans"].__setitem__(0, None))
-    edit("a list action kind", lambda d: d["actions"][0].__setitem__("type", [d["actions"][0]["type"]]))
-    edit("an object action kind", lambda d: d["actions"][0].__setitem__("type", {"deploy": 1}))
+    edit("a list action kind", lambda d: d["history"][0].__setitem__("type", [d["history"][0]["type"]]))
+    edit("an object action kind", lambda d: d["history"][0].__setitem__("type", {"deploy": 1}))
     edit("version as bool", lambda d: d.__setitem__("version", True))
     edit("version as float", lambda d: d.__setitem__("version", 1.0))
     edit("province as float", lambda d: d["position"]["provinces"][0].__setitem__(0, float(d["position"]["provinces"][0][0])))
@@ -191,11 +191,11 @@ def test_the_error_names_the_reason() -> None:
     game = random_game(3, 2, 10)
     data = json.loads(game.to_json())
     data["position"]["provinces"][0][0] += 1
-    with pytest.raises(InvalidGameStateError, match=r"position.provinces is .* but the actions lead to"):
+    with pytest.raises(InvalidGameStateError, match=r"position.provinces is .* but the history leads to"):
         Game.from_json(json.dumps(data))
     data = json.loads(game.to_json())
-    data["actions"][0] = {"type": "move", "from_province": 0, "clan": "Go-Hojo", "to_province": 1}
-    with pytest.raises(InvalidGameStateError, match=r"actions\[0\] cannot be played: illegal action"):
+    data["history"][0] = {"type": "move", "from_province": 0, "clan": "Go-Hojo", "to_province": 1}
+    with pytest.raises(InvalidGameStateError, match=r"history\[0\] cannot be played: illegal action"):
         Game.from_json(json.dumps(data))
 
 
@@ -205,6 +205,7 @@ def _version_1(text: str) -> str:
     assert data.pop("start") is None
     data["version"] = 1
     data["actions"] = [[type(action).__name__, *attrs.astuple(action)] for action in Game.from_json(text).history]
+    del data["history"]
     return json.dumps(data)
 
 
@@ -236,7 +237,7 @@ def test_a_game_sampled_from_a_view_saves_and_loads() -> None:
     game = random_game(4, 9, 33)
     sample = game.view(2).sample_game(seed=5)
     data = json.loads(sample.to_json())
-    assert data["seed"] is None and data["start"]["turns"] == game.turns and data["actions"] == []
+    assert data["seed"] is None and data["start"]["turns"] == game.turns and data["history"] == []
     assert Game.from_json(sample.to_json()) == sample
     rng = random.Random(1)
     while not sample.is_over:

@@ -9,18 +9,19 @@ snapshot of the position::
      "clans": [3, 0, 4, 1, 2],             # the clan cards: seat s has clans[s], the rest are neutral
      "deck": ["Oda", "Ninja", ...],        # the troop deck before the deal, top card first
      "start": null,                        # or the position play started from (below)
-     "actions": [{"type": "deploy", "card_clan": "Oda", "province": 1}, ...],
+     "history": [{"type": "deploy", "card_clan": "Oda", "province": 1}, ...],
      "position": {"current_player": 1, "order": 2, "turns": 3, "over": false,
                   "hands": [["Mori", ...], ...], "provinces": [[0, 1, 0, 0, 0], ...],
                   "discard": [0, 0, 0, 0, 0, 1], "deck_size": 40}}
 
-The actions are in the form of :func:`~ordonnance.shinobi.action_to_json`. A game
+The history's actions are in the form of :func:`~ordonnance.shinobi.action_to_json`. A game
 that did not start at a deal (one sampled from a view,
 :meth:`~ordonnance.shinobi.PlayerView.sample_game`) has ``"seed": null``, its draw
 pile at the start as ``"deck"`` and its start as ``"start"``: ``{"hands": [[...],
 ...], "provinces": [...], "discard": [...], "changed": [[false, ...], ...],
 "current_player": 0, "order": 1, "turns": 12, "extra_turns_left": null}``.
-Version 1 (written before the start, with actions as ``["Deploy", 2, 1]``) still loads.
+Version 1 (written before the start, with the history as ``"actions": [["Deploy", 2, 1], ...]``)
+still loads.
 
 Loading parses the text with :func:`ordonnance.core.jsonio.parse` (size and depth
 limits, no repeated keys), deals (or checks the start position as
@@ -61,7 +62,9 @@ FORMAT = "ordonnance.shinobi.game"
 #: The version :func:`game_to_json` writes; :func:`game_from_json` reads it and version 1.
 VERSION = 2
 _KEYS = {1: {"format", "version", "rules", "seed", "clans", "deck", "actions", "position"}}
-_KEYS[2] = _KEYS[1] | {"start"}
+_KEYS[2] = _KEYS[1] - {"actions"} | {"start", "history"}
+#: Where each version keeps the actions applied since the start.
+_HISTORY = {1: "actions", 2: "history"}
 _POSITION_KEYS = {"current_player", "order", "turns", "over", "hands", "provinces", "discard", "deck_size"}
 _START_KEYS = ("hands", "provinces", "discard", "changed", "current_player", "order", "turns", "extra_turns_left")
 _KINDS: dict[str, type[Action]] = {kind.__name__: kind for kind in (Deploy, Ninja, Reinforce, Move, Attack, Pass)}
@@ -101,7 +104,7 @@ GAME_SCHEMA: dict[str, object] = {
             "turns": _COUNT,
             "extra_turns_left": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_PLAYERS},
         })]},
-        "actions": {"type": "array", "items": {"$ref": "#/$defs/action"}},
+        "history": {"type": "array", "items": {"$ref": "#/$defs/action"}},
         "position": _object({
             "current_player": _SEAT,
             "order": _ORDER,
@@ -205,7 +208,7 @@ def game_to_json(game: Game) -> str:
         "clans": list(game._clan_order),
         "deck": _names(game._initial_deck),
         "start": _start(game),
-        "actions": [_action_to_dict(action) for action in game.history],
+        "history": [_action_to_dict(action) for action in game.history],
         "position": _position(game),
     })  # fmt: skip
 
@@ -222,18 +225,19 @@ def game_from_json(text: str | bytes) -> Game:
     rules = rules_from_json(data["rules"], _fail)
     start = data.get("start")
     game = _deal(rules, data["seed"], data["clans"], data["deck"]) if start is None else _set(rules, data, start)
-    if not isinstance(data["actions"], list):
-        raise _fail(f"actions must be a list, got {data['actions']!r}")
-    for i, item in enumerate(data["actions"]):
-        action = _action_from_list(item) if version == 1 else _action_from_dict(item, lambda m, i=i: _fail(f"actions[{i}]: {m}"))  # type: ignore[misc]
+    key = _HISTORY[version]
+    if not isinstance(data[key], list):
+        raise _fail(f"{key} must be a list, got {data[key]!r}")
+    for i, item in enumerate(data[key]):
+        action = _action_from_list(item) if version == 1 else _action_from_dict(item, lambda m, i=i: _fail(f"{key}[{i}]: {m}"))  # type: ignore[misc]
         try:
             game.apply(action)
         except OrdonnanceError as error:
-            raise _fail(f"actions[{i}] cannot be played: {error}") from None
+            raise _fail(f"{key}[{i}] cannot be played: {error}") from None
     position = data["position"]
     if not isinstance(position, dict) or set(position) != _POSITION_KEYS:
         raise _fail(f"position must be an object with keys {sorted(_POSITION_KEYS)}, got {position!r}")
-    _same(position, _position(game), "position", "the actions lead to")
+    _same(position, _position(game), "position", f"the {key} leads to")
     return game
 
 
