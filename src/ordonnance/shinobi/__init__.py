@@ -1,4 +1,4 @@
-"""Shinobi: War of Clans ("Синоби. Война кланов"), the rules of RULES-shinobi.md.
+"""Shinobi: War of Clans ("Синоби. Война кланов"), the rules of :doc:`/shinobi_rules`.
 
 3-5 players secretly serve one of five clans, deploy and move samurai of any
 clan between the players' provinces, attack, and send ninjas; the clan with

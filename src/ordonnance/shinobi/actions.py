@@ -1,5 +1,5 @@
 """The decisions of a turn: :class:`Deploy`, :class:`Ninja`, :class:`Reinforce`,
-:class:`Move`, :class:`Attack` and :class:`Pass` (RULES-shinobi.md, "Actions").
+:class:`Move`, :class:`Attack` and :class:`Pass` (:ref:`shinobi-rules-actions`).
 
 Actions are immutable values that compare by value; they name clans, not card
 copies, since cards of one clan are interchangeable:

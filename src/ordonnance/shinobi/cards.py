@@ -1,4 +1,4 @@
-"""Clans and troop cards of Shinobi: War of Clans (RULES-shinobi.md, "Components").
+"""Clans and troop cards of Shinobi: War of Clans (:ref:`shinobi-rules-components`).
 
 A troop card is a samurai of one of the five clans or a ninja. Inside the
 engine a card is a small integer *code*: the clan 0..4 for a samurai,

@@ -1,6 +1,6 @@
 """The game: state, the three orders of a turn, refills, the final round, the winner.
 
-A :class:`Game` is a mutable position that follows RULES-shinobi.md. Drive it
+A :class:`Game` is a mutable position that follows :doc:`/shinobi_rules`. Drive it
 with :meth:`Game.legal_actions` and :meth:`Game.apply`; every other method only
 reads. Chance (shuffling the clan cards and the troop deck) happens once, in
 :meth:`Game.new`, from a seed.

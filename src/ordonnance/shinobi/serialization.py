@@ -123,7 +123,7 @@ GAME_SCHEMA: dict[str, object] = {
 def action_to_data(action: Action) -> list[Any]:
     """An action as version 1 of the save wrote it: its class name, then its fields in order.
 
-    .. deprecated:: 0.x
+    .. deprecated:: 0.1.0
        Saves write actions as :func:`ordonnance.shinobi.actions.action_to_data` objects
        since version 2; this list form is only read, in saves of version 1.
     """
@@ -139,7 +139,7 @@ def action_to_data(action: Action) -> list[Any]:
 def action_from_data(data: Any) -> Action:
     """The action of the list form (:func:`action_to_data`); raises InvalidGameStateError when malformed.
 
-    .. deprecated:: 0.x
+    .. deprecated:: 0.1.0
        Use :func:`ordonnance.shinobi.actions.action_from_data` (or ``shinobi.action_from_json``).
     """
     warnings.warn(
