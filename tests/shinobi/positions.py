@@ -1,10 +1,11 @@
 """Hand-made Shinobi positions, for the rule tests.
 
-:func:`position` builds a game white-box: the table, the hands and the deck are
-set as given, at the start of ``current``'s turn, and the game then skips the
+:func:`position` builds a game through the engine's checked constructor of
+positions (``Game._from_position``): the table, the hands and the deck are set
+as given, at the start of ``current``'s turn, and the game then skips the
 orders without a choice as the engine does. The rules' troop deck is exactly
-the cards placed (``discard`` pads it when the hands are small). Such a game
-has no history that leads to it, so it is for playing on, not for saving.
+the cards placed (``discard`` pads it when the hands are small). Such a game's
+history starts there.
 
 :func:`dealt` builds a real deal instead: the deck order that gives each seat
 the hand wanted and then draws ``draws`` in order.
@@ -17,7 +18,6 @@ from collections.abc import Sequence
 
 from ordonnance.shinobi import CLANS, Game, Rules
 from ordonnance.shinobi.cards import NINJA
-from ordonnance.shinobi.game import NOT_FINAL
 
 Hand = Sequence[int]  # card codes: a clan 0..4, or NINJA (5)
 
@@ -47,22 +47,11 @@ def position(
     for code, count in enumerate(discard):
         counts[code] += count
     rules = Rules(players=players, samurai=tuple(counts[c] for c in range(CLANS)), ninjas=counts[NINJA], attack=attack)  # type: ignore[arg-type]
-    game = Game.new(rules, seed=0)
-    game._seed = None
-    game._clan_order = tuple(clans) + tuple(c for c in range(CLANS) if c not in clans)
-    game._deck = list(deck)[::-1]
-    game._hands = [list(hand) for hand in hands]
-    game._provinces = [list(row) + [0] * (CLANS - len(row)) for row in provinces]
-    game._discard = list(discard)
-    game._changed = [[False] * CLANS for _ in range(players)]
-    game._current = current
-    game._order = 1
-    game._extra = NOT_FINAL if extra is None else extra
-    game._over = False
-    game._turns = 0
-    game._history = []
-    game._settle()
-    return game
+    return Game._from_position(
+        rules, clans=clans, deck=deck, hands=hands, provinces=[list(row) + [0] * (CLANS - len(row)) for row in provinces],
+        discard=discard, current_player=current, extra_turns_left=extra,
+        turns=0 if extra is None else players - extra,  # the fewest turns that reach this final round
+    )  # fmt: skip
 
 
 def dealt(rules: Rules, clans: Sequence[int], hands: Sequence[Hand], draws: Hand = ()) -> Game:

@@ -236,10 +236,9 @@ def test_a_deck_dealt_out_completely_still_gives_the_first_player_a_normal_turn(
 
 
 def finished(provinces: list[tuple[int, ...]], clans: tuple[int, ...]) -> Game:
-    """A finished game with this table (white-box: the winner depends only on the table and clans)."""
+    """A finished game with this table (the winner depends only on the table and clans)."""
     game = position(provinces, [[], [], []], clans=clans, current=0, extra=1, discard=(4, 4, 4, 0, 0, 0))
-    game._over = True
-    return game
+    return Game._from_position(game.rules, **{**game._parts(), "extra_turns_left": 0, "order": 3, "turns": 3})
 
 
 def test_the_clan_with_most_cards_wins_and_neutral_clans_do_not_count() -> None:
