@@ -90,6 +90,7 @@ class Deal:
     __slots__ = (
         "_seat", "_rules", "_cards", "_sizes", "_hand", "_armies", "_completed",
         "_owner", "_marker", "_plays", "_current", "_over", "_passed", "_hidden", "_constrained", "_passed_over",
+        "_spans", "_dealt",
     )  # fmt: skip
 
     def __init__(self, view: PlayerView) -> None:
@@ -108,6 +109,13 @@ class Deal:
         self._over = view.is_over
         self._passed = sum(1 << p for p in view.passed)
         self._sizes = view.hand_sizes
+        # Where each other hand lies in a deal of the unseen cards (None: this seat's own), then the pile.
+        self._spans: list[tuple[int, int] | None] = []
+        at = 0
+        for q, size in enumerate(self._sizes):
+            self._spans.append(None if q == seat else (at, at + size))
+            at += 0 if q == seat else size
+        self._dealt = at
         unseen = np.array(view.unseen, dtype=np.int64)
         self._cards = np.repeat(np.arange(MAX_MASK + 1, dtype=np.int64), unseen)
         self._hidden = unseen.copy()
@@ -170,17 +178,10 @@ class Deal:
     def game(self, masks: list[int], check: Check = "none") -> Game:
         """The position with ``masks`` dealt: the other hands in seat order, then the pile (top last);
         ``check`` as :meth:`Game._from_position <ordonnance.Game._from_position>` takes it."""
-        hands = []
-        at = 0
-        for q, size in enumerate(self._sizes):
-            if q == self._seat:
-                hands.append(self._hand[:])
-            else:
-                hands.append(masks[at : at + size])
-                at += size
+        hands = [self._hand[:] if span is None else masks[span[0] : span[1]] for span in self._spans]
         # The view was checked once (__init__); a deal only permutes its unseen cards, so unchecked by default.
         return Game._from_position(
-            self._rules, masks[at:], hands, [[*map(list.copy, row)] for row in self._armies],
+            self._rules, masks[self._dealt :], hands, [[*map(list.copy, row)] for row in self._armies],
             [*map(list.copy, self._completed)], self._owner[:], self._marker[:], self._plays, self._current,
             self._over, self._passed, hidden=self._hidden.copy(), check=check,
         )  # fmt: skip

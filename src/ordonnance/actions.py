@@ -127,6 +127,7 @@ PASS = Pass()
 # --------------------------------------------------------------------- JSON
 
 _CARD_TEXTS = [str(Card.from_mask(m)) for m in sorted(range(1, MAX_MASK + 1), key=lambda m: (bin(m).count("1"), m))]
+_TEXT = ["", *(str(Card.from_mask(m)) for m in range(1, MAX_MASK + 1))]  # by mask: str(card) is slow
 _NAMES = [t.name.lower() for t in Territory]
 _BY_NAME = {name: Territory(t) for t, name in enumerate(_NAMES)}
 _FIELDS = {"play": ("type", "card", "territory"), "claim": ("type", "territory"), "pass": ("type",)}
@@ -170,7 +171,7 @@ def action_to_data(action: Action) -> dict[str, str]:
     kind = type(action)
     if kind is Play:
         assert isinstance(action, Play)
-        return {"type": "play", "card": str(action.card), "territory": _NAMES[action.territory]}
+        return {"type": "play", "card": _TEXT[action.card.mask], "territory": _NAMES[action.territory]}
     if kind is Claim:
         assert isinstance(action, Claim)
         return {"type": "claim", "territory": _NAMES[action.territory]}

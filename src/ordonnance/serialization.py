@@ -74,8 +74,11 @@ _RULES_FIELDS = {field.name for field in attrs.fields(Rules)}
 _LIMIT = (1 << 64) - 1
 
 
+_TEXT = ["", *(str(Card.from_mask(m)) for m in range(1, MAX_MASK + 1))]  # by mask: str(card) is slow
+
+
 def _texts(masks: Any) -> list[str]:
-    return [str(Card.from_mask(m)) for m in masks]
+    return [_TEXT[m] for m in masks]
 
 
 def _position_data(game: Game) -> dict[str, Any]:
@@ -310,14 +313,14 @@ def view_to_json(view: PlayerView) -> str:
         "winner": view.winner,
         "scores": list(view.scores),
         "plays": view.plays,
-        "hand": [str(card) for card in view.hand],
+        "hand": [_TEXT[card.mask] for card in view.hand],
         "hand_sizes": list(view.hand_sizes),
         "deck_size": view.deck_size,
-        "armies": [[[str(card) for card in army] for army in row] for row in view.armies],
+        "armies": [[[_TEXT[card.mask] for card in army] for army in row] for row in view.armies],
         "completed_at": [list(row) for row in view.completed_at],
         "owners": list(view.owners),
         "markers": list(view.markers),
-        "unseen": {str(Card.from_mask(m)): count for m, count in enumerate(view.unseen) if count},
+        "unseen": {_TEXT[m]: count for m, count in enumerate(view.unseen) if count},
         "legal_actions": [action_to_data(action) for action in view.legal_actions],
         "passed": list(view.passed),
     }
