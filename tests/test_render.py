@@ -288,3 +288,107 @@ def test_any_name_gives_valid_xml_or_a_clear_refusal(names: list[str]) -> None:
 def test_names_with_characters_xml_cannot_hold_are_refused(bad: str) -> None:
     with pytest.raises(od.InvalidArgumentError, match="control character or lone surrogate"):
         render.svg(od.Game.new(Rules(), seed=1), names=[bad, "b"])
+
+
+# --------------------------------------------------------------------- text boards, in every game
+
+
+def _positions(game: str, players: int, seed: int) -> list[object]:
+    """Every 7th position of a random game of ``game`` (a copy each), and the last."""
+    import random
+
+    from ordonnance.core import registry
+
+    package = registry.package(game)
+    rules = package.Rules() if game == "black-prince" else package.Rules(players=players)
+    position = package.Game.new(rules, seed=seed)
+    rng = random.Random(seed)
+    kept = []
+    while not position.is_over:
+        if len(position.history) % 7 == 0:
+            kept.append(package.Game.from_json(position.to_json()))
+        position.apply(rng.choice(list(position.legal_actions())))
+    return kept + [position]
+
+
+def _board(game: str):  # type: ignore[no-untyped-def]
+    import importlib
+
+    from ordonnance.core import registry
+
+    return importlib.import_module(registry.info(game).package + ".render").board
+
+
+BOARDS = [("ordonnance", p) for p in (2, 3, 4)] + [("shinobi", p) for p in (3, 4, 5)] + [("black-prince", 2)]
+
+
+@pytest.mark.parametrize(("game", "players"), BOARDS, ids=[f"{g}-{p}" for g, p in BOARDS])
+def test_text_boards_fit_80_columns_at_every_position_for_the_game_and_each_seat(game: str, players: int) -> None:
+    board = _board(game)
+    widest = 0
+    for seed in range(2):
+        for position in _positions(game, players, seed):
+            tables = [position] + [position.view(seat) for seat in range(players)]  # type: ignore[attr-defined]
+            for table in tables:
+                text = board(table)
+                assert text == board(table, width=80) and all(len(line) <= 80 for line in text.splitlines()), text
+                widest = max(widest, max(map(len, board(table, width=None).splitlines())))
+            assert str(position) == board(position)
+    if (game, players) != ("ordonnance", 2):  # two players of Ordonnance fit 80 columns even unlimited
+        assert widest > 80  # so the test saw boards that had to be narrowed
+
+
+@pytest.mark.parametrize(("game", "players"), BOARDS, ids=[f"{g}-{p}" for g, p in BOARDS])
+def test_narrower_boards_keep_every_army(game: str, players: int) -> None:
+    board = _board(game)
+    position = _positions(game, players, 3)[-1]
+    wide, narrow = board(position, width=None), board(position, width=60)
+    most = 62 if game == "black-prince" else 60  # the grid's six cells of 8 characters at the least
+    assert all(len(line) <= most for line in narrow.splitlines()), narrow
+    if game == "ordonnance":
+        words = lambda text: sorted(w for w in text.split() if w.isalpha() and w.isupper())  # noqa: E731  (the cards)
+        assert words(wide) == words(narrow)
+    elif game == "shinobi":
+        assert " ".join(wide.split()) == " ".join(narrow.split())  # the same words, lines broken elsewhere
+    else:
+        assert [line.count("|") for line in wide.splitlines()] == [line.count("|") for line in narrow.splitlines()]
+
+
+def test_ordonnance_boards_of_two_players_keep_their_columns() -> None:
+    game = _play(od.Game.new(Rules(), seed=4), 20)
+    lines = render.board(game).splitlines()
+    assert lines[0] == f"{'':<10}{'player 0':<22}{'player 1':<22}won by"
+    for territory, line in zip(Territory, lines[1:6]):
+        cards = [" ".join(map(str, game.army(territory, p))) or "-" for p in range(2)]
+        assert line.startswith(f"{territory.label:<10}{cards[0]}") and line[32:].startswith(cards[1])
+
+
+def test_a_view_board_shows_its_hand_and_marks_its_seat() -> None:
+    from ordonnance.text import board, details
+
+    game = _play(od.Game.new(Rules(players=3), seed=8), 15)
+    view = game.view(1)
+    text = board(view)
+    assert "player 1 (you)" in text and text.splitlines()[-1] == "your hand: " + "  ".join(map(str, game.hand(1)))
+    assert "your hand" not in board(game) and "(you)" not in board(game)
+    for seat in (0, 2):  # another seat's view: the same table, its own hand
+        assert board(game.view(seat)).splitlines()[-1] == "your hand: " + "  ".join(map(str, game.hand(seat)))
+    full = details(view)
+    for territory in Territory:
+        assert f"{territory.label}: " in full
+    assert all(len(line) <= 80 for line in full.splitlines())
+    assert "your hand" not in details(game)
+
+
+@pytest.mark.parametrize(("width", "error"), [(39, od.errors.InvalidArgumentError), ("80", od.errors.OrdonnanceTypeError)])
+def test_boards_refuse_a_bad_width(width: object, error: type[Exception]) -> None:
+    from ordonnance.black_prince import Game as BlackPrince
+    from ordonnance.black_prince.render import board as black_prince_board
+    from ordonnance.shinobi import Game as Shinobi
+    from ordonnance.shinobi.render import board as shinobi_board
+    from ordonnance.text import board
+
+    for draw, position in ((board, od.Game.new(Rules(), seed=1)), (shinobi_board, Shinobi.new(seed=1)),
+                           (black_prince_board, BlackPrince.new(seed=1))):  # fmt: skip
+        with pytest.raises(error):
+            draw(position, width=width)  # type: ignore[operator]

@@ -4,7 +4,8 @@ Like ``chess.svg`` for python-chess: every function returns the SVG text of
 one picture as an :class:`SVG` (a ``str`` whose ``_repr_svg_`` makes Jupyter
 show it inline). Nothing outside the standard library is used, the output
 is valid XML with ``width``, ``height`` and ``viewBox`` set, every text is
-escaped, and the same input always gives the same text.
+escaped, and the same input always gives the same text. :func:`board` is the
+table as plain text (:func:`ordonnance.text.board`), as every game's ``render`` has it.
 
 >>> import xml.etree.ElementTree as ET
 >>> import ordonnance as od
@@ -44,6 +45,7 @@ from ordonnance.army import ARMY_SIZE, ArmyDescription, army_key, describe
 from ordonnance.cards import Card, CardLike, Symbol, to_mask
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.territory import Territory
+from ordonnance.text import board
 from ordonnance.view import PlayerView
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SVG",
     "SYMBOL_COLORS",
+    "board",
     "card",
     "army",
     "svg",

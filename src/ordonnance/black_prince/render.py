@@ -7,12 +7,14 @@
 >>> game.apply(Place(game.hand(0)[0], 2))
 >>> print(render.board(game))
 turn 1, player 0 to choose; routed: player 0 0, player 1 0
-              0           1           2           3           4           5
-1 back  |           |           |           |           |           |           |
-1 front |           |           |           |           |           |           |
-0 front |           |           | Archers 2 |           |           |           |
-0 back  |           |           |           |           |           |           |
+             0           1           2           3           4           5
+1 back |           |           |           |           |           |           |
+1 front|           |           |           |           |           |           |
+0 front|           |           | Archers 2 |           |           |           |
+0 back |           |           |           |           |           |           |
 hands 6/6, decks 18/19, discards 0/0
+>>> print(render.board(game, width=None).splitlines()[4])  # no limit: 81 columns
+0 front |           |           | Archers 2 |           |           |           |
 >>> ET.fromstring(render.svg(game)).tag
 '{http://www.w3.org/2000/svg}svg'
 """
@@ -26,6 +28,7 @@ from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.rules import COLUMNS
 from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.core.svg import SVG
+from ordonnance.core.terminal import WIDTH, check_width, fit
 
 __all__ = ["board", "svg", "ROW_NAMES", "SEAT_COLORS", "TYPE_SHORT"]
 
@@ -64,20 +67,31 @@ def _cell_text(card: Card | None, width: int) -> str:
     return text
 
 
-def board(position: object) -> str:
+#: (row label width, cell width) of the grid, widest first: the first that fits a board's width.
+_LAYOUTS = ((8, _WIDTH), (7, _WIDTH), (7, 10), (7, 9), (7, 8))
+
+
+def board(position: object, *, width: int | None = WIDTH) -> str:
     """The battlefield as a text grid (a Game, a PlayerView or a Battlefield), row 0 at the top.
 
     Games and views add a status line (turn, who decides, routs) and the hand,
-    deck and discard counts; nothing hidden is shown.
+    deck and discard counts; nothing hidden is shown. Lines fit ``width``
+    columns (None: no limit); below 80 the cells narrow and long names shorten
+    (``Halb 3``), down to a grid of 62 columns.
     """
     cell = getattr(position, "cell", None)
     if not callable(cell):
         raise OrdonnanceTypeError(f"board() draws a Game, a PlayerView or a Battlefield, got {position!r}")
-    lines = [_status(position)]
-    lines.append(" " * 9 + "".join(f"{c:^{_WIDTH}} " for c in range(COLUMNS)).rstrip())
+    width = check_width(width)
+    label, size = next(
+        (layout for layout in _LAYOUTS if width is None or layout[0] + 1 + COLUMNS * (layout[1] + 1) <= width),
+        _LAYOUTS[-1],
+    )
+    lines = [fit(_status(position), width)]
+    lines.append(" " * (label + 1) + "".join(f"{c:^{size}} " for c in range(COLUMNS)).rstrip())
     for r in range(ROWS):
-        cells = "|".join(f"{_cell_text(cell(r, c), _WIDTH - 2):^{_WIDTH}}" for c in range(COLUMNS))
-        lines.append(f"{ROW_NAMES[r]:<8}|{cells}|")
+        cells = "|".join(f"{_cell_text(cell(r, c), size - 2):^{size}}" for c in range(COLUMNS))
+        lines.append(f"{ROW_NAMES[r]:<{label}}|{cells}|")
     sizes = getattr(position, "hand_sizes", None)
     if sizes is None and hasattr(position, "hand"):
         sizes = (len(position.hand(0)), len(position.hand(1)))

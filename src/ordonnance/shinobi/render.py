@@ -25,6 +25,7 @@ from typing import Union
 
 from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.core.svg import SVG, document as _document, rect as _rect, text as _text
+from ordonnance.core.terminal import WIDTH, check_width, fit
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, NINJA
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.view import PlayerView
@@ -68,25 +69,31 @@ def _hand_sizes(table: Table) -> tuple[int, ...]:
     return tuple(len(table.hand(p)) for p in range(table.players))
 
 
-def board(table: Table) -> str:
-    """The table as text: one line per province (``*`` marks an army changed this turn)."""
+def board(table: Table, *, width: int | None = WIDTH) -> str:
+    """The table as text: one line per province (``*`` marks an army changed this turn).
+
+    Lines fit ``width`` columns (None: no limit): a province's armies go on
+    under themselves, a long status or discard line goes on indented.
+    """
     n, provinces, changed, clans = _public(table)
+    width = check_width(width)
     own = table.seat if isinstance(table, PlayerView) else None
     sizes = _hand_sizes(table)
-    lines = [f"Shinobi, {n} players: {_status(table)}"]
+    lines = [fit(f"Shinobi, {n} players: {_status(table)}", width)]
     for p in range(n):
         clan = "?" if clans[p] is None else CLAN_NAMES[clans[p]]  # type: ignore[index]
         armies = "  ".join(f"{CLAN_NAMES[c]} {provinces[p][c]}{'*' if changed[p][c] else ''}"
                            for c in range(CLANS) if provinces[p][c]) or "(empty)"  # fmt: skip
         name = f"province {p}" + (" (you)" if p == own else "")
-        lines.append(f"{name:<17}clan {clan:<9}hand {sizes[p]}  {armies}")
+        head = f"{name:<17}clan {clan:<9}hand {sizes[p]}  "
+        lines.append(fit(head + armies, width, len(head)))
     discard = table.discard
     piles = ", ".join(f"{CLAN_NAMES[c]} {discard[c]}" for c in range(CLANS) if discard[c])
     if discard[NINJA]:
         piles = ", ".join(filter(None, [piles, f"Ninja {discard[NINJA]}"]))
-    lines.append(f"deck {table.deck_size}; discard: {piles or 'none'}; * changed this turn")
+    lines.append(fit(f"deck {table.deck_size}; discard: {piles or 'none'}; * changed this turn", width))
     if isinstance(table, PlayerView):
-        lines.append("your hand: " + (", ".join(card.name for card in table.hand) or "(empty)"))
+        lines.append(fit("your hand: " + (", ".join(card.name for card in table.hand) or "(empty)"), width))
     return "\n".join(lines)
 
 
