@@ -30,7 +30,7 @@ import pytest
 import ordonnance as od
 from conftest import items, of_target
 from ordonnance import _simulator_kernel as kernel
-from ordonnance.simulation import _run_kernel, bot_seeds, game_seeds
+from ordonnance.simulation import _Outputs, _run_kernel, bot_seeds, game_seeds
 
 GAMES = 200_000
 PYTHON_GAMES = 100
@@ -80,8 +80,7 @@ def general_kernel(rules: od.Rules, games: int) -> None:
     n = rules.players
     seeds = game_seeds(1, games)
     per_game = bot_seeds(seeds, [0] * n)
-    outputs = (np.empty(games, np.int8), np.empty((games, 5), np.int8), np.empty((games, 5), np.int8), np.empty((games, n), np.int16))
-    _run_kernel(rules, seeds, per_game, np.zeros(n, np.int64), *outputs, None, None, by_player=False)
+    _run_kernel(rules, seeds, per_game, np.zeros(n, np.int64), _Outputs(games, rules, record=False), by_player=False)
 
 
 @pytest.mark.benchmark(group="simulate: 2p random, default rules")

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 import ordonnance as od
 from ordonnance import Rules
 from ordonnance import _simulator_kernel as kernel
+from ordonnance.core.stats import wilson
+from ordonnance.core.summary import Summary
 from ordonnance.simulation import bot_seeds, game_seeds
 
 from . import naive
@@ -83,6 +85,9 @@ CUSTOM_DECKS = [
 ]
 
 
+OUTPUTS = ("winner", "owners", "markers", "scores", "actions", "decisions", "rounds")
+
+
 def _general_and_by_player(rules: Rules, games: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Random games for every seat played by the general kernel and by the player-by-player one."""
     seeds = game_seeds(seed, games)
@@ -90,12 +95,9 @@ def _general_and_by_player(rules: Rules, games: int, seed: int) -> tuple[list[np
     policies = np.zeros(rules.players, np.int64)  # Random everywhere
     out = []
     for by_player in (False, True):
-        arrays = [
-            np.empty(games, np.int8), np.empty((games, 5), np.int8), np.empty((games, 5), np.int8),
-            np.empty((games, rules.players), np.int16), np.zeros((games, 96, 3), np.int8), np.zeros(games, np.int16),
-        ]  # fmt: skip
-        od.simulation._run_kernel(rules, seeds, per_game, policies, *arrays, by_player=by_player)
-        out.append(arrays)
+        arrays = od.simulation._Outputs(games, rules, record=True)
+        od.simulation._run_kernel(rules, seeds, per_game, policies, arrays, by_player=by_player)
+        out.append([getattr(arrays, name) for name in OUTPUTS])
     return out[0], out[1]
 
 
@@ -200,9 +202,109 @@ def test_summary_is_consistent_with_the_arrays() -> None:
     assert "3,000 games" in text and "first-player advantage" in text and "Tripoli" in text
 
 
+def _engine_length(rules: Rules, seed: int, steps: tuple[tuple[int, od.Action], ...]) -> tuple[int, int]:
+    """The decisions and rounds of a recorded game, counted as it replays through Game: a turn
+    ends with a play, a pass, or when the turn passes to another seat or the game ends; a round
+    begins with each turn whose seat is not after the seat of the turn before (and the first)."""
+    game = od.Game.new(rules, seed=seed)
+    turn_seats: list[int] = []
+    new_turn = True
+    for seat, action in steps:
+        assert game.current_player == seat
+        if new_turn:
+            turn_seats.append(seat)
+        game.apply(action)
+        new_turn = isinstance(action, (od.Play, od.Pass)) or game.is_over or game.current_player != seat
+    assert game.is_over
+    rounds = sum(1 for i, seat in enumerate(turn_seats) if i == 0 or seat <= turn_seats[i - 1])
+    return len(steps), rounds
+
+
+@pytest.mark.parametrize("rules", VARIANTS[::2], ids=IDS[::2])
+def test_decisions_and_rounds_are_those_of_the_games_replayed(rules: Rules) -> None:
+    """The kernels count each game's decisions and rounds as the engine plays them, recorded or
+    not; the rounds are not trivially 20 where claims end games early."""
+    lengths = []
+    for lineup in LINEUPS:
+        bots = _bots(lineup, rules.players)
+        res = od.simulate(rules, games=REPLAYS // len(LINEUPS) + 1, seed=13, players=bots, record=True)
+        unrecorded = od.simulate(rules, games=len(res), seed=13, players=bots)
+        assert np.array_equal(res.decisions, unrecorded.decisions) and np.array_equal(res.rounds, unrecorded.rounds)
+        assert np.array_equal(res.action_counts, res.decisions)  # type: ignore[arg-type]
+        for i in range(len(res)):
+            expected = _engine_length(rules, int(res.seeds[i]), res.record(i)[1])
+            assert (int(res.decisions[i]), int(res.rounds[i])) == expected, f"{lineup} game {i}"
+            lengths.append(expected)
+    if not rules.claims_allowed:
+        assert all(rounds == 20 for _, rounds in lengths)
+    elif JIT:  # enough games that Greedy's claims shorten some
+        assert any(rounds < 20 for _, rounds in lengths)
+
+
+class _Custom(od.bots.Greedy):
+    """A Greedy the kernel does not know: simulate drives it through Game in Python (seeded alike)."""
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, auto_claim=True), Rules(players=4, scoring="points")], ids=str)
+def test_the_python_road_fills_every_array_as_the_kernel_does(rules: Rules) -> None:
+    kernel_bots = [(od.bots.Greedy if seat % 2 else od.bots.Random)(seed=seat) for seat in range(rules.players)]
+    python_bots = [(_Custom if seat % 2 else od.bots.Random)(seed=seat) for seat in range(rules.players)]
+    games = 30 if JIT else 6
+    for record in (False, True):
+        fast = od.simulate(rules, games=games, seed=21, players=kernel_bots, record=record)
+        slow = od.simulate(rules, games=games, seed=21, players=python_bots, record=record)
+        for name in ("seeds", "bot_seeds", "winner", "owners", "markers", "scores", "decisions", "rounds", "actions", "action_counts"):
+            a, b = getattr(fast, name), getattr(slow, name)
+            assert (a is None and b is None) if not record and name in ("actions", "action_counts") else np.array_equal(a, b), name
+
+
+def test_rounds_of_a_python_game_follow_the_turns() -> None:
+    """A claim keeps the turn; a seat that acts again after its play starts a new round."""
+    play, claim = od.Play(od.Card.parse("LS"), od.Territory.CYPRUS), od.Claim(od.Territory.CYPRUS)
+    steps = [(0, play), (1, play), (1, play), (0, claim), (0, play), (1, claim), (0, play), (1, od.Pass())]
+    # rounds begin at steps 0, 2 (seat 1 again after its play), 3 (seat 0) and 6 (seat 0)
+    assert od.simulation._rounds(steps) == 4
+    assert od.simulation._rounds([]) == 0
+
+
+def test_summary_figures_are_a_hand_count_of_the_replayed_games() -> None:
+    """Every figure of the summary, from the games replayed through Game and counted one by one."""
+    rules = Rules(players=3, auto_claim=True)
+    games = 150 if JIT else 30
+    res = od.simulate(rules, games=games, seed=8, players=_bots("mixed", 3), record=True)
+    won, nobody, decisions, rounds = [0, 0, 0], 0, 0, 0
+    territories = [[0] * 3 for _ in od.Territory]
+    for i in range(games):
+        game = res.replay(i)
+        if game.winner is None:
+            nobody += 1
+        else:
+            won[game.winner] += 1
+        for t in od.Territory:
+            if (owner := game.territory_owner(t)) is not None:
+                territories[t][owner] += 1
+        length = _engine_length(rules, int(res.seeds[i]), res.record(i)[1])
+        decisions += length[0]
+        rounds += length[1]
+    summary = res.summary()
+    assert isinstance(summary, od.Summary) and isinstance(summary, Summary)
+    assert (summary.games, summary.players) == (games, 3)
+    assert summary.win_rate == pytest.approx([w / games for w in won])
+    assert summary.win_rate_ci == tuple(wilson(w, games) for w in won)
+    assert summary.draw_rate == pytest.approx(nobody / games)
+    assert summary.first_player_advantage == pytest.approx(won[0] / games - 1 / 3)
+    low, high = wilson(won[0], games)
+    assert summary.first_player_advantage_ci == pytest.approx((low - 1 / 3, high - 1 / 3))
+    assert summary.mean_decisions == pytest.approx(decisions / games) and summary.mean_rounds == pytest.approx(rounds / games)
+    assert summary.territory_frequency == tuple(tuple(c / games for c in row) for row in territories)
+    assert 19 < summary.mean_rounds < 20 and summary.mean_decisions > 40  # claims shorten some games
+
+
 def test_bad_arguments() -> None:
     with pytest.raises(od.InvalidRulesError, match="games must be a non-negative int, got -1"):
         od.simulate(Rules(), games=-1)
+    with pytest.raises(od.OrdonnanceTypeError, match="record must be a bool, got 1"):
+        od.simulate(Rules(), games=1, record=1)  # type: ignore[arg-type]
     with pytest.raises(od.InvalidRulesError, match="seed"):
         od.simulate(Rules(), games=1, seed=-5)
     with pytest.raises(od.InvalidRulesError, match="2 bots"):

@@ -848,18 +848,39 @@ def play_out(cfg: Config, s: State, g: int, forced: int, out_actions: Array, rec
     to ``out_actions`` as :func:`record_action` does.
     """
     s, out_actions, scratch = borrowed_state(s), borrowed(out_actions), borrowed(scratch)
+    return _played_out(cfg, s, g, forced, out_actions, record, scratch)[0]  # (its round count is not wanted here)
+
+
+@numba.njit(cache=True, inline="always")
+def _played_out(cfg: Config, s: State, g: int, forced: int, out_actions: Array, record: bool, scratch: Array) -> tuple[int, int]:
+    """:func:`play_out`'s loop; returns the actions taken and the rounds played.
+
+    A new round begins with each turn that starts at a seat not after the seat
+    of the turn before (the turn order has come round the table; seats that
+    cannot act are skipped), and with the first turn. A turn is a seat's actions
+    up to its play or pass: a claim leaves the turn with the claimant while it
+    can still act, and a claim that ends the turn hands it to another seat.
+    """
     actions = 0
+    rounds = 0
+    last = SEATS  # the seat of the last action (none yet: every seat is before it)
+    ended = True  # whether the last action ended its seat's turn
     while not s.board[_u(g), OVER]:
         if forced >= 0:
             a = forced
             forced = -1
         else:
             a = bot_action(cfg, s, g, scratch)
+        p = s.board[_u(g), CURRENT]
+        if p < last or (p == last and ended):
+            rounds += 1
         if record and actions < MAX_ACTIONS:
             record_action(s, g, a, out_actions[_u(actions)])
         apply_action(cfg, s, g, a, scratch)
+        last = p
+        ended = a < CLAIM_ACTIONS or a >= PASS_ACTION
         actions += 1
-    return actions
+    return actions, rounds
 
 
 @numba.njit(cache=True)
@@ -1023,19 +1044,21 @@ def simulate(
     out_winner: Array,
     out_actions: Array,
     out_action_count: Array,
+    out_rounds: Array,
     record: bool,
     scratch: Array,
 ) -> None:
     """Play ``len(seeds)`` games one after another in game 0 of ``s``.
 
-    Recorded actions are (player, mask, territory) as :func:`record_action`.
+    Recorded actions are (player, mask, territory) as :func:`record_action`;
+    every game's actions and rounds are counted (see :func:`_played_out`).
     """
     s, cards, out_actions, scratch = borrowed_state(s), borrowed(cards), borrowed(out_actions), borrowed(scratch)
     n = cfg.n
     scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
         deal(cfg, s, 0, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
-        out_action_count[_u(g)] = play_out(cfg, s, 0, -1, out_actions[_u(g)], record, scratch)
+        out_action_count[_u(g)], out_rounds[_u(g)] = _played_out(cfg, s, 0, -1, out_actions[_u(g)], record, scratch)
         out_winner[_u(g)] = outcome(cfg, s, 0, scores, scratch)
         for t in range(TERRITORIES):
             out_owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
@@ -1115,6 +1138,7 @@ def simulate_random(
     out_winner: npt.NDArray[np.int8],
     out_actions: npt.NDArray[np.int8],
     out_action_count: npt.NDArray[np.int16],
+    out_rounds: npt.NDArray[np.int16],
     record: bool,
 ) -> None:
     """:func:`simulate` for Random bots in every seat without automatic claims, a player at a time.
@@ -1167,6 +1191,7 @@ def simulate_random(
             leader = _winner(scores, owner, marker, n, tie_break, ties[0:n], ties[n : 2 * n], ties[2 * n : 3 * n], ties[3 * n :])
         out_winner[_u(g)] = leader
         out_action_count[_u(g)] = TERRITORIES * ARMY * n
+        out_rounds[_u(g)] = TERRITORIES * ARMY  # every seat's turn in each, no seat skipped
 
 
 @numba.njit(cache=True, inline="always")

@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,12 +27,13 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.actions import PASS, Action, Claim, Pass, Play
 from ordonnance.bots import Bot, Greedy, Random
-from ordonnance.core.bots import seeded_copies
-from ordonnance.core.play import check_players, game_index as _game_index, play_to_the_end
-from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping as _wrapping
-from ordonnance.core.stats import wilson as _wilson
 from ordonnance.cards import Card
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core import simulate as _driver
+from ordonnance.core.play import game_index as _game_index
+from ordonnance.core.seeds import bot_seeds, game_seeds, wrapping
+from ordonnance.core.stats import wilson as _wilson  # noqa: F401  (benchmarks import it from here)
+from ordonnance.core.summary import Summary as _Summary
+from ordonnance.errors import InvalidRulesError
 from ordonnance.game import Game, shuffled_deck
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
@@ -42,14 +42,8 @@ __all__ = ["simulate", "SimulationResult", "Summary", "game_seeds", "bot_seeds",
 
 #: The most games one :func:`simulate` call plays (its results are kept in memory:
 #: about 60 bytes a game for two players).
-MAX_GAMES = 100_000_000
-_MASK64 = (1 << 64) - 1
+MAX_GAMES = _driver.MAX_GAMES
 _CHUNK = 65_536  # games per kernel call: bounds the working memory
-
-
-def _players(players: Sequence[Bot] | None, n: int) -> list[Bot]:
-    """The bot of each seat, checked: default ``Random(seed=seat)`` for every seat."""
-    return check_players(players, n, Random)
 
 
 def _policy(bot: object) -> int | None:
@@ -62,85 +56,56 @@ def _policy(bot: object) -> int | None:
 
 
 @attrs.frozen
-class Summary:
-    """Win rates with 95% Wilson intervals, first-player advantage, territory frequencies."""
+class Summary(_Summary):
+    """The shared summary (:class:`ordonnance.core.summary.Summary`: win rates with 95% Wilson
+    intervals, games nobody won, first-player advantage, game length) and territory frequencies."""
 
-    games: int
-    """Number of games."""
-    win_rate: tuple[float, ...]
-    """Share of games each seat won."""
-    win_rate_ci: tuple[tuple[float, float], ...]
-    """95% Wilson score interval of each win rate."""
-    draw_rate: float
-    """Share of games nobody won."""
-    first_player_advantage: float
-    """Seat 0's win rate minus the fair share ``1 / players``."""
-    first_player_advantage_ci: tuple[float, float]
-    """95% interval of the first-player advantage."""
     territory_frequency: tuple[tuple[float, ...], ...]
     """``[territory][seat]``: share of games in which that seat won that territory."""
 
-    def __str__(self) -> str:
-        lines = [f"{self.games:,} games"]
-        for seat, (rate, (low, high)) in enumerate(zip(self.win_rate, self.win_rate_ci)):
-            lines.append(f"  player {seat} wins {rate:7.2%}  (95% CI {low:.2%} .. {high:.2%})")
-        if self.draw_rate:
-            lines.append(f"  nobody wins {self.draw_rate:7.2%}")
-        low, high = self.first_player_advantage_ci
-        lines.append(f"  first-player advantage {self.first_player_advantage:+.2%} (95% CI {low:+.2%} .. {high:+.2%})")
+    def extra_lines(self) -> list[str]:
+        """Each territory's line: how often each seat won it."""
+        lines = []
         for t in Territory:
             shares = "  ".join(f"p{seat} {share:6.2%}" for seat, share in enumerate(self.territory_frequency[t]))
             lines.append(f"  {t.label:<9} {shares}")
-        return "\n".join(lines)
+        return lines
 
 
 @attrs.frozen(eq=False)
-class SimulationResult:
-    """Per-game results of :func:`simulate`, as NumPy arrays (one row per game)."""
+class SimulationResult(_driver.SimulationResult[Rules]):
+    """Per-game results of :func:`simulate`, as NumPy arrays (one row per game).
 
-    rules: Rules
-    """The rules played."""
-    players: tuple[str, ...]
-    """The bot of each seat, as its repr."""
-    seeds: npt.NDArray[np.uint64]
-    """Each game's shuffle seed: ``Game.new(rules, seed=int(seeds[i]))``."""
-    bot_seeds: npt.NDArray[np.uint64]
-    """``[game, seat]``: the seed each seat's bot played that game with."""
-    winner: npt.NDArray[np.int8]
-    """The winning seat, or -1 when nobody wins."""
+    A *decision* is one action a seat took: a play, a claim or a pass
+    (:attr:`decisions`). A *turn* is a seat's actions up to its play or pass (a
+    claim leaves the turn with the claimant while it can still act). A *round*
+    goes once round the table: the first turn begins one, and so does every turn
+    that starts at a seat not after the seat of the turn before (seats that
+    cannot act are skipped). Without early claims every seat plays its 20
+    cards in 20 rounds (:attr:`rounds`).
+    """
+
     owners: npt.NDArray[np.int8]
     """``[game, territory]``: the seat that won it, or -1 if undecided."""
     markers: npt.NDArray[np.int8]
     """``[game, territory]``: the victory marker 1..5 on it, or 0."""
-    scores: npt.NDArray[np.int16]
-    """``[game, seat]``: territories held, or points under ``scoring="points"``."""
     actions: npt.NDArray[np.int8] | None
     """With ``record=True``: ``[game, i] = (seat, card mask, territory)`` for a play,
     ``(seat, 0, territory)`` for a claim and ``(seat, 0, -1)`` for a pass."""
     action_counts: npt.NDArray[np.int16] | None
-    """With ``record=True``: how many rows of ``actions`` each game used."""
-
-    def __len__(self) -> int:
-        return int(self.winner.shape[0])
+    """With ``record=True``: how many rows of ``actions`` each game used (its :attr:`decisions`)."""
 
     def summary(self) -> Summary:
-        """Aggregate the games: win rates, first-player advantage, territory frequencies."""
-        games = len(self)
-        n = self.rules.players
-        wins = [int(np.count_nonzero(self.winner == seat)) for seat in range(n)]
-        first_low, first_high = _wilson(wins[0], games)
-        return Summary(
-            games=games,
-            win_rate=tuple(w / games if games else 0.0 for w in wins),
-            win_rate_ci=tuple(_wilson(w, games) for w in wins),
-            draw_rate=float(np.count_nonzero(self.winner < 0)) / games if games else 0.0,
-            first_player_advantage=(wins[0] / games if games else 0.0) - 1 / n,
-            first_player_advantage_ci=(first_low - 1 / n, first_high - 1 / n),
+        """Aggregate the games: the shared figures (:class:`ordonnance.core.summary.Summary`) and
+        how often each seat won each territory."""
+        games, n = len(self), self.rules.players
+        return Summary.of(
+            self.winner, self.decisions, self.rounds, n,
             territory_frequency=tuple(
                 tuple(float(np.count_nonzero(self.owners[:, t] == seat)) / max(games, 1) for seat in range(n))
                 for t in range(TERRITORY_COUNT)
             ),
-        )
+        )  # fmt: skip
 
     def record(self, game: int) -> tuple[tuple[Card, ...], tuple[tuple[int, Action], ...]]:
         """Game ``game``'s deck order (top first) and its actions as (seat, action)."""
@@ -203,46 +168,90 @@ def simulate(
     called as it is, its ``choose`` once per decision of its seat, game after
     game in order. At most :data:`MAX_GAMES` games a call.
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise InvalidRulesError(f"games must be a non-negative int, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
-        raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-    if games > MAX_GAMES:
-        raise InvalidRulesError(
-            f"games must be at most {MAX_GAMES:,} per call (results are kept in memory), got {games!r}; "
-            "simulate in chunks, or use tournament()"
-        )
-    n = rules.players
-    bots = _players(players, n)
-    seeds = game_seeds(seed, games)
-    per_game = bot_seeds(seeds, [_own_seed(bot) for bot in bots])
-    winner = np.empty(games, np.int8)
-    owners = np.empty((games, TERRITORY_COUNT), np.int8)
-    markers = np.empty((games, TERRITORY_COUNT), np.int8)
-    scores = np.empty((games, n), np.int16)
-    actions = np.zeros((games, kernel.MAX_ACTIONS, 3), np.int8) if record else None
-    counts = np.zeros(games, np.int16) if record else None
+    return _driver.simulate(HOOKS, rules, games=games, seed=seed, players=players, record=record)
 
-    policies = [_policy(bot) for bot in bots]
-    if all(p is not None for p in policies):
-        _run_kernel(rules, seeds, per_game, np.array(policies, np.int64), winner, owners, markers, scores, actions, counts)
-    else:
-        _run_python(rules, bots, seeds, per_game, winner, owners, markers, scores, actions, counts)
-    return SimulationResult(
-        rules=rules,
-        players=tuple(repr(bot) for bot in bots),
-        seeds=seeds,
-        bot_seeds=per_game,
-        winner=winner,
-        owners=owners,
-        markers=markers,
-        scores=scores,
-        actions=actions,
-        action_counts=counts,
-    )
+
+class _Outputs(_driver.Outputs):
+    """The arrays of :class:`SimulationResult` being filled."""
+
+    decisions: npt.NDArray[np.int16]
+
+    def __init__(self, games: int, rules: Rules, *, record: bool) -> None:
+        super().__init__(games, rules.players)
+        self.owners = np.zeros((games, TERRITORY_COUNT), np.int8)
+        self.markers = np.zeros((games, TERRITORY_COUNT), np.int8)
+        self.actions = np.zeros((games, kernel.MAX_ACTIONS, 3), np.int8) if record else None
+
+
+def _rounds(steps: Sequence[tuple[int, Action]]) -> int:
+    """The rounds of a game played with ``steps`` (see :class:`SimulationResult`)."""
+    rounds, last, ended = 0, kernel.SEATS, True
+    for seat, action in steps:
+        if seat < last or (seat == last and ended):
+            rounds += 1
+        last, ended = seat, not isinstance(action, Claim)
+    return rounds
+
+
+class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
+    """What :func:`ordonnance.core.simulate.simulate` needs of Ordonnance."""
+
+    def policy(self, bot: object) -> int | None:
+        return _policy(bot)
+
+    def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
+        return _Outputs(games, rules, record=record)
+
+    def run_kernel(
+        self,
+        rules: Rules,
+        seeds: npt.NDArray[np.uint64],
+        bot_seeds: npt.NDArray[np.uint64],
+        policies: npt.NDArray[np.int64],
+        out: _Outputs,
+        *,
+        record: bool,
+    ) -> None:
+        _run_kernel(rules, seeds, bot_seeds, policies, out)
+
+    def new_game(self, rules: Rules, seed: int) -> Game:
+        return Game.new(rules, seed=seed)
+
+    def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
+        out.winner[g] = -1 if game.winner is None else game.winner
+        out.owners[g] = [-1 if (o := game.territory_owner(t)) is None else o for t in Territory]
+        out.markers[g] = [game.marker(t) or 0 for t in Territory]
+        out.scores[g] = game.scores
+        out.decisions[g] = len(steps)
+        out.rounds[g] = _rounds(steps)
+        if out.actions is not None:
+            for i, (seat, action) in enumerate(steps[: kernel.MAX_ACTIONS]):
+                if isinstance(action, Pass):
+                    out.actions[g, i] = (seat, 0, -1)
+                else:
+                    out.actions[g, i] = (seat, action.card.mask if isinstance(action, Play) else 0, int(action.territory))
+
+    def result(
+        self,
+        rules: Rules,
+        bots: Sequence[Any],
+        seeds: npt.NDArray[np.uint64],
+        bot_seeds: npt.NDArray[np.uint64],
+        out: _Outputs,
+        *,
+        record: bool,
+        in_kernel: bool,
+    ) -> SimulationResult:
+        return SimulationResult(
+            rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=bot_seeds,
+            winner=out.winner, scores=out.scores, decisions=out.decisions, rounds=out.rounds,
+            owners=out.owners, markers=out.markers, actions=out.actions,
+            action_counts=out.decisions.copy() if record else None,
+        )  # fmt: skip
+
+
+#: Ordonnance's hooks for the shared simulate driver.
+HOOKS = _Hooks(Rules, "ordonnance.Rules", Rules, Random)
 
 
 def _run_kernel(
@@ -250,21 +259,18 @@ def _run_kernel(
     seeds: npt.NDArray[np.uint64],
     bot_seeds: npt.NDArray[np.uint64],
     policies: npt.NDArray[np.int64],
-    winner: npt.NDArray[np.int8],
-    owners: npt.NDArray[np.int8],
-    markers: npt.NDArray[np.int8],
-    scores: npt.NDArray[np.int16],
-    actions: npt.NDArray[np.int8] | None,
-    counts: npt.NDArray[np.int16] | None,
+    out: _Outputs,
     *,
     by_player: bool = True,
 ) -> None:
-    """Play the games in the kernel, in chunks; ``by_player=False`` keeps to the
-    general kernel even where the player-by-player one applies (for the tests)."""
+    """Play the games in the kernel, in chunks, into ``out`` (recording when it has ``actions``);
+    ``by_player=False`` keeps to the general kernel even where the player-by-player one applies
+    (for the tests)."""
     cfg = kernel.config(rules, policies.tolist())
     n = rules.players
     cards = kernel.deck_of(rules)
-    record = actions is not None
+    record = out.actions is not None
+    bot_seeds = np.ascontiguousarray(bot_seeds)
     independent = (
         by_player
         and bool(np.all(policies == kernel.RANDOM))
@@ -273,14 +279,12 @@ def _run_kernel(
     )
     if independent:
         # Its working memory does not grow with the games: one call, straight into the results.
-        no_actions = np.zeros((len(seeds), 1, 3), np.int8)
-        with _wrapping():
+        with wrapping():
             kernel.simulate_random(
-                cards, n, seeds, np.ascontiguousarray(bot_seeds), cfg.scoring, cfg.tie_break, owners, markers, scores, winner,
-                no_actions if actions is None else actions,
-                np.zeros(len(seeds), np.int16) if counts is None else counts,
-                record,
-            )
+                cards, n, seeds, bot_seeds, cfg.scoring, cfg.tie_break, out.owners, out.markers, out.scores, out.winner,
+                np.zeros((len(seeds), 1, 3), np.int8) if out.actions is None else out.actions,
+                out.decisions, out.rounds, record,
+            )  # fmt: skip
         return
     state = kernel.new_state(1, len(cards))
     scratch = np.zeros(kernel.SCRATCH, np.int64)
@@ -293,45 +297,11 @@ def _run_kernel(
         w = np.empty(size, np.int64)
         a = np.zeros((size, kernel.MAX_ACTIONS if record else 1, 3), np.int64)
         c = np.zeros(size, np.int64)
-        chunk_seeds, chunk_bot_seeds = seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop])
-        with _wrapping():
-            kernel.simulate(cfg, state, cards, chunk_seeds, chunk_bot_seeds, o, m, s, w, a, c, record, scratch)
-        owners[start:stop], markers[start:stop], scores[start:stop], winner[start:stop] = o, m, s, w
-        if actions is not None and counts is not None:
-            actions[start:stop] = a
-            counts[start:stop] = c
-
-
-def _run_python(
-    rules: Rules,
-    bots: list[Bot],
-    seeds: npt.NDArray[np.uint64],
-    bot_seeds: npt.NDArray[np.uint64],
-    winner: npt.NDArray[np.int8],
-    owners: npt.NDArray[np.int8],
-    markers: npt.NDArray[np.int8],
-    scores: npt.NDArray[np.int16],
-    actions: npt.NDArray[np.int8] | None,
-    counts: npt.NDArray[np.int16] | None,
-) -> None:
-    for g, game_seed in enumerate(seeds.tolist()):
-        game = Game.new(rules, seed=game_seed)
-        step = 0
-
-        def record(seat: int, action: Action) -> None:
-            nonlocal step
-            if actions is not None and step < kernel.MAX_ACTIONS:
-                if isinstance(action, Pass):
-                    actions[g, step] = (seat, 0, -1)
-                else:
-                    mask = action.card.mask if isinstance(action, Play) else 0
-                    actions[g, step] = (seat, mask, int(action.territory))
-                step += 1
-
-        play_to_the_end(game, seeded_copies(bots, bot_seeds[g].tolist()), index=g, deal_seed=game_seed, on_action=record)
-        if counts is not None:
-            counts[g] = step
-        winner[g] = -1 if game.winner is None else game.winner
-        owners[g] = [-1 if (o := game.territory_owner(t)) is None else o for t in Territory]
-        markers[g] = [game.marker(t) or 0 for t in Territory]
-        scores[g] = game.scores
+        r = np.zeros(size, np.int64)
+        with wrapping():
+            kernel.simulate(cfg, state, cards, seeds[start:stop], bot_seeds[start:stop], o, m, s, w, a, c, r, record,
+                            scratch)  # fmt: skip
+        out.owners[start:stop], out.markers[start:stop], out.scores[start:stop], out.winner[start:stop] = o, m, s, w
+        out.decisions[start:stop], out.rounds[start:stop] = c, r
+        if out.actions is not None:
+            out.actions[start:stop] = a

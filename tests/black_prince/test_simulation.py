@@ -15,6 +15,7 @@ import pytest
 
 from ordonnance import black_prince as bp
 from ordonnance.black_prince.simulation import decode, encode, tables
+from ordonnance.core.stats import wilson
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.simulation import bot_seeds, game_seeds
 
@@ -55,7 +56,7 @@ def test_kernel_games_are_the_engine_games_action_for_action(lineup: str) -> Non
             assert list(res.record(g)) == actions
             assert res.winner[g] == (-1 if game.winner is None else game.winner)
             assert tuple(res.scores[g]) == game.routed and res.turns[g] == game.turn
-            assert res.decisions[g] == len(actions)
+            assert res.decisions[g] == len(actions) and res.rounds[g] == -(-game.turn // 2)
 
 
 def test_replay_without_a_record_plays_the_bots_again() -> None:
@@ -90,6 +91,19 @@ def test_python_bots_run_through_the_engine_and_replay() -> None:
         assert res.replay(g).routed == tuple(res.scores[g])
 
 
+class _Custom(bp.Greedy):
+    """A Greedy the kernel does not know: simulate drives it through Game in Python (seeded alike)."""
+
+
+def test_the_python_road_fills_every_array_as_the_kernel_does() -> None:
+    rules = bp.Rules(armies=("Scottish", "Burgundian"), first="coin")
+    games = max(6, SCALE // 10)
+    fast = bp.simulate(rules, games=games, seed=6, players=[bp.Greedy(seed=1), bp.Random(seed=2)], record=True)
+    slow = bp.simulate(rules, games=games, seed=6, players=[_Custom(seed=1), bp.Random(seed=2)])
+    for name in ("seeds", "bot_seeds", "winner", "scores", "turns", "decisions", "rounds", "actions"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
 def test_deal_seeds_follow_game_seeds() -> None:
     res = bp.simulate(bp.Rules(), games=4, seed=77)
     assert np.array_equal(res.seeds, game_seeds(77, 4))
@@ -108,10 +122,39 @@ def test_encode_decode_round_trip_on_every_legal_action() -> None:
         game.apply(bot.choose(game.view(game.current_player)))
 
 
+def test_summary_figures_are_a_hand_count_of_the_replayed_games() -> None:
+    """Every figure of the summary from the games replayed through Game, counted one by one;
+    the first-player advantage is seat 0's win rate minus a half, as in every game."""
+    games = max(40, SCALE // 2)
+    res = bp.simulate(bp.Rules(armies=("French", "English")), games=games, seed=4,
+                      players=[bp.Greedy(seed=1), bp.Random(seed=2)], record=True)  # fmt: skip
+    won, draws, decisions, rounds, turns, routed = [0, 0], 0, 0, 0, 0, [0, 0]
+    for g in range(games):
+        game = res.replay(g)
+        if game.winner is None:
+            draws += 1
+        else:
+            won[game.winner] += 1
+        decisions += len(res.record(g))
+        rounds += sum(1 for turn in range(1, game.turn + 1) if turn % 2 == 1)  # the turns the first player begins
+        turns += game.turn
+        routed = [routed[0] + game.routed[0], routed[1] + game.routed[1]]
+    s = res.summary()
+    assert (s.games, s.players) == (games, 2) and s.win_rate == (won[0] / games, won[1] / games)
+    assert s.win_rate_ci == (wilson(won[0], games), wilson(won[1], games)) and s.draw_rate == pytest.approx(draws / games)
+    assert s.first_player_advantage == pytest.approx(won[0] / games - 0.5) and s.first_player_advantage > 0.2
+    low, high = wilson(won[0], games)
+    assert s.first_player_advantage_ci == pytest.approx((low - 0.5, high - 0.5))
+    assert s.win_rate_gap == pytest.approx((won[0] - won[1]) / games)
+    assert s.mean_decisions == pytest.approx(decisions / games) and s.mean_rounds == pytest.approx(rounds / games)
+    assert s.mean_turns == pytest.approx(turns / games) and s.mean_routed == pytest.approx((routed[0] / games, routed[1] / games))
+    assert s.mean_rounds == pytest.approx(np.mean(np.ceil(res.turns / 2)))
+
+
 def test_summary_and_bad_input() -> None:
     summary = bp.simulate(bp.Rules(), games=200, seed=1).summary()
     assert summary.games == 200 and abs(sum(summary.win_rate) + summary.draw_rate - 1) < 1e-9
-    assert "player 0 wins" in str(summary)
+    assert "player 0 wins" in str(summary) and "routs on average: player 0" in str(summary)
     with pytest.raises(InvalidRulesError, match="-1"):
         bp.simulate(bp.Rules(), games=-1)
     with pytest.raises(OrdonnanceTypeError, match="class"):

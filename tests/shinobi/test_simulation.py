@@ -11,6 +11,7 @@ import numba
 import numpy as np
 import pytest
 
+from ordonnance.core.stats import wilson
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi import Game, Rules, bots, simulate
 from ordonnance.shinobi import _kernel as kernel
@@ -54,6 +55,7 @@ def test_kernel_games_are_the_engines_games_action_for_action(rules: Rules, kind
         assert game.winners == res.winners_of(g) and (game.winner if game.winner is not None else -1) == res.winner[g]
         assert game.totals == tuple(res.totals[g]) and game.scores == tuple(res.scores[g])
         assert game.turns == res.turns[g] and tuple(game._clan_order) == tuple(res.clans[g])
+        assert res.decisions[g] == len(codes) and res.rounds[g] == -(-game.turns // rules.players)
 
 
 def test_custom_troop_decks_agree_too() -> None:
@@ -81,7 +83,7 @@ def test_python_bots_play_the_same_games_as_their_kernel_twins() -> None:
     rules = Rules(players=3, attack="optional")
     fast = simulate(rules, games=GAMES, seed=4, players=[bots.Random(seed=1), bots.Greedy(seed=2), bots.Random(seed=3)])
     slow = simulate(rules, games=GAMES, seed=4, players=[Custom(seed=1), bots.Greedy(seed=2), Custom(seed=3)])
-    for name in ("winner", "winners", "scores", "totals", "clans", "turns", "decisions"):
+    for name in ("winner", "winners", "scores", "totals", "clans", "turns", "decisions", "rounds"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
     assert slow.replay(1).totals == tuple(slow.totals[1])
 
@@ -108,8 +110,10 @@ def test_after_applies_an_action_to_a_copy() -> None:
 def test_summary_and_result_shapes() -> None:
     res = simulate(Rules(players=5), games=GAMES * 4, seed=1)
     summary = res.summary()
-    assert len(summary.win_rate) == 5 and abs(sum(summary.win_rate) + summary.shared_rate - 1) < 1e-9
+    assert len(summary.win_rate) == 5 and abs(sum(summary.win_rate) + summary.draw_rate - 1) < 1e-9
     assert 0 <= summary.neutral_leader_rate <= 1 and summary.mean_turns > 30
+    with pytest.warns(DeprecationWarning, match="shared_rate is deprecated: use draw_rate"):
+        assert summary.shared_rate == summary.draw_rate
     assert "neutral clan" in str(summary) and len(res) == GAMES * 4
     assert np.all(res.winners.sum(axis=1) >= 1) and np.all((res.winner == -1) == (res.winners.sum(axis=1) > 1))
     assert simulate(Rules(), games=0, seed=1).summary().games == 0
@@ -124,7 +128,7 @@ def test_summary_figures_are_those_of_the_games_replayed_through_game(players: i
     res = simulate(rules, games=games, seed=11, players=lineup("mixed", players), record=True)
     summary = res.summary()
     sole, served, won = [0] * 5, [0] * 5, [0] * players
-    shared = neutral_leads = neutral_cards = turns = decisions = 0
+    shared = neutral_leads = neutral_cards = turns = decisions = rounds = 0
     for index in range(games):
         game = res.replay(index)
         assert game.is_over
@@ -143,8 +147,14 @@ def test_summary_figures_are_those_of_the_games_replayed_through_game(players: i
         neutral_cards += sum(totals[c] for c in neutral)
         turns += game.turns
         decisions += len(game.history)
-    assert summary.games == games and summary.win_rate == tuple(w / games for w in won)
-    assert summary.shared_rate == shared / games
+        rounds += sum(1 for turn in range(game.turns) if turn % players == 0)  # the turns seat 0 begins
+    assert summary.games == games and summary.players == players and summary.win_rate == tuple(w / games for w in won)
+    assert summary.win_rate_ci == tuple(wilson(w, games) for w in won)
+    assert summary.draw_rate == shared / games
+    assert summary.first_player_advantage == pytest.approx(won[0] / games - 1 / players)
+    low, high = wilson(won[0], games)
+    assert summary.first_player_advantage_ci == pytest.approx((low - 1 / players, high - 1 / players))
+    assert summary.mean_rounds == pytest.approx(rounds / games)
     assert summary.clan_win_rate == tuple(sole[c] / served[c] for c in range(5))
     assert summary.neutral_leader_rate == neutral_leads / games and summary.neutral_cards == neutral_cards / games
     assert summary.mean_turns == turns / games and summary.mean_decisions == decisions / games
@@ -162,7 +172,7 @@ def test_bad_arguments_are_refused() -> None:
         simulate(Rules(), games=-1)
     with pytest.raises(InvalidRulesError, match="players must list 4 bots"):
         simulate(Rules(), games=1, players=[bots.Random()])
-    with pytest.raises(OrdonnanceTypeError, match="shinobi Rules"):
+    with pytest.raises(OrdonnanceTypeError, match="shinobi.Rules, got 'rules'"):
         simulate("rules", games=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidRulesError, match="game index must be in 0..1, got 2"):
         simulate(Rules(players=3), games=2).replay(2)

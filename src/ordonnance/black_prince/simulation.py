@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
@@ -41,18 +42,18 @@ from ordonnance.black_prince.bots import Bot, Greedy, Random
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core import simulate as _driver
 from ordonnance.core.bots import seeded_copies
-from ordonnance.core.play import check_players, game_index as _game_index, play_to_the_end
-from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping as _wrapping
-from ordonnance.core.stats import wilson as _wilson
+from ordonnance.core.play import game_index as _game_index, play_to_the_end
+from ordonnance.core.seeds import wrapping
+from ordonnance.core.summary import Summary as _Summary
+from ordonnance.errors import InvalidRulesError
 
 #: The most games one :func:`simulate` call plays.
-MAX_GAMES = 100_000_000
+MAX_GAMES = _driver.MAX_GAMES
 
 __all__ = ["simulate", "SimulationResult", "Summary", "encode", "decode", "tables"]
 
-_MASK64 = (1 << 64) - 1
 _CHUNK = 65_536
 #: Decisions a game can take at most, per turn (place, choose, 6 rides, 6 fights, end).
 DECISIONS_PER_TURN = 15
@@ -122,77 +123,68 @@ def decode(code: int, kinds: Kinds) -> Action:
     return END_TURN if op == kernel.OP_END_TURN else END_BATTLE
 
 
-@attrs.frozen
-class Summary:
-    """Win rates with 95% Wilson intervals, the first-player advantage and the mean routs."""
+def _rounds(turns: Any) -> Any:
+    """Rounds begun after ``turns`` turns begun (an int or an array): see :class:`SimulationResult`."""
+    return -(-turns // 2)
 
-    games: int
-    """Number of games."""
-    win_rate: tuple[float, float]
-    """Share of games each seat won."""
-    win_rate_ci: tuple[tuple[float, float], tuple[float, float]]
-    """95% Wilson score interval of each win rate."""
-    draw_rate: float
-    """Share of games nobody won."""
-    first_player_advantage: float
-    """Seat 0's win rate minus seat 1's."""
+
+@attrs.frozen
+class Summary(_Summary):
+    """The shared summary (:class:`ordonnance.core.summary.Summary`: win rates with 95% Wilson
+    intervals, draws, first-player advantage, game length), the mean routs and turns.
+
+    The first-player advantage is seat 0's, as in every game: its win rate minus
+    a half. Under ``Rules(first="coin")`` seat 0 does not always move first.
+    """
+
     mean_routed: tuple[float, float]
     """Enemy troops each seat routed, on average."""
     mean_turns: float
     """Turns a game lasted, on average."""
+    win_rate_gap: float
+    """Seat 0's win rate minus seat 1's (what :attr:`first_player_advantage` meant
+    here before it took the shared definition)."""
 
-    def __str__(self) -> str:
-        lines = [f"{self.games:,} games"]
-        for seat, (rate, (low, high)) in enumerate(zip(self.win_rate, self.win_rate_ci)):
-            lines.append(f"  player {seat} wins {rate:7.2%}  (95% CI {low:.2%} .. {high:.2%}), "
-                         f"routs {self.mean_routed[seat]:.2f} on average")  # fmt: skip
-        lines.append(f"  draws {self.draw_rate:7.2%}; {self.mean_turns:.1f} turns a game on average")
-        return "\n".join(lines)
+    def extra_lines(self) -> list[str]:
+        """The mean routs, the mean turns and the gap between the seats' win rates."""
+        routs = ", ".join(f"player {seat} {mean:.2f}" for seat, mean in enumerate(self.mean_routed))
+        return [
+            f"  routs on average: {routs}",
+            f"  {self.mean_turns:.1f} turns a game on average",
+            f"  win-rate gap (seat 0 minus seat 1) {self.win_rate_gap:+.2%}",
+        ]
 
 
 @attrs.frozen(eq=False)
-class SimulationResult:
-    """Per-game results of :func:`simulate`, as NumPy arrays (one row per game)."""
+class SimulationResult(_driver.SimulationResult[Rules]):
+    """Per-game results of :func:`simulate`, as NumPy arrays (one row per game).
 
-    rules: Rules
-    """The rules played."""
-    players: tuple[str, ...]
-    """The bot of each seat, as its repr."""
-    seeds: npt.NDArray[np.uint64]
-    """Each game's seed: ``Game.new(rules, seed=int(seeds[i]))``."""
-    bot_seeds: npt.NDArray[np.uint64]
-    """``[game, seat]``: the seed each seat's bot played that game with."""
-    winner: npt.NDArray[np.int8]
-    """The winning seat, or -1 for a draw."""
-    scores: npt.NDArray[np.int16]
-    """``[game, seat]``: the enemy troops that seat routed."""
+    A *decision* is one action a seat chose (:attr:`decisions`): a placement, a
+    move, the Battle-card choice, a fight, the end of a turn or of a battle.
+    The two seats take turns, the first player first; a *round* is two turns in
+    a row from the first player's, so a game whose last turn is its ``t``-th
+    lasts ``ceil(t / 2)`` rounds (:attr:`rounds`).
+    """
+
     turns: npt.NDArray[np.int16]
-    """Turns each game lasted."""
-    decisions: npt.NDArray[np.int32]
-    """Decisions made in each game."""
+    """Turns each game lasted (begun, the last one included)."""
     actions: npt.NDArray[np.int32] | None
     """With ``record=True`` (always for bots played in Python): ``[game, i]``, the
     i-th decision as the kernel's int (:func:`decode`)."""
     _bots: tuple[object, ...] = attrs.field(repr=False, alias="bots")
 
-    def __len__(self) -> int:
-        return int(self.winner.shape[0])
-
     def summary(self) -> Summary:
-        """Aggregate the games: win rates, draws, first-player advantage, mean routs and length."""
+        """Aggregate the games: the shared figures (:class:`ordonnance.core.summary.Summary`),
+        the mean routs and length."""
         games = len(self)
-        wins = [int(np.count_nonzero(self.winner == seat)) for seat in (0, 1)]
-        rate = [w / games if games else 0.0 for w in wins]
+        shared = _Summary.of(self.winner, self.decisions, self.rounds, 2)
         return Summary(
-            games=games,
-            win_rate=(rate[0], rate[1]),
-            win_rate_ci=(_wilson(wins[0], games), _wilson(wins[1], games)),
-            draw_rate=float(np.count_nonzero(self.winner < 0)) / games if games else 0.0,
-            first_player_advantage=rate[0] - rate[1],
+            **attrs.asdict(shared, recurse=False),
             mean_routed=(float(self.scores[:, 0].mean()) if games else 0.0,
-                         float(self.scores[:, 1].mean()) if games else 0.0),  # fmt: skip
+                         float(self.scores[:, 1].mean()) if games else 0.0),
             mean_turns=float(self.turns.mean()) if games else 0.0,
-        )
+            win_rate_gap=shared.win_rate[0] - shared.win_rate[1],
+        )  # fmt: skip
 
     def record(self, game: int) -> tuple[Action, ...]:
         """Game ``game``'s decisions, in order (needs ``record=True`` for kernel bots)."""
@@ -217,11 +209,6 @@ class SimulationResult:
         bots = seeded_copies(self._bots, self.bot_seeds[index].tolist())
         play_to_the_end(replayed, bots, index=index, deal_seed=int(self.seeds[index]))
         return replayed
-
-
-def _players(players: Sequence[Bot] | None) -> list[Bot]:
-    """The bot of each seat, checked: default ``Random(seed=seat)``."""
-    return check_players(players, 2, Random)
 
 
 def _policy(bot: object) -> int | None:
@@ -251,92 +238,90 @@ def simulate(
     ``bot_seeds[game, seat]``; other bots are called as they are. The same
     ``seed`` and bots give the same results on every machine.
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise OrdonnanceTypeError(f"rules must be a black_prince.Rules, got {rules!r}")
-    if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= MAX_GAMES:
-        raise InvalidRulesError(f"games must be an int in 0..{MAX_GAMES:,}, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
-        raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-    if not isinstance(record, bool):
-        raise OrdonnanceTypeError(f"record must be a bool, got {record!r}")
-    bots = _players(players)
-    seeds = game_seeds(seed, games)
-    per_game = bot_seeds(seeds, [_own_seed(bot) for bot in bots])
-    policies = [_policy(bot) for bot in bots]
-    in_kernel = all(p is not None for p in policies)
-    width = DECISIONS_PER_TURN * rules.max_turns if record or not in_kernel else 0
-    winner = np.empty(games, np.int8)
-    scores = np.empty((games, 2), np.int16)
-    turns = np.empty(games, np.int16)
-    decisions = np.empty(games, np.int32)
-    actions = np.zeros((games, width), np.int32) if width else None
-    if in_kernel:
-        _run_kernel(rules, seeds, per_game, np.array(policies, np.int64), winner, scores, turns, decisions, actions)
-    else:
-        assert actions is not None
-        _run_python(rules, bots, seeds, per_game, winner, scores, turns, decisions, actions)
-    return SimulationResult(
-        rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=per_game,
-        winner=winner, scores=scores, turns=turns, decisions=decisions, actions=actions, bots=tuple(bots),
-    )  # fmt: skip
+    return _driver.simulate(HOOKS, rules, games=games, seed=seed, players=players, record=record)
 
 
-def _run_kernel(
-    rules: Rules,
-    seeds: npt.NDArray[np.uint64],
-    per_game: npt.NDArray[np.uint64],
-    policies: npt.NDArray[np.int64],
-    winner: npt.NDArray[np.int8],
-    scores: npt.NDArray[np.int16],
-    turns: npt.NDArray[np.int16],
-    decisions: npt.NDArray[np.int32],
-    actions: npt.NDArray[np.int32] | None,
-) -> None:
-    kinds = tables(rules)
-    width = 0 if actions is None else actions.shape[1]
-    chunk = _CHUNK if actions is None else max(1, min(_CHUNK, 2_000_000 // max(width, 1)))
-    for start in range(0, len(seeds), chunk):
-        stop = min(start + chunk, len(seeds))
-        size = stop - start
-        w = np.empty(size, np.int64)
-        s = np.empty((size, 2), np.int64)
-        t = np.empty(size, np.int64)
-        d = np.empty(size, np.int64)
-        r = np.zeros((size, width), np.int64)
-        with _wrapping():
-            kernel.simulate(kinds.tables, kinds.canon, kinds.canon_len, rules.first == "coin", rules.max_turns,
-                            seeds[start:stop], np.ascontiguousarray(per_game[start:stop]), policies,
-                            w, s, t, d, r)  # fmt: skip
-        winner[start:stop], scores[start:stop], turns[start:stop], decisions[start:stop] = w, s, t, d
-        if actions is not None:
-            actions[start:stop] = r
+class _Outputs(_driver.Outputs):
+    """The result arrays being filled; ``width`` decisions of each game are kept (0: none)."""
+
+    decisions: npt.NDArray[np.int32]
+
+    def __init__(self, games: int, width: int) -> None:
+        super().__init__(games, 2, decisions=np.int32)
+        self.turns = np.zeros(games, np.int16)
+        self.actions = np.zeros((games, width), np.int32) if width else None
 
 
-def _run_python(
-    rules: Rules,
-    bots: list[Bot],
-    seeds: npt.NDArray[np.uint64],
-    per_game: npt.NDArray[np.uint64],
-    winner: npt.NDArray[np.int8],
-    scores: npt.NDArray[np.int16],
-    turns: npt.NDArray[np.int16],
-    decisions: npt.NDArray[np.int32],
-    actions: npt.NDArray[np.int32],
-) -> None:
-    kinds = tables(rules)
-    for g, game_seed in enumerate(seeds.tolist()):
-        game = Game.new(rules, seed=game_seed)
-        step = 0
+class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
+    """What :func:`ordonnance.core.simulate.simulate` needs of Black Prince."""
 
-        def record(seat: int, action: Action) -> None:
-            nonlocal step
-            if step < actions.shape[1]:
-                actions[g, step] = encode(action, kinds)
-            step += 1
+    def policy(self, bot: object) -> int | None:
+        return _policy(bot)
 
-        play_to_the_end(game, seeded_copies(bots, per_game[g].tolist()), index=g, deal_seed=game_seed, on_action=record)
-        decisions[g] = step
-        winner[g] = -1 if game.winner is None else game.winner
-        scores[g] = game.routed
-        turns[g] = game.turn
+    def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
+        return _Outputs(games, DECISIONS_PER_TURN * rules.max_turns if record or not in_kernel else 0)
+
+    def run_kernel(
+        self,
+        rules: Rules,
+        seeds: npt.NDArray[np.uint64],
+        bot_seeds: npt.NDArray[np.uint64],
+        policies: npt.NDArray[np.int64],
+        out: _Outputs,
+        *,
+        record: bool,
+    ) -> None:
+        kinds = tables(rules)
+        width = 0 if out.actions is None else out.actions.shape[1]
+        chunk = _CHUNK if out.actions is None else max(1, min(_CHUNK, 2_000_000 // max(width, 1)))
+        for start in range(0, len(seeds), chunk):
+            stop = min(start + chunk, len(seeds))
+            size = stop - start
+            w = np.empty(size, np.int64)
+            s = np.empty((size, 2), np.int64)
+            t = np.empty(size, np.int64)
+            d = np.empty(size, np.int64)
+            r = np.zeros((size, width), np.int64)
+            with wrapping():
+                kernel.simulate(kinds.tables, kinds.canon, kinds.canon_len, rules.first == "coin", rules.max_turns,
+                                seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop]), policies,
+                                w, s, t, d, r)  # fmt: skip
+            out.winner[start:stop], out.scores[start:stop], out.turns[start:stop], out.decisions[start:stop] = w, s, t, d
+            if out.actions is not None:
+                out.actions[start:stop] = r
+        out.rounds[:] = _rounds(out.turns)
+
+    def new_game(self, rules: Rules, seed: int) -> Game:
+        return Game.new(rules, seed=seed)
+
+    def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
+        if out.actions is not None:
+            kinds = tables(game.rules)
+            kept = steps[: out.actions.shape[1]]
+            out.actions[g, : len(kept)] = [encode(action, kinds) for _, action in kept]
+        out.decisions[g] = len(steps)
+        out.winner[g] = -1 if game.winner is None else game.winner
+        out.scores[g] = game.routed
+        out.turns[g] = game.turn
+        out.rounds[g] = _rounds(game.turn)
+
+    def result(
+        self,
+        rules: Rules,
+        bots: Sequence[Any],
+        seeds: npt.NDArray[np.uint64],
+        bot_seeds: npt.NDArray[np.uint64],
+        out: _Outputs,
+        *,
+        record: bool,
+        in_kernel: bool,
+    ) -> SimulationResult:
+        return SimulationResult(
+            rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=bot_seeds,
+            winner=out.winner, scores=out.scores, decisions=out.decisions, rounds=out.rounds,
+            turns=out.turns, actions=out.actions, bots=tuple(bots),
+        )  # fmt: skip
+
+
+#: Black Prince's hooks for the shared simulate driver.
+HOOKS = _Hooks(Rules, "ordonnance.black_prince.Rules", Rules, Random)
