@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import fcntl
+import math
 import os
 import pickle
 import pty
@@ -103,6 +104,39 @@ def test_the_tournament_is_duplicate_and_equals_one_simulate_per_seating() -> No
     assert result.seat_wins[0] == (int(np.sum(ab.winner == 0)), int(np.sum(ba.winner == 1)))
     assert result.seat_wins[1] == (int(np.sum(ba.winner == 0)), int(np.sum(ab.winner == 1)))
     assert result.chunks == 2 * -(-per // 97)
+
+
+@pytest.mark.parametrize("game", ["ordonnance", "shinobi", "black-prince"])
+def test_seat_figures_and_game_length_are_those_of_one_simulate_per_seating(game: str) -> None:
+    """The seats' summary (win rates whoever sat there, first-player advantage, mean decisions
+    and rounds) counts the games of ``simulate`` seating by seating, for every game, kernel
+    bots and Python bots alike."""
+    module = od.games.module(game)
+    rules = module.Rules() if game != "shinobi" else module.Rules(players=3)
+    n = rules.players
+
+    def bots() -> list[object]:
+        return [module.bots.Greedy(seed=1), module.bots.Random(seed=2), Cycling()]
+
+    per = 30 if JIT else 6
+    result = tournament(bots(), games=per * math.perm(3, n), rules=rules, seed=4, executor="serial", chunk_size=per)
+    assert result.games_per_seating == per
+    wins, decisions, rounds = [0] * n, 0, 0
+    with np.errstate(over="ignore"):
+        for seating in result.seatings:
+            fresh = bots()  # every chunk starts from fresh copies of the bots
+            res = module.simulate(rules, games=per, seed=4, players=[fresh[b] for b in seating])
+            wins = [w + int(np.sum(res.winner == seat)) for seat, w in enumerate(wins)]
+            decisions += int(res.decisions.sum())
+            rounds += int(res.rounds.sum())
+    summary = result.seat_summary
+    assert (result.decisions, result.rounds) == (decisions, rounds) and summary.games == result.games
+    assert summary.win_rate == tuple(w / result.games for w in wins) == result.seat_win_rate
+    assert summary.draw_rate == result.draw_rate == pytest.approx(1 - sum(wins) / result.games)
+    assert summary.first_player_advantage == pytest.approx(wins[0] / result.games - 1 / n)
+    assert summary.mean_decisions == pytest.approx(decisions / result.games) and summary.mean_rounds > 1
+    text = str(result)
+    assert summary.advantage_line().strip() in text and summary.length_line().strip() in text
 
 
 def test_three_player_tournaments_seat_every_ordered_triple() -> None:

@@ -42,6 +42,7 @@ import numpy as np
 
 from ordonnance import games as _games
 from ordonnance.bots import Bot
+from ordonnance.core.stats import Z95
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.tournament import ExecutorLike, TournamentResult, _bradley_terry_elo, _named, tournament
 
@@ -51,7 +52,6 @@ __all__ = ["Ladder", "ladder", "rate", "bradley_terry", "DEFAULT_ANCHOR"]
 DEFAULT_ANCHOR = "Random"
 
 _ELO_PER_LOGIT = 400.0 / math.log(10.0)
-_Z95 = 1.959963984540054
 
 
 @attrs.frozen
@@ -148,7 +148,7 @@ def bradley_terry(
         if keep:
             covariance = np.linalg.inv(sub[np.ix_(keep, keep)])
             for i, position in enumerate(keep):
-                spread[others[position]] = _Z95 * _ELO_PER_LOGIT * math.sqrt(max(float(covariance[i, i]), 0.0))
+                spread[others[position]] = Z95 * _ELO_PER_LOGIT * math.sqrt(max(float(covariance[i, i]), 0.0))
     intervals = tuple((float(r - s), float(r + s)) for r, s in zip(ratings, spread))
     return tuple(float(r) for r in ratings), intervals
 

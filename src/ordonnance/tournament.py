@@ -78,11 +78,10 @@ from ordonnance import games as _games
 from ordonnance.bots import Bot
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.rules import Rules
-from ordonnance.simulation import MAX_GAMES as MAX_SIMULATE_GAMES
-from ordonnance.core.bots import seeded_copies
-from ordonnance.core.play import play_to_the_end
-from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed
+from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping
+from ordonnance.core.simulate import MAX_GAMES as MAX_SIMULATE_GAMES, hooks_for, play_in_python
 from ordonnance.core.stats import wilson as _wilson
+from ordonnance.core.summary import Summary
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -167,6 +166,10 @@ class TournamentResult:
     (counted among its games played, not among its wins)."""
     time_limit: float | None = None
     """The time limit per decision, in seconds (None: no limit)."""
+    decisions: int = 0
+    """Decisions taken in all games (a game lost on time counts those up to the late one)."""
+    rounds: int = 0
+    """Rounds played in all games (a round as the game's ``SimulationResult.rounds`` defines it)."""
 
     @property
     def games(self) -> int:
@@ -189,15 +192,27 @@ class TournamentResult:
         return tuple(_wilson(w, p) for w, p in zip(self.wins, self.played))
 
     @property
+    def seat_summary(self) -> Summary:
+        """The figures of the seats, whoever sat there, as every game's simulation summary gives them:
+        each seat's win rate with its 95% interval, the games nobody won alone, the
+        first-player advantage and the mean game length."""
+        return Summary.from_counts(
+            games=self.games,
+            players=self.players,
+            wins=[sum(row[s] for row in self.seat_wins) for s in range(self.players)],
+            decisions=self.decisions,
+            rounds=self.rounds,
+        )
+
+    @property
     def seat_win_rate(self) -> tuple[float, ...]:
-        """Share of all games won from each seat, whoever sat there."""
-        per_seat = [sum(row[s] for row in self.seat_wins) for s in range(self.players)]
-        return tuple(w / self.games if self.games else 0.0 for w in per_seat)
+        """Share of all games won from each seat, whoever sat there (:attr:`seat_summary`'s ``win_rate``)."""
+        return self.seat_summary.win_rate
 
     @property
     def draw_rate(self) -> float:
-        """Share of games nobody won."""
-        return self.draws / self.games if self.games else 0.0
+        """Share of games nobody won alone (:attr:`seat_summary`'s ``draw_rate``)."""
+        return self.seat_summary.draw_rate
 
     def pairwise_score(self, a: int | str, b: int | str) -> float | None:
         """Bot ``a``'s score against bot ``b``: (games above + half the ties) / games together.
@@ -276,8 +291,11 @@ class TournamentResult:
         lines.append("")
         lines.extend(self.pairwise_table(self.standings))
         lines.append("")
-        seats = ", ".join(f"seat {s} {rate:.2%}" for s, rate in enumerate(self.seat_win_rate))
-        lines.append(f"wins by seat: {seats}" + (f"; nobody wins {self.draw_rate:.2%}" if self.draws else ""))
+        summary = self.seat_summary
+        seats = ", ".join(f"seat {s} {rate:.2%}" for s, rate in enumerate(summary.win_rate))
+        lines.append(f"wins by seat: {seats}" + (f"; nobody wins {summary.draw_rate:.2%}" if self.draws else ""))
+        lines.append(summary.advantage_line().strip())
+        lines.append(summary.length_line().strip())
         if any(self.forfeits):
             lost = ", ".join(f"{name} {count:,}" for name, count in zip(self.names, self.forfeits) if count)
             lines.append(f"games lost on time (over {self.time_limit:g} s for a decision): {lost}")
@@ -336,6 +354,8 @@ class _Counts:
     draws: int
     above: tuple[tuple[int, ...], ...]  # [i][j]: games where seat i finished above seat j
     forfeits: tuple[int, ...] = ()  # by seat: games lost on time
+    decisions: int = 0  # in all the chunk's games
+    rounds: int = 0
 
 
 def _play_chunk(chunk: _Chunk) -> _Counts:
@@ -345,13 +365,14 @@ def _play_chunk(chunk: _Chunk) -> _Counts:
     forfeits = np.zeros(n, np.int64)
     # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
     # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
-    with np.errstate(over="ignore"):
+    with wrapping():
         if all(_in_kernel(p) for p in players):
             simulate = _games.module(_games.name_of(chunk.rules)).simulate
             res = simulate(chunk.rules, games=chunk.games, seed=chunk.seed, players=players)
             winner, scores = res.winner.astype(np.int64), res.scores.astype(np.int64)
+            decisions, rounds = res.decisions, res.rounds
         else:
-            winner, scores, forfeits = _play_python(chunk, players)
+            winner, scores, forfeits, decisions, rounds = _play_python(chunk, players)
     standing = scores + _WIN * (winner[:, None] == np.arange(n)[None, :])
     above = tuple(
         tuple(int(np.count_nonzero(standing[:, i] > standing[:, j])) for j in range(n)) for i in range(n)
@@ -363,41 +384,42 @@ def _play_chunk(chunk: _Chunk) -> _Counts:
         draws=int(np.count_nonzero(winner < 0)),
         above=above,
         forfeits=tuple(int(f) for f in forfeits),
+        decisions=int(decisions.sum(dtype=np.int64)),
+        rounds=int(rounds.sum(dtype=np.int64)),
     )
 
 
-def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any]:
+def _play_python(chunk: _Chunk, players: list[Bot]) -> tuple[Any, Any, Any, Any, Any]:
     """Play a chunk through its game's ``Game``, one decision at a time: the games of
     ``simulate(rules, games, seed, players)`` (the same deals, and built-in bots
-    seeded alike), with each decision timed and every failure named.
+    seeded alike; :func:`ordonnance.core.simulate.play_in_python`), with each
+    decision timed and every failure named.
 
     Returns the winner of each game (-1: nobody), the scores ``[game, seat]``
-    (-1 for a seat that lost on time, below every score) and the games each
-    seat lost on time.
+    (-1 for a seat that lost on time, below every score), the games each
+    seat lost on time, and each game's decisions and rounds.
     """
     rules, n = chunk.rules, chunk.rules.players
-    game_type = _games.module(_games.name_of(rules)).Game
+    hooks = hooks_for(rules)
     seeds = game_seeds(chunk.seed, chunk.games)
     per_game = bot_seeds(seeds, [_own_seed(bot) for bot in players])
-    winner = np.full(chunk.games, -1, np.int64)
-    scores = np.zeros((chunk.games, n), np.int64)
+    out = hooks.outputs(rules, chunk.games, record=False, in_kernel=False)
+    late_seats = play_in_python(
+        hooks, rules, players, seeds, per_game, out, first=chunk.start,
+        names=chunk.names or None, time_limit=chunk.time_limit, untimed=_in_kernel,
+    )  # fmt: skip  (the built-in Random and Greedy are never timed, wherever they play)
+    winner = out.winner.astype(np.int64)
+    scores = out.scores.astype(np.int64)
     forfeits = np.zeros(n, np.int64)
-    for g, deal_seed in enumerate(seeds.tolist()):
-        game = game_type.new(rules, seed=deal_seed)
-        late = play_to_the_end(
-            game, seeded_copies(players, per_game[g].tolist()), index=chunk.start + g, deal_seed=deal_seed,
-            names=chunk.names or None, time_limit=chunk.time_limit, untimed=_in_kernel,
-        )  # fmt: skip  (the built-in Random and Greedy are never timed, wherever they play)
-        scores[g] = game.scores
+    for g, late in enumerate(late_seats):
         if late is None:
-            winner[g] = -1 if game.winner is None else game.winner
             continue
         forfeits[late] += 1
         scores[g, late] = -1
         best = max(scores[g])
         leaders = np.flatnonzero(scores[g] == best)
         winner[g] = int(leaders[0]) if len(leaders) == 1 else -1
-    return winner, scores, forfeits
+    return winner, scores, forfeits, out.decisions, out.rounds
 
 
 def _in_kernel(bot: object) -> bool:
@@ -653,7 +675,7 @@ def tournament(
     seat_wins = [[0] * n for _ in range(k)]
     pair_wins = [[0] * k for _ in range(k)]
     forfeits = [0] * k
-    draws = 0
+    draws = decisions = rounds = 0
     with _sigterm_as_interruption():
         bar = _progress_bar(per_seating * len(seatings), progress)
         results = _execute(chunks, chunk_count, executor, workers)
@@ -661,6 +683,8 @@ def tournament(
             for counts in results:
                 seating = seatings[counts.seating]
                 draws += counts.draws
+                decisions += counts.decisions
+                rounds += counts.rounds
                 for seat, b in enumerate(seating):
                     wins[b] += counts.wins[seat]
                     seat_wins[b][seat] += counts.wins[seat]
@@ -696,6 +720,8 @@ def tournament(
         pairwise_games=tuple(map(tuple, pair_games)),
         forfeits=tuple(forfeits),
         time_limit=None if time_limit is None else float(time_limit),
+        decisions=decisions,
+        rounds=rounds,
     )
 
 
