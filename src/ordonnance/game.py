@@ -248,13 +248,13 @@ class Game:
         current: int,
         over: bool,
         passed: int,
+        hidden: npt.NDArray[np.int64] | None = None,
+        check: Check = "reachable",
         *,
         seed: int | None = None,
         rng_state: int | None = None,
-        hidden: npt.NDArray[np.int64] | None = None,
         history: list[Action] | None = None,
         order: tuple[int, ...] | None = None,
-        check: Check = "reachable",
     ) -> Game:
         """The one constructor of a game set up in a position rather than dealt
         (a save, a view's re-deal, an OpenSpiel state): its :attr:`history` starts there.
