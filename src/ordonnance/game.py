@@ -381,14 +381,6 @@ class Game:
             return Game.new(self._rules, deck=self._order)
         return Game.new(self._rules, seed=self._seed)
 
-    def _record(self, action: Action) -> None:
-        """Add ``action``, checked legal and about to be applied, to the history."""
-        history = self._history
-        if history is None:  # the first action of a set-up game: its start is the position now
-            self._start = self.clone()
-            self._history = history = []
-        history.append(action)
-
     @property
     def current_player(self) -> int:
         """The seat to act (after the game ends: the seat that acted last)."""
@@ -552,29 +544,36 @@ class Game:
         an object that is no action; the game is then unchanged.
         """
         kind = type(action)
+        mask = territory = 0
         if kind is Play:
             assert isinstance(action, Play)
             self._check_play(action)
-            self._record(action)
-            self._play(action.card.mask, action.territory)
+            mask, territory = action.card.mask, action.territory
         elif kind is Claim:
             assert isinstance(action, Claim)
             self._check_claim(action)
-            self._record(action)
-            self._passed = 0
-            self._award(action.territory, self._current)
-            if not self._over and not self.legal_actions():
-                self._advance()
+            territory = action.territory
         elif kind is Pass:
-            assert isinstance(action, Pass)
             self._check_pass(action)
-            self._record(action)
-            self._passed |= 1 << self._current
-            self._advance()
         else:
             raise OrdonnanceTypeError(
                 f"an action is a Play, Claim or Pass, not {type(action).__name__}: {action!r}"
             )
+        history = self._history
+        if history is None:  # the first action of a set-up game: its start is the position now
+            self._start = self.clone()
+            self._history = history = []
+        history.append(action)
+        if kind is Play:
+            self._play(mask, territory)
+        elif kind is Claim:
+            self._passed = 0
+            self._award(territory, self._current)
+            if not self._over and not self.legal_actions():
+                self._advance()
+        else:
+            self._passed |= 1 << self._current
+            self._advance()
 
     def _check_play(self, action: Play) -> None:
         self._check_not_over(action)
