@@ -1,16 +1,397 @@
-"""Command line: ``python -m ordonnance COMMAND``; the commands live in :mod:`ordonnance.cli`.
+"""The command line: ``python -m ordonnance COMMAND`` (also installed as ``ordonnance``).
 
-``python -m ordonnance demo`` plays a seeded game between two bots;
-``python -m ordonnance --help`` lists every command.
+Commands: ``play`` (you against bots), ``demo`` (bots, narrated), ``simulate``,
+``tournament``, ``ladder``, ``bench`` for every game (``--game ordonnance``, the
+default, ``shinobi`` or ``black-prince``), and ``odds`` (of a saved Ordonnance
+game). ``ordonnance COMMAND --help`` describes each, ``ordonnance COMMAND --game
+NAME --help`` with that game's options. Every mistake gets one line on standard
+error, never a traceback: bad arguments exit with status 2, a file that cannot
+be read or is no valid game (or any other refused value) with status 1; Ctrl-C
+exits with status 130.
+
+The commands are written once (:mod:`ordonnance.core.cli`); each game's ``cli``
+module gives its hooks.
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
+import importlib
+import os
+import shutil
 import sys
+import textwrap
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from ordonnance.cli import demo, main
+import numpy as np
 
-__all__ = ["main", "demo"]
+from ordonnance.cli import demo
+from ordonnance.core import cli as core
+from ordonnance.core import registry
+from ordonnance.errors import OrdonnanceError
+
+if TYPE_CHECKING:
+    from ordonnance.tournament import TournamentResult
+
+__all__ = ["main", "demo", "build_parser"]
+
+#: The commands, in the order ``--help`` lists them.
+COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench")
+
+
+class _Failure(Exception):
+    """A one-line error for the user (exit status 1)."""
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"ordonnance {command}: error: {message}", file=sys.stderr)
+    return core.EXIT_ERROR
+
+
+def _wrap(text: str) -> str:
+    return textwrap.fill(text, width=min(shutil.get_terminal_size().columns - 2, 78))
+
+
+# --------------------------------------------------------------------- tournament and ladder
+
+
+def _add_tournament_arguments(parser: argparse.ArgumentParser, hooks: core.Hooks) -> None:
+    from ordonnance.tournament import MAX_CHUNK_SIZE, MAX_GAMES, MAX_WORKERS
+
+    core.add_bots(parser, hooks, "the bots, repeats allowed (default greedy,random, and random bots for the "
+                                 f"other seats of a larger game): {core.bot_names(hooks)}")  # fmt: skip
+    core.add_games(parser, MAX_GAMES, 10_000, "games in all, shared by the seatings (default 10,000)")
+    core.add_seed(parser, 1, "the tournament's seed (default 1)")
+    parser.add_argument(
+        "--workers", type=core.at_most(MAX_WORKERS), default=None, help="local worker processes (default: one per CPU)"
+    )
+    parser.add_argument("--serial", action="store_true", help="run in this process only")
+    parser.add_argument(
+        "--dask", metavar="ADDRESS", default=None,
+        help="run on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local' for a "
+        "local cluster of --workers processes (needs the distributed extra)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--chunk-size", type=core.at_most(MAX_CHUNK_SIZE), default=None, help="games per task (default: automatic)"
+    )
+    core.add_time_limit(
+        parser, "seconds a bot may think a decision: search bots think up to it (unless their names give a "
+        "budget or a time), and a bot over it loses that game (default: no limit)",
+    )  # fmt: skip
+    core.add_rollouts(parser)
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="show a progress bar on standard error (default: on long runs, in a terminal)",
+    )  # fmt: skip
+    hooks.add_rules(parser)
+
+
+def _run_tournament(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.ArgumentParser,
+                    ladder: bool = False) -> int:  # fmt: skip
+    from ordonnance.ladder import rate
+    from ordonnance.tournament import tournament
+
+    rules = core.rules_of(hooks, args, parser)
+    seats = max(rules.players, 2)
+    specs = args.bots
+    if specs is None:
+        specs = [core.parse_bot(name, hooks) for name in ["greedy", "random"] + ["random"] * (seats - 2)]
+    if len(specs) < seats:
+        parser.error(f"--bots must name at least {seats} bots for {rules.players}-player games")
+    if args.serial and (args.workers is not None or args.dask is not None):
+        parser.error("--serial cannot be combined with --workers or --dask")
+    names = [str(spec) for spec in specs]
+    players = {
+        name if names.count(name) == 1 else f"{name}-{i}": core.make_bot(
+            hooks, spec, i, rollouts=args.rollouts, time_limit=args.time_limit
+        )
+        for i, (name, spec) in enumerate(zip(names, specs))
+    }
+    if ladder and args.anchor is not None and args.anchor not in players:
+        parser.error(f"--anchor {args.anchor!r} is not one of the bots: {', '.join(players)}")
+    print(f"rules: {hooks.title}, {rules.players} players, {hooks.rules_text(rules)}", flush=True)
+    start = time.perf_counter()
+    if args.dask is not None:
+        result = _tournament_on_dask(args, rules, players)
+        if isinstance(result, int):
+            return result
+    else:
+        executor: Literal["serial", "process"] = "serial" if args.serial else "process"
+        result = tournament(
+            players, args.games, rules, seed=args.seed, executor=executor, workers=args.workers,
+            chunk_size=args.chunk_size, progress=args.progress, time_limit=args.time_limit,
+        )  # fmt: skip
+    elapsed = time.perf_counter() - start
+    print(rate(result, args.anchor) if ladder else result)
+    print(f"{elapsed:.2f} s, {result.games / max(elapsed, 1e-9):,.0f} games/s, {result.chunks:,} chunks")
+    return 0
+
+
+def _check_dask_address(address: str) -> None:
+    """Refuse an address Dask cannot parse before a client is half built (whose
+    clean-up would print tracebacks)."""
+    comm: Any = importlib.import_module("distributed.comm")  # typed as Any: Dask is an optional extra
+    backends = importlib.import_module("distributed.comm.registry").backends
+    try:
+        scheme, _location = comm.parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            _host, port = comm.get_address_host_port(address)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
+    except ValueError as error:
+        raise _Failure(f"--dask {address!r} is not a scheduler address such as tcp://host:8786 or 'local': {error}") from None
+
+
+def _tournament_on_dask(args: argparse.Namespace, rules: Any, players: dict[str, Any]) -> TournamentResult | int:
+    from ordonnance.tournament import tournament
+
+    try:
+        distributed: Any = importlib.import_module("distributed")  # typed as Any: Dask is an optional extra
+    except ImportError:
+        return _fail("tournament", "--dask needs Dask: pip install 'ordonnance[distributed]'")
+    cluster: Any = None
+    try:
+        if args.dask == "local":
+            workers = args.workers or os.cpu_count() or 1
+            cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            client = distributed.Client(cluster)
+        else:
+            _check_dask_address(args.dask)
+            client = distributed.Client(args.dask)  # waits distributed.comm.timeouts.connect (30 s)
+    except _Failure as failure:
+        return _fail("tournament", str(failure))
+    except (OSError, TimeoutError, ValueError) as error:
+        if cluster is not None:
+            cluster.close()
+        return _fail("tournament", f"cannot reach the Dask scheduler {args.dask!r}: {error}")
+    try:
+        return tournament(
+            players, args.games, rules, seed=args.seed, executor=client.get_executor(),
+            chunk_size=args.chunk_size, progress=args.progress, time_limit=args.time_limit,
+        )  # fmt: skip
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# --------------------------------------------------------------------- odds (Ordonnance's saves)
+
+
+def _read_game(path: str) -> Any:
+    from ordonnance.game import Game
+    from ordonnance.serialization import MAX_TEXT_SIZE
+
+    try:
+        if path == "-":
+            text = sys.stdin.read(MAX_TEXT_SIZE + 1)
+        else:
+            with open(path, encoding="utf-8") as file:
+                text = file.read(MAX_TEXT_SIZE + 1)  # a longer file is refused without reading it all
+    except OSError as error:
+        raise _Failure(f"cannot read {path!r}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise _Failure(f"{path!r} is not a text file (expected a game saved as JSON)") from None
+    try:
+        return Game.from_json(text)
+    except (ValueError, TypeError) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise _Failure(f"{path!r} is not a valid saved game: {first}") from None
+
+
+def _run_odds(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from ordonnance.odds import territory_odds
+    from ordonnance.territory import Territory
+
+    try:
+        game = _read_game(args.file)
+    except _Failure as failure:
+        return _fail("odds", str(failure))
+    if args.player is not None and not 0 <= args.player < game.players:
+        parser.error(f"--player must be 0..{game.players - 1} for this {game.players}-player game, got {args.player}")
+    print(game)
+    print()
+    seen = "public information" if args.player is None else f"what player {args.player} can see"
+    print(f"odds of each territory if the missing cards fall at random ({seen}):")
+    for t in Territory:
+        print(f"  {territory_odds(game, t, player=args.player, samples=args.samples, seed=args.seed)}")
+    return 0
+
+
+# --------------------------------------------------------------------- the parser
+
+_EXAMPLES = {
+    "play": ["ordonnance play", "ordonnance play --bot montecarlo --seed 7", "ordonnance play --bot ismcts",
+             "ordonnance play --players 3 --seat 1 --save game.json", "ordonnance play --game shinobi --bot greedy",
+             "ordonnance play --game black-prince --armies Scottish French"],
+    "demo": ["ordonnance demo --seed 3", "ordonnance demo --game shinobi --players 5"],
+    "simulate": ["ordonnance simulate --games 100000", "ordonnance simulate --bots greedy,random --auto-claim",
+                 "ordonnance simulate --players 4 --scoring points --tie-break lowest-marker-sum",
+                 "ordonnance simulate --game black-prince --bots greedy,random"],
+    "tournament": ["ordonnance tournament --games 100000",
+                   "ordonnance tournament --bots greedy,random,montecarlo --games 600 --rollouts 200",
+                   "ordonnance tournament --players 3 --bots greedy,greedy,random,random --serial",
+                   "ordonnance tournament --game shinobi --games 100",
+                   "ordonnance tournament --dask tcp://scheduler:8786 --games 10000000"],
+    "ladder": ["ordonnance ladder --bots random,greedy,montecarlo:100,ismcts:1000 --games 2000",
+               "ordonnance ladder --bots greedy,random --games 100000 --anchor greedy",
+               "ordonnance ladder --game black-prince --bots random,greedy,montecarlo:64 --games 200"],
+    "odds": ["ordonnance odds game.json", "ordonnance odds game.json --player 0",
+             "python -c 'import ordonnance as od; print(od.Game.new(seed=1).to_json())' | ordonnance odds -"],
+    "bench": ["ordonnance bench --quick", "ordonnance bench --game shinobi"],
+}  # fmt: skip
+
+
+def _command(commands: Any, name: str, hooks: core.Hooks, summary: str, description: str) -> argparse.ArgumentParser:
+    parser: core.Parser = commands.add_parser(
+        name, help=summary, formatter_class=core.Formatter, description=_wrap(description),
+        epilog="Examples:\n" + "\n".join(f"  {line}" for line in _EXAMPLES[name]),
+    )  # fmt: skip
+    if name != "odds" and hooks.name != registry.names()[0]:
+        parser.prog += f" --game {hooks.name}"  # its errors and usage name the game
+    return parser
+
+
+def build_parser(game: str = "ordonnance") -> argparse.ArgumentParser:
+    """The argument parser of ``python -m ordonnance``, its commands' options those of ``game``."""
+    hooks = core.hooks_of(game)
+    title = hooks.title
+    parser = core.Parser(
+        prog="ordonnance",
+        formatter_class=core.Formatter,
+        description=_wrap(
+            "Three card games, Ordonnance, Shinobi and Black Prince: play them, simulate them, run bot "
+            "tournaments. Every command but odds takes --game (default ordonnance)."
+        ),
+        epilog=(
+            "Run 'ordonnance COMMAND --help' for a command's options. Examples:\n"
+            "  ordonnance play --bot greedy\n"
+            "  ordonnance simulate --games 100000 --bots greedy,random\n"
+            "  ordonnance tournament --game shinobi --games 2000"
+        ),
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")  # each a core.Parser
+
+    def runner(run: Callable[..., int], *streams: str) -> Callable[[argparse.Namespace, argparse.ArgumentParser], int]:
+        def go(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+            return run(hooks, args, sub, *[getattr(sys, stream) for stream in streams])
+
+        return go
+
+    play = _command(commands, "play", hooks, "play a game against bots in the terminal",
+                    f"Play {title} against bots in the terminal. Each turn shows the table, your hand and your "
+                    "legal moves, numbered: type a number or the move as listed (a unique beginning will do), "
+                    "'board' for the table in full, 'help' for the rules in brief, 'quit' (or Ctrl-D) to leave.")  # fmt: skip
+    core.add_game(play, hooks, "play")
+    core.add_play_arguments(play, hooks)
+    play.set_defaults(run=runner(core.run_play, "stdin", "stdout"), parser=play)
+
+    demo_parser = _command(commands, "demo", hooks, "play and narrate a seeded game between bots",
+                           f"Play one seeded game of {title}, Greedy (player 0) against Random bots, and narrate it.")
+    core.add_game(demo_parser, hooks, "demo")
+    core.add_demo_arguments(demo_parser, hooks)
+    demo_parser.set_defaults(run=runner(core.run_demo, "stdout"), parser=demo_parser)
+
+    sim = _command(commands, "simulate", hooks, "simulate many games and print win rates",
+                   f"Play many whole games of {title} with the game's simulate() and print the summary: win "
+                   "rates with 95% intervals, the first-player advantage and the game's own figures. Random and "
+                   "Greedy bots run in the numba kernel (thousands of games a second); search bots think for "
+                   "each decision (milliseconds to tens of milliseconds).")  # fmt: skip
+    core.add_game(sim, hooks, "simulate")
+    core.add_simulate_arguments(sim, hooks)
+    sim.set_defaults(run=runner(core.run_simulate, "stdout"), parser=sim)
+
+    tour = _command(commands, "tournament", hooks, "play bots against each other in every seat and rank them",
+                    f"Run ordonnance.tournament() on {title}: every ordered choice of different bots, one per "
+                    "seat, plays the same deals; prints each bot's win rate with its 95% interval and Elo rating, "
+                    "the pairwise table and the wins by seat. Chunks of games run in parallel on local processes "
+                    "(or a Dask cluster); the same seed gives the same table whatever runs it.")  # fmt: skip
+    core.add_game(tour, hooks, "tournament")
+    _add_tournament_arguments(tour, hooks)
+    tour.set_defaults(run=functools.partial(_run_tournament, hooks), parser=tour)
+
+    lad = _command(commands, "ladder", hooks, "rate bots: Bradley-Terry Elo with 95%% intervals, Random = 0",
+                   f"Run ordonnance.ladder() on {title}: a tournament (every pair of bots meets on the same deals "
+                   "in every seating), then Bradley-Terry Elo ratings counted from the anchor bot (random when it "
+                   "plays, else the first bot) with 95% intervals, and the pairwise table. A bot given with a "
+                   "budget (montecarlo:200) or a time (ismcts:50ms) thinks so; the names are as given.")  # fmt: skip
+    core.add_game(lad, hooks, "ladder")
+    _add_tournament_arguments(lad, hooks)
+    lad.add_argument("--anchor", default=None, metavar="BOT", help="the bot rated 0 (default random, else the first)")
+    lad.set_defaults(run=functools.partial(_run_tournament, hooks, ladder=True), parser=lad)
+
+    odds = _command(commands, "odds", hooks, "each territory's odds in a saved Ordonnance game",
+                    "Read an Ordonnance game saved as JSON (Game.to_json(), or 'play --save') and print the table "
+                    "and, for each territory, each player's probability of winning it if the missing cards fall "
+                    "at random: exact when few outcomes remain, else sampled, with standard errors.")  # fmt: skip
+    _add_odds_arguments(odds)
+    odds.set_defaults(run=_run_odds, parser=odds)
+
+    bench = _command(commands, "bench", hooks, "measure the headline speeds on this machine",
+                     f"Measure {title}'s headline speeds on one core of this machine, in a few seconds: the game's "
+                     "own figures (Ordonnance: the army evaluator against a plain memory pass, the completion "
+                     "search's worst case), the simulator with Random and Greedy bots, and decisions through the "
+                     "Game API. The full benchmarks are in benchmarks/ (pytest-benchmark).")  # fmt: skip
+    core.add_game(bench, hooks, "bench")
+    core.add_bench_arguments(bench, hooks)
+    bench.set_defaults(run=runner(core.run_bench, "stdout"), parser=bench)
+    return parser
+
+
+def _add_odds_arguments(odds: argparse.ArgumentParser) -> None:
+    from ordonnance.odds import MAX_SAMPLES
+
+    odds.add_argument("file", metavar="FILE", help="the saved game (JSON); '-' reads standard input")
+    odds.add_argument("--player", type=core.whole, default=None, help="take this seat's view (it also knows its own hand)")
+    odds.add_argument(
+        "--samples", type=core.at_most(MAX_SAMPLES), default=20_000,
+        help=f"random completions when not exact, at most {MAX_SAMPLES:,} (default 20,000)",
+    )  # fmt: skip
+    odds.add_argument("--seed", type=core.seed, default=0, help="the sampling seed (default 0)")
+
+
+def _game_asked(argv: Sequence[str]) -> str:
+    """The game a command line asks for (``--game NAME`` or ``--game=NAME`` after the command),
+    else Ordonnance, whose parser also explains an unknown game."""
+    for i, arg in enumerate(argv[1:], 1):
+        if arg == "--":
+            break
+        name = argv[i + 1] if arg == "--game" and i + 1 < len(argv) else arg[7:] if arg.startswith("--game=") else None
+        if name in registry.names():
+            return name
+    return registry.names()[0]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (argparse exits with 2 on bad arguments)."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    args, unknown = build_parser(_game_asked(arguments)).parse_known_args(arguments)
+    if unknown:  # told by the command's parser, which names the help that lists its options
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    try:
+        # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
+        # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
+        with np.errstate(over="ignore"):
+            return int(args.run(args, args.parser))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return core.EXIT_INTERRUPTED
+    except OrdonnanceError as error:  # a value the library refused: one line, as for a bad file
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return _fail(args.command, first)
+    except BrokenPipeError:
+        # The reader went away (e.g. "| head"): silence the final flush, as Python's docs advise.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return core.EXIT_ERROR
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,9 +1,14 @@
-"""The command line of Black Prince: ``play`` (a person against a bot) and ``simulate``.
+"""Black Prince's command-line hooks (``HOOKS``): what ``ordonnance COMMAND --game black-prince`` uses.
 
-The shared ``ordonnance`` command wires these in as ``ordonnance play --game
-black-prince`` and ``ordonnance simulate --game black-prince``; here they are
-plain functions over an :class:`argparse.Namespace` and text streams, and
-:func:`main` runs them on their own (``python -m ordonnance.black_prince.cli``).
+The commands are the shared ones (:mod:`ordonnance.core.cli`); Black Prince
+gives its rules options (``--armies``, ``--first``), its bots, its battlefield
+and hand, the fight calculator's totals beside every fight, and the
+breakthroughs. A move at the table is typed as its number or its text
+(``place Archers 2 in column 3``, ``end``).
+
+:func:`main` runs ``play`` and ``simulate`` on their own (``python -m
+ordonnance.black_prince.cli``), and the functions below keep the module's older
+interface:
 
 >>> import io
 >>> from ordonnance.black_prince.cli import main
@@ -11,30 +16,33 @@ plain functions over an :class:`argparse.Namespace` and text streams, and
 >>> main(["simulate", "--games", "200", "--seed", "3"], stdout=out)
 0
 >>> print(out.getvalue().splitlines()[0])
-black prince simulate: 200 games, seed 3, English (random) vs French (random)
+Black Prince simulate: 200 games, 2 players, seed 3: player 0 = Random, player 1 = Random
 """
 
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
-import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from ordonnance.black_prince.actions import Action, Fight
-from ordonnance.black_prince.bots import Bot, Greedy, MonteCarlo, Random
+from ordonnance.black_prince.bots import Greedy, MonteCarlo, Random
+from ordonnance.black_prince._montecarlo import MAX_ROLLOUTS
 from ordonnance.black_prince.cards import ARMIES
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.render import board
 from ordonnance.black_prince.rules import Rules
-from ordonnance.errors import OrdonnanceError
+from ordonnance.core import cli as core
+from ordonnance.core.terminal import fit
 
-__all__ = ["add_play_arguments", "add_simulate_arguments", "run_play", "run_simulate", "build_parser", "main"]
+__all__ = ["HOOKS", "BOT_KINDS", "add_play_arguments", "add_simulate_arguments", "run_play", "run_simulate",
+           "build_parser", "main", "describe"]  # fmt: skip
 
+#: The bots the command line offers.
 BOT_KINDS = ("random", "greedy", "montecarlo")
-_HELP = """\
+_MASK64 = (1 << 64) - 1
+_RULES_HELP = """\
 Black Prince in brief (the docs' Black Prince rules page has everything):
  * each turn: place a troop card in your front row (opposite an enemy unit or
    beside your own; the first card anywhere), or place a line-infantry card
@@ -43,12 +51,12 @@ Black Prince in brief (the docs' Black Prince rules page has everything):
    a Battle card.
  * in a battle you are the attacker: ride your mounted units one column, then
    fight: each unit attacks once, frontally (must) or diagonally (may). Totals
-   are strength +1 advantage, +1 double line, +1 per free archer beside, +1 flank.
-   The higher total routs the other unit; equal totals change nothing.
+   are strength +1 advantage, +1 double line, +1 per free archer beside,
+   +1 flank. The higher total routs the other unit; equal totals change nothing.
  * units that never met an enemy break through: a random card of the enemy hand.
  * the first to rout 6 enemy troops wins.
-Rows: 0 and 1 are player 1's back and front rows, 2 and 3 player 0's front and back.
-Type a move number, 'board', 'help' or 'quit'."""
+Rows: 0 and 1 are player 1's back and front rows, 2 and 3 player 0's front and
+back."""
 
 
 def _army(text: str) -> str:
@@ -58,63 +66,6 @@ def _army(text: str) -> str:
     return name
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is an integer 0..2**64-1, got {text!r}") from None
-    if not 0 <= value < 1 << 64:
-        raise argparse.ArgumentTypeError(f"a seed is an integer 0..2**64-1, got {text!r}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value <= 100_000_000:
-        raise argparse.ArgumentTypeError(f"expected a whole number 0..100000000, got {text!r}")
-    return value
-
-
-def _add_rules(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--armies", nargs=2, type=_army, default=["English", "French"], metavar=("SEAT0", "SEAT1"),
-                        help=f"the two armies, each one of {', '.join(ARMIES)} (default English French)")  # fmt: skip
-    parser.add_argument("--first", choices=("seat0", "coin"), default="seat0", help="who starts (default seat0)")
-
-
-def _rules(args: argparse.Namespace) -> Rules:
-    return Rules(armies=tuple(args.armies), first=args.first)
-
-
-def _make_bot(kind: str, seed: int, rollouts: int | None = None) -> Bot:
-    if kind == "random":
-        return Random(seed=seed)
-    if kind == "greedy":
-        return Greedy(seed=seed)
-    return MonteCarlo(seed=seed) if rollouts is None else MonteCarlo(seed=seed, rollouts=rollouts)
-
-
-def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``play``: armies, who starts, the bot, seed, seat, save file."""
-    _add_rules(parser)
-    parser.add_argument("--bot", choices=BOT_KINDS, default="greedy", help="the opponent (default greedy)")
-    parser.add_argument("--seed", type=_seed, default=None, help="the game's seed (default: random, and printed)")
-    parser.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat (default 0)")
-    parser.add_argument("--save", metavar="FILE", default=None, help="save the game as JSON when it ends or you quit")
-
-
-def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``simulate``: armies, who starts, games, seed, the bots of both seats."""
-    _add_rules(parser)
-    parser.add_argument("--games", type=_count, default=10_000, help="games to play (default 10000)")
-    parser.add_argument("--seed", type=_seed, default=1, help="the seed of the deals (default 1)")
-    parser.add_argument("--bots", nargs="+", choices=BOT_KINDS, default=["random"],
-                        help="one bot for both seats, or one per seat (default random)")  # fmt: skip
-    parser.add_argument("--rollouts", type=_count, default=None, help="rollouts per decision of montecarlo bots")
-
-
 def describe(game: Game, action: Action) -> str:
     """``action`` in words; a fight with its totals and their parts, from the fight calculator."""
     if isinstance(action, Fight):
@@ -122,133 +73,122 @@ def describe(game: Game, action: Action) -> str:
     return str(action)
 
 
-class _Quit(Exception):
-    pass
+class _BlackPrince(core.Hooks):
+    """Black Prince's hooks."""
 
+    name = "black-prince"
+    title = "Black Prince"
+    bots = {"random": Random, "greedy": Greedy, "montecarlo": MonteCarlo}
+    budgets = {"montecarlo": core.Budget("rollouts", "rollouts", MAX_ROLLOUTS)}
+    rules_help = _RULES_HELP
+    bench_games = (20_000, 2_000, 20)
 
-class _Table:
-    """One person against a bot, over text streams."""
+    def add_rules(self, parser: argparse.ArgumentParser) -> None:
+        """``--armies SEAT0 SEAT1`` and ``--first``."""
+        group = parser.add_argument_group("black prince rules (the defaults are the standard game)")
+        group.add_argument("--armies", nargs=2, type=_army, default=["English", "French"], metavar=("SEAT0", "SEAT1"),
+                           help=f"the two armies, each one of {', '.join(ARMIES)} (default English French)")  # fmt: skip
+        group.add_argument("--first", choices=("seat0", "coin"), default="seat0", help="who starts (default seat0)")
 
-    def __init__(self, game: Game, you: int, bot: Bot, name: str, stdin: TextIO, stdout: TextIO) -> None:
-        self.game, self.you, self.bot, self.name = game, you, bot, name
-        self.stdin, self.stdout = stdin, stdout
+    def rules(self, args: argparse.Namespace) -> Rules:
+        """The Rules of the options."""
+        return Rules(armies=tuple(args.armies), first=args.first)
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.stdout)
+    def rules_text(self, rules: Any) -> str:
+        """The armies and who starts."""
+        return f"armies {rules.armies[0]} (player 0) and {rules.armies[1]} (player 1), first={rules.first}"
 
-    def show(self) -> None:
-        view = self.game.view(self.you)
-        self.say()
-        self.say(board(view))
-        self.say(f"your hand: {', '.join(map(str, view.hand)) or '-'}")
+    def board(self, table: Any, width: int | None) -> str:
+        """The battlefield; of a view, the seat's hand too."""
+        text = board(table, width=width)
+        hand = getattr(table, "hand", None)
+        if isinstance(hand, tuple):
+            text += "\n" + fit(f"your hand: {', '.join(map(str, hand)) or '-'}", width)
+        return text
 
-    def person(self) -> Action:
-        self.show()
-        actions = self.game.legal_actions()
-        self.say("your moves:")
-        for number, action in enumerate(actions, 1):
-            self.say(f"  {number:>2} {describe(self.game, action)}")
-        while True:
-            print(f"your move (1-{len(actions)}, board, help, quit)> ", end="", file=self.stdout, flush=True)
-            line = self.stdin.readline()
-            if not line:
-                raise _Quit
-            word = line.strip().lower()
-            if word in ("quit", "q", "exit"):
-                raise _Quit
-            if word in ("help", "h", "?"):
-                self.say(_HELP)
-            elif word in ("board", "b"):
-                self.show()
-            elif word.isdigit() and 1 <= int(word) <= len(actions):
-                return actions[int(word) - 1]
-            else:
-                self.say(f"type a move number from 1 to {len(actions)}, board, help or quit")
+    def describe(self, game: Any, action: Any) -> str:
+        """A fight with both totals and what it routs, in short (``board`` and the narration give
+        their parts, :func:`describe`)."""
+        if not isinstance(action, Fight):
+            return str(action)
+        result = game.fight_preview(action)
+        routed = f"{', '.join(map(str, result.losses))} routed" if result.losses else "nothing happens"
+        return f"{action}: {result.attacker.total} against {result.defender.total}, {routed}"
 
-    def play(self) -> None:
-        game = self.game
-        while not game.is_over:
-            seat = game.current_player
-            action = self.person() if seat == self.you else self.bot.choose(game.view(seat))
-            text = describe(game, action)
-            preview = game.fight_preview(action) if isinstance(action, Fight) else None
-            before = len(game.discard(1 - seat))
-            game.apply(action)
-            self.say(f"{'you' if seat == self.you else self.name}: {text}")
-            taken = game.discard(1 - seat)[before:]
-            if preview is not None and preview.winner == "attacker":
-                taken = taken[len(preview.losses) :]
-            if taken:
-                self.say(f"  breakthrough: {', '.join(map(str, taken))} taken from the reserves")
-        self.show()
+    def details(self, game: Any, you: int, width: int | None) -> str:
+        """The board, then every fight there is to choose with its totals' parts (:func:`describe`)."""
+        fights = [describe(game, a) for a in game.view(you).legal_actions if isinstance(a, Fight)]
+        return "\n".join([self.board(game.view(you), width), *(fit(f"  {text}", width, 6) for text in fights)])
+
+    def seat_note(self, game: Any, seat: int, you: int | None) -> str:
+        """The seat's army."""
+        return str(game.rules.armies[seat])
+
+    def bot_seed(self, seed: int, seat: int) -> int:
+        """The seed ``play`` has always given Black Prince's bot."""
+        return (seed + 1) & _MASK64
+
+    def before(self, game: Any, action: Any) -> tuple[str, Any, int]:
+        """The move in words (a fight with its totals' parts), a fight's expected result, and the cards
+        the enemy has lost so far."""
+        preview = game.fight_preview(action) if isinstance(action, Fight) else None
+        return describe(game, action), preview, len(game.discard(1 - game.current_player))
+
+    def narrate(self, game: Any, seat: int, action: Any, names: Sequence[str], you: int | None, before: Any) -> list[str]:
+        """The move (a fight with its totals), then any breakthrough."""
+        text, preview, lost = before
+        lines = [f"{names[seat]}: {text}"]
+        taken = game.discard(1 - seat)[lost:]
+        if preview is not None and preview.winner == "attacker":
+            taken = taken[len(preview.losses) :]
+        if taken:
+            lines.append(f"breakthrough: {', '.join(map(str, taken))} taken from the reserves")
+        return lines
+
+    def outcome(self, game: Any, you: int, names: Sequence[str]) -> list[str]:
+        """``game over after T turns, routed A to B: ...``."""
         winner = game.winner
-        result = "a draw" if winner is None else "you win!" if winner == self.you else f"{self.name} wins"
-        self.say(f"game over after {game.turn} turns, routed {game.routed[0]} to {game.routed[1]}: {result}")
+        result = "a draw" if winner is None else "you win!" if winner == you else f"{names[winner]} wins"
+        return [f"game over after {game.turn} turns, routed {game.routed[0]} to {game.routed[1]}: {result}"]
+
+
+#: Black Prince's hooks, for :mod:`ordonnance.core.cli`.
+HOOKS = _BlackPrince()
+
+
+# --------------------------------------------------------------------- the older interface
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``play``: armies, who starts, the bot, seed, seat, save file."""
+    core.add_play_arguments(parser, HOOKS)
+
+
+def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``simulate``: armies, who starts, games, seed, the bots of both seats."""
+    core.add_simulate_arguments(parser, HOOKS)
 
 
 def run_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    """Play one game against a bot on the given streams; returns the exit status."""
-    try:
-        rules = _rules(args)
-    except OrdonnanceError as error:
-        print(f"black prince play: {error}", file=sys.stderr)
-        return 2
-    seed = secrets.randbits(32) if args.seed is None else args.seed
-    game = Game.new(rules, seed=seed)
-    bot = _make_bot(args.bot, (seed + 1) & ((1 << 64) - 1))
-    name = f"{args.bot} bot"
-    print(f"Black Prince, seed {seed}: you are player {args.seat} ({rules.armies[args.seat]}), "
-          f"against the {name} ({rules.armies[1 - args.seat]}).", file=stdout)  # fmt: skip
-    print("Type the number of a move, 'help' for the rules in brief, 'quit' to leave.", file=stdout)
-    status = 0
-    try:
-        _Table(game, args.seat, bot, name, stdin, stdout).play()
-    except _Quit:
-        print("bye", file=stdout)
-    except KeyboardInterrupt:
-        print("\ninterrupted, bye", file=stdout)
-        status = 130
-    if args.save is not None:
-        try:
-            with open(args.save, "w", encoding="utf-8") as file:
-                file.write(game.to_json())
-        except OSError as error:
-            print(f"black prince play: cannot save the game to {args.save!r}: {error.strerror or error}", file=sys.stderr)
-            return 1
-        print(f"game saved to {args.save}", file=stdout)
-    return status
+    """Play one game against a bot on the given streams; returns the exit status (2: bad options)."""
+    return core.run_quietly("play", core.run_play, HOOKS, args, stdin, stdout)
 
 
 def run_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
-    """Simulate games between bots and print the summary; returns the exit status."""
-    from ordonnance.black_prince.simulation import simulate
-
-    try:
-        rules = _rules(args)
-    except OrdonnanceError as error:
-        print(f"black prince simulate: {error}", file=sys.stderr)
-        return 2
-    kinds = list(args.bots) * 2 if len(args.bots) == 1 else list(args.bots)
-    if len(kinds) != 2:
-        print(f"black prince simulate: --bots names 1 bot or 2 (one per seat), got {len(kinds)}", file=sys.stderr)
-        return 2
-    players = [_make_bot(kind, seat, args.rollouts) for seat, kind in enumerate(kinds)]
-    print(f"black prince simulate: {args.games:,} games, seed {args.seed}, "
-          f"{rules.armies[0]} ({kinds[0]}) vs {rules.armies[1]} ({kinds[1]})", file=stdout)  # fmt: skip
-    start = time.perf_counter()
-    result = simulate(rules, games=args.games, seed=args.seed, players=players)
-    seconds = time.perf_counter() - start
-    print(result.summary(), file=stdout)
-    print(f"{seconds:.2f} s, {args.games / max(seconds, 1e-9):,.0f} games/s", file=stdout)
-    return 0
+    """Simulate games between bots and print the summary; returns the exit status (2: bad options)."""
+    return core.run_quietly("simulate", core.run_simulate, HOOKS, args, stdout)
 
 
 def build_parser(prog: str = "python -m ordonnance.black_prince.cli") -> argparse.ArgumentParser:
     """A parser with the ``play`` and ``simulate`` commands (``prog`` names the program in messages)."""
-    parser = argparse.ArgumentParser(prog=prog, description="Black Prince, the card game of the Hundred Years' War")
+    parser = core.Parser(prog=prog, description="Black Prince, the card game of the Hundred Years' War")
     commands = parser.add_subparsers(dest="command", required=True)
-    add_play_arguments(commands.add_parser("play", help="play a game against a bot"))
-    add_simulate_arguments(commands.add_parser("simulate", help="simulate games between bots"))
+    play = commands.add_parser("play", help="play a game against a bot")
+    add_play_arguments(play)
+    play.set_defaults(parser=play)
+    simulate = commands.add_parser("simulate", help="simulate games between bots")
+    add_simulate_arguments(simulate)
+    simulate.set_defaults(parser=simulate)
     return parser
 
 
@@ -259,16 +199,15 @@ def main(
     stdout: TextIO | None = None,
     prog: str = "python -m ordonnance.black_prince.cli",
 ) -> int:
-    """Run ``play`` or ``simulate`` from ``argv`` (the command first, then its options).
-
-    The shared ``ordonnance`` command can hand over the rest of its command line:
-    ``main(["play", *options], prog="ordonnance")``.
-    """
-    args = build_parser(prog).parse_args(argv)
+    """Run ``play`` or ``simulate`` from ``argv`` (the command first, then its options);
+    bad options exit with status 2, as the ``ordonnance`` command's do."""
+    args, unknown = build_parser(prog).parse_known_args(argv)
+    if unknown:
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     out = sys.stdout if stdout is None else stdout
     if args.command == "play":
-        return run_play(args, sys.stdin if stdin is None else stdin, out)
-    return run_simulate(args, out)
+        return core.run_play(HOOKS, args, args.parser, sys.stdin if stdin is None else stdin, out)
+    return core.run_simulate(HOOKS, args, args.parser, out)
 
 
 if __name__ == "__main__":
