@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,55 @@ def test_editing_an_inlined_module_recompiles_the_functions_that_call_it(tmp_pat
     assert _run(stamped, install=True) == 21
     if _run(plain, install=False) == 21:
         pytest.skip("this numba recompiles callers of an edited module by itself")
+
+
+COUNT = """
+import os
+import sys
+sys.path.insert(0, {root!r})
+from numba.core import caching, event
+if {by_time}:  # numba before 0.68 stamped a source file with its modification time and size
+    def by_time(self):
+        stat = os.stat(self._py_file)
+        return stat.st_mtime, stat.st_size
+    caching._SourceFileBackedLocatorMixin.get_source_stamp = by_time
+compiled = []
+class Listener(event.Listener):
+    def on_start(self, e):
+        compiled.append(e.data["dispatcher"].py_func.__name__)
+    def on_end(self, e):
+        pass
+event.register("numba:compile", Listener())
+from ordonnance import _numba_cache
+assert _numba_cache.install({package!r})
+from kernels.user import user
+print(user(), " ".join(sorted(compiled)))
+"""
+
+
+def _compiled(root: Path, by_time: bool) -> tuple[int, list[str]]:
+    """user()'s value in a fresh process, and the functions it compiled (not loaded from the cache)."""
+    code = COUNT.format(root=str(root), package=str(root / "kernels"), by_time=by_time)
+    env = {name: value for name, value in os.environ.items() if name != "NUMBA_CACHE_DIR"}
+    env["NUMBA_DISABLE_JIT"] = "0"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    value, *compiled = done.stdout.split()
+    return int(value), compiled
+
+
+@pytest.mark.parametrize("by_time", [False, True], ids=["numba's stamp", "numba's stamp before 0.68"])
+def test_the_same_files_written_again_later_still_load_from_the_cache(tmp_path: Path, by_time: bool) -> None:
+    _package(tmp_path, 10)
+    assert _compiled(tmp_path, by_time) == (11, ["leaf", "user"])
+    assert _compiled(tmp_path, by_time) == (11, [])
+    later = time.time() + 3600
+    for module in (tmp_path / "kernels").glob("*.py"):  # as a reinstall of the same version does
+        module.write_bytes(module.read_bytes())
+        os.utime(module, (later, later))
+    assert _compiled(tmp_path, by_time) == (11, [])
+    _edit_leaf(tmp_path, 20)
+    assert _compiled(tmp_path, by_time) == (21, ["leaf", "user"])
 
 
 def _stamp(package: Path, module: str) -> str:

@@ -14,8 +14,12 @@ under a directory (this package): it works like numba's but stamps each
 cache entry with a hash of the function's module and of every module of the
 package that it imports, directly or through others, and that compiles with
 numba; editing any of them recompiles the functions that may have inlined
-its code on their next use, and only those. It relies on numba's ``numba.core.caching`` classes; on a numba whose
-internals differ it leaves numba's caching as it is.
+its code on their next use, and only those. The stamp holds contents, never
+times: a reinstall of the same version writes the same files anew, and its
+kernels still load from the cache (numba before 0.68 stamped with the file's
+modification time, which a reinstall changes). It relies on numba's
+``numba.core.caching`` classes; on a numba whose internals differ it leaves
+numba's caching as it is.
 """
 
 from __future__ import annotations
@@ -102,6 +106,14 @@ def _kernels(root: str) -> dict[str, tuple[bytes, frozenset[str]]]:
 
 
 @functools.lru_cache(maxsize=None)
+def _contents_hash(path: str) -> bytes:
+    """The SHA-256 digest of the file at ``path`` as this process first reads it (numba's own
+    stamp since 0.68, so that its caches stay valid)."""
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).digest()
+
+
+@functools.lru_cache(maxsize=None)
 def kernel_stamp(path: str, root: str) -> str:
     """A hash of the module at ``path`` and of every module of the package at ``root`` that
     compiles with numba and that it imports, directly or through such modules (paths and contents)."""
@@ -158,7 +170,7 @@ def install(root: str | os.PathLike[str]) -> bool:
 
 def _stamped(base: type, directory: str) -> type:
     """A subclass of numba's locator ``base`` for files under ``directory``, whose stamp
-    also covers every kernel module there."""
+    is the contents of the function's module and of the kernel modules it imports."""
 
     class Locator(base):  # type: ignore[misc]
         _ordonnance_root = directory
@@ -170,7 +182,7 @@ def _stamped(base: type, directory: str) -> type:
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self) -> Any:
-            return (super().get_source_stamp(), kernel_stamp(self._py_file, directory))
+            return (_contents_hash(self._py_file), kernel_stamp(self._py_file, directory))
 
     Locator.__name__ = Locator.__qualname__ = f"Kernel{base.__name__.lstrip('_')}"
     return Locator
