@@ -4,7 +4,7 @@ An army is one player's cards in one territory. For each symbol, count the
 cards of the army that carry it: on 4 cards it is a **regiment**, on 3 a
 **battalion**, on 2 a **company**. Armies compare by the number of regiments,
 then the regiments' ranks (strongest first), then battalions likewise, then
-companies likewise (RULES.md, "Army strength").
+companies likewise (:ref:`rules-army-strength`).
 
 The key
 -------
@@ -19,7 +19,7 @@ Each tier holds a 5-bit mask of the symbols in that tier (bit ``i`` = the
 symbol of rank ``i``, as in a card mask) under the 3-bit count of those
 symbols. For two sets of the same size, comparing their masks as integers
 is exactly comparing their ranks strongest first, so the integer order of
-the keys is the order of RULES.md. :func:`describe` decodes a key.
+the keys is the order of the rules (:ref:`rules-army-strength`). :func:`describe` decodes a key.
 
 >>> army_key(["SH", "SH", "LS", "S"])
 2359336

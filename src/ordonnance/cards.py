@@ -219,7 +219,7 @@ _STANDARD_COPIES = {1: 4, 2: 2, 3: 1, 4: 1, 5: 1}
 
 @functools.lru_cache(maxsize=8)
 def standard_deck(copies: int = 1) -> tuple[Card, ...]:
-    """The standard 56-card deck reconstructed in RULES.md, ``copies`` times over.
+    """The standard 56-card deck of the rules (:ref:`rules-deck`), ``copies`` times over.
 
     Each 1-symbol card appears 4 times, each 2-symbol card twice, every other
     card once; every symbol is on 23 cards. Cards come sorted (fewest symbols

@@ -4,8 +4,8 @@ An army with ``k`` cards missing can be completed with any ``k`` cards of a
 pool (a multiset of cards). :func:`best_completion_key` is the strongest key
 any such completion reaches, :func:`best_completion` also says which cards
 reach it, and :func:`can_beat` looks for any completion at or above a
-threshold, which is what an early claim must rule out (RULES.md, "Deciding
-a territory"): an opponent who would complete after the claimant needs
+threshold, which is what an early claim must rule out
+(:ref:`rules-deciding-a-territory`): an opponent who would complete after the claimant needs
 ``threshold = claimant_key + 1``, one who could win ties needs
 ``threshold = claimant_key``.
 

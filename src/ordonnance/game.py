@@ -1,6 +1,6 @@
 """The game: state, turns, legal actions, resolution, claims and the winner.
 
-A :class:`Game` is a mutable position that follows RULES.md. Drive it with
+A :class:`Game` is a mutable position that follows the rules (:ref:`rules`). Drive it with
 :meth:`Game.legal_actions` and :meth:`Game.apply`; every other method only
 reads. Chance (the shuffle) happens once, in :meth:`Game.new`, from a seed.
 
@@ -615,7 +615,7 @@ class Game:
     # ------------------------------------------------------------------ claims
 
     def can_claim(self, player: int, territory: Territory | int) -> bool:
-        """Whether ``player`` can prove ``territory`` unbeatable now (RULES.md, "Early claim").
+        """Whether ``player`` can prove ``territory`` unbeatable now (:ref:`rules-early-claim`).
 
         The player's army there must be complete and the territory undecided;
         then no opponent may be able to beat it with any cards not face up (the

@@ -34,7 +34,7 @@ Antioch: player 0 50.6% ± 0.7%, player 1 49.4% ± 0.7% (20,000 samples)
   with distinct physical cards, the viewer's hand cards only in the viewer's
   places, is equally likely.
 * Each completed army is then scored (:func:`~ordonnance.army_key`) and the
-  territory goes to the strongest (RULES.md, "Deciding a territory"). Ties go
+  territory goes to the strongest (:ref:`rules-deciding-a-territory`). Ties go
   to the army completed first. Armies already complete keep their real
   completion time; armies still incomplete complete after them, those missing
   fewer cards first, then in turn order starting from the player to act.

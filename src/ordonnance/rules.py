@@ -1,4 +1,4 @@
-"""The rules of a game: player count, deck and the variants of RULES.md."""
+"""The rules of a game: player count, deck and the variants of the rules (:ref:`rules-variants`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Black Prince ("Чёрный принц"), the two-player card game of the Hundred Years' War.
 
-The rules are RULES-black-prince.md (see the docs' Black Prince pages): four
+The rules are those of the docs' Black Prince rules page (:ref:`black-prince-rules`): four
 army decks, a 6x4 battlefield, placement, mounted movement, fights decided by
 strength, advantages and supports, breakthroughs; the first to rout six enemy
 troops wins.

@@ -1,4 +1,4 @@
-"""Troop types, cards and the four army decks of RULES-black-prince.md.
+"""Troop types, cards and the four army decks of the rules (:ref:`black-prince-rules-armies`).
 
 >>> from ordonnance.black_prince import deck, TroopType
 >>> cards = deck("Scottish")
@@ -26,7 +26,7 @@ MAX_STRENGTH = 9
 
 
 class TroopType(enum.IntEnum):
-    """A troop type, numbered in the order of RULES-black-prince.md's advantage table."""
+    """A troop type, numbered in the order of the rules' advantage table (:ref:`black-prince-rules-advantages`)."""
 
     KNIGHTS = 0
     CAVALRY = 1

@@ -1,6 +1,6 @@
 """The game of Black Prince: state, turns, battles, legal actions and the winner.
 
-A :class:`Game` is a mutable position that follows RULES-black-prince.md.
+A :class:`Game` is a mutable position that follows Black Prince's rules (:ref:`black-prince-rules`).
 Every choice of a turn and of a battle is a decision of
 :attr:`Game.current_player`, listed by :meth:`Game.legal_actions` and made
 with :meth:`Game.apply`; the steps nobody decides (drawing, skipping an

@@ -39,7 +39,7 @@ MAX_DECK = 64
 DEFAULT_MAX_TURNS = 200
 
 _T = TroopType
-#: The reconstructed advantage table of RULES-black-prince.md: +1 against each listed type.
+#: The reconstructed advantage table of the rules (:ref:`black-prince-rules-advantages`): +1 against each listed type.
 DEFAULT_ADVANTAGES: Mapping[TroopType, frozenset[TroopType]] = {
     _T.KNIGHTS: frozenset({_T.ARCHERS, _T.SWORDSMEN, _T.LIGHT_CAVALRY}),
     _T.CAVALRY: frozenset({_T.ARCHERS, _T.LIGHT_CAVALRY}),

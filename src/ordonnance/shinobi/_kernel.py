@@ -1,6 +1,6 @@
 """Private numba kernel: the rules of Shinobi on a flat state record, and whole games.
 
-This is the one fast implementation of RULES-shinobi.md. The simulator
+This is the one fast implementation of Shinobi's rules (:ref:`shinobi-rules`). The simulator
 (:func:`simulate`) and the Monte-Carlo bot's rollouts (:func:`play_out`) share
 it. It is a twin of :class:`ordonnance.shinobi.Game` held to it by the tests:
 the same deal (SplitMix64 shuffles of the clan cards, then the troop deck), the
