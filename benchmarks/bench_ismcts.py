@@ -7,7 +7,7 @@ through ``Game``, the Python engine. Bots are seeded per game and seat with
 distinct seeds (the SplitMix64 mix of the game, the seat and the bot).
 
 Budgets: ``ORDONNANCE_BENCH_BUDGET=time`` (the default) gives ISMCTS
-``time_limit=0.05`` and MonteCarlo ``time_budget=0.05`` with a rollout
+``time_limit=0.05`` and MonteCarlo ``time_limit=0.05`` with a rollout
 budget so large that the time is what stops it (``rollouts=1_000_000``;
 MonteCarlo shares its time out between the rounds of sequential halving as
 ISMCTS does, so both spend their 50 ms). Any integer instead,
@@ -80,7 +80,7 @@ def make_opponent(kind: str, budget: str, seed: int = 0) -> od.bots.Bot:
     if kind == "greedy":
         return od.bots.Greedy(seed=seed)
     if budget == "time":
-        return od.bots.MonteCarlo(seed=seed, rollouts=1_000_000, time_budget=TIME)
+        return od.bots.MonteCarlo(seed=seed, rollouts=1_000_000, time_limit=TIME)
     return od.bots.MonteCarlo(seed=seed, rollouts=round(MC_RATIO * int(budget)))
 
 

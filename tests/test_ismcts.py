@@ -25,7 +25,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import ordonnance as od
-from ordonnance import _ismcts, _ismcts_model, _montecarlo
+from ordonnance import _ismcts, _ismcts_model
+from ordonnance.core import clock
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._ismcts import ISMCTS
 from ordonnance._montecarlo import Search, _index, _Setup, determinize
@@ -652,10 +653,13 @@ def test_a_time_limit_is_shared_out_as_montecarlo_shares_it(monkeypatch: pytest.
         now[0] += count * len(roots) * 1e-5
         return count
 
-    monkeypatch.setattr(_montecarlo, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    monkeypatch.setattr(clock, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
     monkeypatch.setattr(_ismcts, "iterate_halving", iterate_halving)
     view = od.Game.new(Rules(), seed=4).view(0)
-    search = ISMCTS(seed=3, time_limit=0.05).search(view)
+    bot = ISMCTS(seed=3, time_limit=0.05)
+    bot.warm_up(view)  # the warm-up's deals (if this process has not searched yet) are not the decision's
+    calls.clear()
+    search = bot.search(view)
     assert search.action == view.legal_actions[2]
     assert 0.9 * 4850 <= sum(search.rollouts) <= 4850 and search.seconds <= 0.97 * 0.05
     rounds = math.ceil(math.log2(len(view.legal_actions)))

@@ -67,11 +67,15 @@ figures).
 
 The budget counts iterations, so a seeded bot given ``iterations`` is
 reproducible: the same seed and the same sequence of views give the same
-actions on every machine. ``time_limit`` (seconds) stops the search when the
-time is spent instead (sequential halving shares 97% of it out between its
-rounds as :class:`MonteCarlo` does, in chunks sized by each round's own speed;
-the UCB root looks at the clock every :data:`BATCH` iterations), which makes
-the choices depend on the machine's speed and load: not reproducible.
+actions on every machine. ``time_limit`` (seconds) bounds a decision's time,
+setup included, as for every search bot of every game
+(:class:`~ordonnance.core.bots.SearchBot`): sequential halving shares 97% of it
+out between its rounds as :class:`MonteCarlo` does, in chunks sized by each
+round's own speed (:class:`~ordonnance.core.clock.HalvingClock`); the UCB root
+looks at the clock every :data:`BATCH` iterations. The search stops at the
+first of ``iterations`` and ``time_limit`` reached (without ``iterations``,
+under a time limit, the time alone decides), and a time limit makes the
+choices depend on the machine's speed and load: not reproducible.
 
 The kernel (``cache=True``) compiles on first use together with the
 simulator it calls (tens of seconds the very first time after installing),
@@ -89,7 +93,6 @@ import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._montecarlo import (
-    HalvingClock,
     Position,
     Search,
     _index,
@@ -102,8 +105,12 @@ from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_acti
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
-from ordonnance.bots import _legal, _SeededBot
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.bots import _legal
+from ordonnance.core.bots import SearchBot
+from ordonnance.core.clock import HalvingClock
+from ordonnance.errors import InvalidRulesError
+from ordonnance.game import Game
+from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
 
 __all__ = ["ISMCTS", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "BATCH"]
@@ -544,16 +551,17 @@ def iterate_halving(
 # --------------------------------------------------------------------- the bot
 
 
-class ISMCTS(_SeededBot):
+class ISMCTS(SearchBot):
     """Information-set Monte-Carlo tree search (SO-ISMCTS) over the simulator kernel.
 
     ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
     random when None). Each decision runs ``iterations`` iterations
     (:data:`DEFAULT_ITERATIONS` when neither budget is given); with
-    ``time_limit`` (seconds) it plans to spend 97% of it (each round of
-    sequential halving an equal share of what is left, in chunks sized by the
-    round's own speed as measured so far; the UCB root looks at the clock every
-    :data:`BATCH` iterations), at most ``iterations`` (or
+    ``time_limit`` (seconds for the whole decision, setup included:
+    :class:`~ordonnance.core.bots.SearchBot`) it plans to spend 97% of it (each
+    round of sequential halving an equal share of what is left, in chunks sized
+    by the round's own speed as measured so far; the UCB root looks at the
+    clock every :data:`BATCH` iterations), at most ``iterations`` (or
     :data:`MAX_ITERATIONS`) in any case.
     Only an iteration budget is reproducible: under a time limit the choices
     depend on the machine's speed.
@@ -607,10 +615,6 @@ class ISMCTS(_SeededBot):
             isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
         ):
             raise InvalidRulesError(f"iterations must be a positive int of at most {MAX_ITERATIONS:,} or None, got {iterations!r}")
-        if time_limit is not None and (
-            isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf
-        ):
-            raise InvalidRulesError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not 0 <= exploration <= 100:
             raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
         if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:
@@ -624,11 +628,9 @@ class ISMCTS(_SeededBot):
             raise InvalidRulesError(f"claims must be 'searched' or 'first', got {claims!r}")
         if planner not in ("potential", "odds"):
             raise InvalidRulesError(f"planner must be 'potential' or 'odds', got {planner!r}")
-        super().__init__(seed)
+        super().__init__(seed, time_limit=time_limit)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
-        self.time_limit = None if time_limit is None else float(time_limit)
-        """Seconds per decision, or None for no time limit."""
         self.exploration = float(exploration)
         """UCB1's exploration constant."""
         self.widening = float(widening)
@@ -690,31 +692,45 @@ class ISMCTS(_SeededBot):
         when the view's seat has no legal action.
         """
         actions = _legal(view)
-        if not isinstance(view, PlayerView):
-            raise OrdonnanceTypeError(f"ISMCTS plays Ordonnance: it chooses from an ordonnance.PlayerView, not {view!r}")
-        clock = HalvingClock(self.time_limit)
         self._state, decision_seed = splitmix64(self._state)
-        n = view.rules.players
-        claim_first = self.claims == "first" and n == 2
+        claim_first = self.claims == "first" and view.rules.players == 2
         claim = next((i for i, a in enumerate(actions) if isinstance(a, Claim)), None) if claim_first else None
         if len(actions) == 1 or claim is not None:
             only = 0 if claim is None else claim
-            return Search(actions[only], actions, tuple(math.nan for _ in actions), tuple(0 for _ in actions), clock.seconds())
+            return Search(actions[only], actions, tuple(math.nan for _ in actions), tuple(0 for _ in actions), 0.0)
+        clock = self._clock(view)
+        return self._search(view, actions, decision_seed, self.iterations, clock)
+
+    def _search(self, view: PlayerView, actions: tuple[Action, ...], decision_seed: int, iterations: int | None,
+                clock: HalvingClock) -> Search:  # fmt: skip
+        """The search proper: ``iterations`` (None: :meth:`budget`) timed by ``clock``."""
+        n = view.rules.players
+        claim_first = self.claims == "first" and n == 2
+        budget = self.budget() if iterations is None else iterations
         planner = {"planner": (1 << n) - 1, "mixed": 1 << view.seat}.get(self.rollout_policy, 0)
         setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
         knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first,
                       int(self.planner == "odds"),
                       tables() if self.planner == "odds" and planner else no_tables())
-        run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(self.budget(), _INITIAL_NODES) + 1))
+        run = _Run(setup, knobs, np.uint64(decision_seed), new_tree(min(budget, _INITIAL_NODES) + 1))
         # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
         # scalars, which warn on the wrap-around that the algorithm relies on.
         with np.errstate(over="ignore"):
             if self.root == "ucb":
-                best = run.ucb(self.budget(), clock, actions)
+                best = run.ucb(budget, clock, actions)
             else:
-                best = run.halving(self.iterations, clock, actions)
+                best = run.halving(iterations, clock, actions)
         return _report(run.tree, actions, best, clock.seconds())
+
+    def _warm_key(self, view: PlayerView) -> tuple[Rules, str]:
+        return view.rules, self.root  # the two roots run different kernels
+
+    def _rehearse(self, view: PlayerView) -> None:
+        self._search(view, _legal(view), 0, 1, HalvingClock(None))
+
+    def _example_view(self) -> PlayerView:
+        return Game.new(Rules(), seed=0).view(0)
 
 
 class _Run:

@@ -47,10 +47,15 @@ players, whose rollouts check every complete army after every play). That
 is 340 rollouts for the first move of a two-player game. With the defaults a
 decision takes about 3-15 ms of CPU time on one core of the 2-core development
 machine (about 4 ms for the first move of a two-player game, ``bench_bots.py``;
-8.6 ms before the rules kernel was reshaped around its state record). A
-``time_budget`` (seconds) also bounds the search's time, each round of
-sequential halving taking an equal share of what is left, at the price of
-reproducibility.
+8.6 ms before the rules kernel was reshaped around its state record).
+
+``time_limit`` (seconds) bounds a decision's time, setup included, as for every
+search bot of every game (:class:`~ordonnance.core.bots.SearchBot`): the rounds
+of sequential halving share it out (:class:`~ordonnance.core.clock.HalvingClock`),
+and the choices then depend on the machine's speed. ``rollouts``, ``work`` and
+``time_limit`` are limits: the search stops at the first one reached. Without
+``rollouts`` or ``work`` the time alone decides (up to :data:`MAX_ROLLOUTS`);
+with one of them as well, the search stops when either is spent.
 
 The kernel (``cache=True``) compiles on first use together with the
 simulator it calls: about 25 s for the very first decision after installing,
@@ -60,9 +65,7 @@ then about 0.4 s to load from the disk cache in each new process.
 from __future__ import annotations
 
 import math
-import secrets
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
 import attrs
@@ -71,15 +74,18 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
-from ordonnance.core.bots import SeededBot
+from ordonnance.core.bots import SearchBot, legal
+from ordonnance.core.clock import CHUNK_GROWTH, PLANNED_SHARE, HalvingClock, time_limit_argument
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim, Play
-from ordonnance.errors import IllegalActionError, InvalidGameStateError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import InvalidGameStateError, InvalidRulesError
+from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
 
-__all__ = ["MonteCarlo", "Search", "default_work"]
+# HalvingClock, PLANNED_SHARE and CHUNK_GROWTH moved to ordonnance.core.clock; still found here.
+__all__ = ["MonteCarlo", "Search", "default_work", "HalvingClock", "PLANNED_SHARE", "CHUNK_GROWTH"]
 
 #: Default budget per decision, in cards simulated: rollouts x (cards left + ROLLOUT_OVERHEAD).
 #: Points scoring has no claims to prove, so its rollouts cost about half as much;
@@ -245,25 +251,33 @@ def _finite(x: float) -> float:
     return x if math.isfinite(x) else -math.inf
 
 
-class MonteCarlo(SeededBot):
+class MonteCarlo(SearchBot):
     """Determinized Monte-Carlo search over the simulator kernel; strongest built-in bot.
 
     ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
     random when None). The budget per decision is ``rollouts`` in total when
     given, else ``work // (cards_left + 4)`` clamped to ``[min_rollouts,
-    max_rollouts]``, with ``work`` from :func:`default_work` unless given (see
-    :meth:`budget` and the module docs). ``time_budget`` (seconds, optional)
-    additionally bounds the search's time: each round of sequential halving
+    max_rollouts]``, with ``work`` (cards simulated in the rollouts, about the
+    decisions they play) from :func:`default_work` unless given (see
+    :meth:`budget` and the module docs). ``time_limit`` (seconds, optional)
+    bounds the decision's time, setup included
+    (:class:`~ordonnance.core.bots.SearchBot`): each round of sequential halving
     gets an equal share of what is left of 97% of it, spent in chunks of
     rollouts at the round's own speed as measured so far (at least one rollout
-    of each action in the race a round; :meth:`HalvingClock.run_round`); results then depend on the machine's speed. ``rollout_policy`` is the kernel bot that plays
-    every seat after the first action (``"greedy"``, the default and the
+    of each action in the race a round;
+    :meth:`~ordonnance.core.clock.HalvingClock.run_round`); results then depend
+    on the machine's speed. With a time limit and neither ``rollouts`` nor
+    ``work``, the time alone decides. ``rollout_policy`` is the kernel bot that
+    plays every seat after the first action (``"greedy"``, the default and the
     stronger, or ``"random"``); ``margin_weight`` is the weight of the score
-    margin added to a rollout's win/loss value.
+    margin added to a rollout's win/loss value. ``time_budget`` is the
+    deprecated old name of ``time_limit``.
 
     It uses only the :class:`~ordonnance.PlayerView` it is given, never the
     game, so it cannot peek at hidden cards.
     """
+
+    view_type = PlayerView
 
     def __init__(
         self,
@@ -273,12 +287,11 @@ class MonteCarlo(SeededBot):
         work: int | None = None,
         min_rollouts: int = DEFAULT_MIN_ROLLOUTS,
         max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
-        time_budget: float | None = None,
+        time_limit: float | None = None,
         rollout_policy: Literal["greedy", "random"] = "greedy",
         margin_weight: float = 0.1,
+        time_budget: float | None = None,
     ) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64):
-            raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
         for name, value in (("min_rollouts", min_rollouts), ("max_rollouts", max_rollouts)):
             _check_positive(name, value, MAX_ROLLOUTS)
         for name, maybe, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
@@ -286,24 +299,31 @@ class MonteCarlo(SeededBot):
                 _check_positive(name, maybe, limit)
         if min_rollouts > max_rollouts:
             raise InvalidRulesError(f"min_rollouts ({min_rollouts}) must not exceed max_rollouts ({max_rollouts})")
-        if time_budget is not None and (
-            isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0
-        ):
-            raise InvalidRulesError(f"time_budget must be a positive number of seconds or None, got {time_budget!r}")
+        seconds = time_limit_argument(time_limit, time_budget, "MonteCarlo")
         check_rollout_options(rollout_policy, margin_weight)
-        self.seed: int = secrets.randbits(64) if seed is None else seed
-        """The seed the bot was created with (drawn at random when None was given)."""
-        self._state = self.seed
+        super().__init__(seed, time_limit=seconds)
         self.rollouts = rollouts
+        """Rollouts per decision in total (None: from ``work``)."""
         self.work = work
+        """Cards simulated per decision, which sizes the rollouts (None: :func:`default_work`)."""
         self.min_rollouts = min_rollouts
+        """The fewest rollouts ``work`` may give."""
         self.max_rollouts = max_rollouts
-        self.time_budget = None if time_budget is None else float(time_budget)
+        """The most rollouts ``work`` may give."""
         self.rollout_policy = rollout_policy
+        """The kernel bot of every seat in the rollouts."""
         self.margin_weight = float(margin_weight)
+        """The weight of the score margin in a rollout's value."""
 
     def __repr__(self) -> str:
-        return f"bots.MonteCarlo(seed={self.seed})"
+        parts = [f"seed={self.seed}"]
+        for name, default in (("rollouts", None), ("work", None), ("min_rollouts", DEFAULT_MIN_ROLLOUTS),
+                              ("max_rollouts", DEFAULT_MAX_ROLLOUTS), ("time_limit", None),
+                              ("rollout_policy", "greedy"), ("margin_weight", 0.1)):  # fmt: skip
+            value = getattr(self, name)
+            if value != default:
+                parts.append(f"{name}={value!r}")
+        return f"bots.MonteCarlo({', '.join(parts)})"
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best rollout value for this view."""
@@ -314,14 +334,17 @@ class MonteCarlo(SeededBot):
 
         ``rollouts`` when given; else ``work // (cards_left + 4)`` clamped to
         ``[min_rollouts, max_rollouts]``, where ``cards_left`` counts the cards
-        still to be played into undecided territories. The search spends at
-        most this many, and at least one per action still in the race each
-        round.
+        still to be played into undecided territories, and ``work`` is
+        :func:`default_work` when not given, or unbounded (:data:`MAX_ROLLOUTS`)
+        under a time limit. The search spends at most this many, and at least
+        one per action still in the race each round.
         """
         if self.rollouts is not None:
             return self.rollouts
         work = self.work
         if work is None:
+            if self.time_limit is not None:
+                return MAX_ROLLOUTS
             work = default_work(view.rules)
         left = _cards_left(view) + ROLLOUT_OVERHEAD
         return min(self.max_rollouts, max(self.min_rollouts, work // left))
@@ -332,24 +355,23 @@ class MonteCarlo(SeededBot):
         Raises :class:`~ordonnance.errors.IllegalActionError` when the view's
         seat has no legal action (not its turn, or the game is over).
         """
-        if not isinstance(view, PlayerView):
-            raise OrdonnanceTypeError(f"a bot chooses from a PlayerView, not {type(view).__name__}: {view!r}")
-        actions = view.legal_actions
-        if not actions:
-            raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
-        start = time.perf_counter()
+        actions = legal(view, PlayerView)
         self._state, decision_seed = splitmix64(self._state)
-        k = len(actions)
-        if k == 1:
-            return Search(actions[0], actions, (math.nan,), (0,), time.perf_counter() - start)
-        budget = self.budget(view)
+        if len(actions) == 1:
+            return Search(actions[0], actions, (math.nan,), (0,), 0.0)
+        clock = self._clock(view)
+        return self._search(view, actions, decision_seed, self.budget(view), clock)
+
+    def _search(self, view: PlayerView, actions: tuple[Action, ...], decision_seed: int, budget: int,
+                clock: HalvingClock) -> Search:  # fmt: skip
+        """Sequential halving over ``actions`` with ``budget`` rollouts in all, timed by ``clock``."""
         setup = _Setup.of(view, self.rollout_policy)
+        k = len(actions)
         acts = np.array([_index(action) for action in actions], np.int64)
         sums = np.zeros(k, np.float64)
         counts = np.zeros(k, np.int64)
         survivors = list(range(k))
         rounds = math.ceil(math.log2(k))
-        clock = HalvingClock(self.time_budget, start)
         for r in range(rounds):
             per_action = max(1, budget // (len(survivors) * rounds))
             round_seed = np.uint64(decision_seed ^ ((r + 1) * int(_ROUND) & _MASK64))
@@ -368,70 +390,13 @@ class MonteCarlo(SeededBot):
         means = sums / np.maximum(counts, 1)
         best = min(survivors, key=lambda a: (-means[a], a))
         values = tuple(float(means[a]) if counts[a] else math.nan for a in range(k))
-        return Search(actions[best], actions, values, tuple(int(c) for c in counts), time.perf_counter() - start)
+        return Search(actions[best], actions, values, tuple(int(c) for c in counts), clock.seconds())
 
+    def _rehearse(self, view: PlayerView) -> None:
+        self._search(view, legal(view, PlayerView), 0, 1, HalvingClock(None))
 
-#: The share of a time limit that sequential halving plans to spend (here and in ISMCTS):
-#: the rest absorbs a round's last chunk running long.
-PLANNED_SHARE = 0.97
-
-
-#: The most a chunk of a round under a time limit may grow over the chunk before it (HalvingClock.run_round).
-CHUNK_GROWTH = 4
-
-
-class HalvingClock:
-    """A decision's clock under sequential halving (here and in ISMCTS): the seconds since
-    ``start``, and a time ``limit`` (None: none) shared out between the rounds."""
-
-    def __init__(self, limit: float | None, start: float | None = None) -> None:
-        self.start = time.perf_counter() if start is None else start
-        self.limit = limit
-        self.deadline = math.inf if limit is None else self.start + PLANNED_SHARE * limit
-
-    def seconds(self) -> float:
-        """The seconds since the decision started."""
-        return time.perf_counter() - self.start
-
-    def out(self) -> bool:
-        """Whether the planned share of the limit is spent."""
-        return time.perf_counter() >= self.deadline
-
-    def run_round(self, play: Callable[[int, int], int], width: int, most: int, rounds_left: int) -> int:
-        """Run a round's deals through each of ``width`` actions and return how many ran:
-        ``play(first, count)`` runs deals ``first .. first + count - 1`` and returns how many it
-        ran. Without a limit all ``most`` at once; with one, at least one and at most ``most``,
-        in chunks, until the round's equal share of what is left of the planned time is spent.
-
-        The first chunk of a round, one deal, measures the round's speed; each later one plans
-        half of what is left of the round at the slower of the round's speed so far and its
-        last chunk's, and is at most :data:`CHUNK_GROWTH` times the chunk before it, so that a
-        speed judged on cheaper deals (another round's actions, or a moment the machine ran
-        faster) does not plan one long chunk that overruns the decision."""
-        if self.limit is None:
-            return play(0, most)
-        now = time.perf_counter()
-        round_end = now + max(0.0, self.deadline - now) / rounds_left
-        done = 0
-        spent = 0.0  # the round's seconds so far
-        last, last_spent = 0, 0.0  # the last chunk's deals and seconds
-        while done < most:
-            chunk = 1
-            if done:
-                per_deal = max(spent / done, last_spent / last)
-                fit = int((round_end - now) / per_deal) if per_deal > 0 else most
-                if fit < 1:
-                    break
-                chunk = min(most - done, max(1, (fit + 1) // 2), CHUNK_GROWTH * last)
-            ran = play(done, chunk)
-            after = time.perf_counter()
-            spent += after - now
-            last, last_spent = max(ran, 1), after - now
-            done += ran
-            now = after
-            if ran < chunk:
-                break
-        return done
+    def _example_view(self) -> PlayerView:
+        return Game.new(Rules(), seed=0).view(0)
 
 
 def default_work(rules: Rules) -> int:

@@ -37,7 +37,11 @@ class Bot(Protocol):
         ...
 
 
-_legal = legal
+def _legal(view: PlayerView) -> tuple[Action, ...]:
+    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`): an Ordonnance view with an action."""
+    return legal(view, PlayerView)
+
+
 _SeededBot = SeededBot  # the name the Ordonnance bots' modules have used
 
 
@@ -48,6 +52,8 @@ class Random(_SeededBot):
     into each open territory). A player who cannot play but can claim takes
     the first provable territory; otherwise passes.
     """
+
+    view_type = PlayerView
 
     def choose(self, view: PlayerView) -> Action:
         """A uniformly random legal play (or a claim, or a pass, when no play exists)."""
@@ -72,6 +78,8 @@ class Greedy(_SeededBot):
     key, preferring an army that the play completes on equal keys; remaining
     ties are broken at random.
     """
+
+    view_type = PlayerView
 
     def choose(self, view: PlayerView) -> Action:
         """The greedy action for this view."""

@@ -125,30 +125,46 @@ def _views(seed: int, count: int) -> list[bp.PlayerView]:
     return views
 
 
-def test_montecarlo_refuses_bad_work_and_time_budgets_showing_them() -> None:
+def test_montecarlo_refuses_bad_work_and_time_limits_showing_them() -> None:
     for work in (0, -1, True, 1.5, "9", 10**9 + 1):
         with pytest.raises(InvalidRulesError, match=f"work must be an int in 1..1000000000, got {work!r}"):
             bp.MonteCarlo(work=work)  # type: ignore[arg-type]
-    for budget in (0, -0.5, True, "1", float("nan"), float("inf"), 3601):
-        with pytest.raises(InvalidRulesError, match="time_budget must be"):
-            bp.MonteCarlo(time_budget=budget)  # type: ignore[arg-type]
-    with pytest.raises(InvalidRulesError, match=r"got 'soon'"):
+    for limit in (0, -0.5, True, "1", float("nan"), float("inf")):
+        with pytest.raises(InvalidRulesError, match=f"time_limit must be a positive number of seconds or None, got {limit!r}"):
+            bp.MonteCarlo(time_limit=limit)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match=r"time_budget must be .* got 'soon'"):
         bp.MonteCarlo(time_budget="soon")  # type: ignore[arg-type]
-    assert bp.MonteCarlo(time_budget=1).time_budget == 1.0
-    assert "time_budget=0.05" in repr(bp.MonteCarlo(seed=3, time_budget=0.05))
+    assert bp.MonteCarlo(time_limit=1).time_limit == 1.0
+    assert repr(bp.MonteCarlo(seed=3, time_limit=0.05)) == "black_prince.MonteCarlo(seed=3, time_limit=0.05)"
+    with pytest.warns(DeprecationWarning, match=r"time_budget=\) is deprecated"):
+        old = bp.MonteCarlo(seed=3, time_budget=0.05)
+    assert repr(old) == "black_prince.MonteCarlo(seed=3, time_limit=0.05)"
 
 
-def test_a_time_budget_that_is_not_reached_changes_no_choice() -> None:
+def test_a_time_limit_that_is_not_reached_changes_no_choice() -> None:
     """The clock is looked at between chunks of rollouts; a search that finishes in time
     plays the same rollouts, so it chooses as the reproducible bot does."""
+    work = bp.MonteCarlo().work
     for view in _views(seed=5, count=VIEWS):
-        timed = bp.MonteCarlo(seed=9, rollouts=ROLLOUTS, time_budget=3600)
+        timed = bp.MonteCarlo(seed=9, rollouts=ROLLOUTS, work=work, time_limit=3600)
         assert timed.choose(view) == bp.MonteCarlo(seed=9, rollouts=ROLLOUTS).choose(view)
 
 
-def test_a_spent_time_budget_still_gives_a_legal_action() -> None:
+def test_a_spent_time_limit_still_gives_a_legal_action() -> None:
     for view in _views(seed=6, count=VIEWS):
-        assert bp.MonteCarlo(seed=1, time_budget=1e-9).choose(view) in view.legal_actions
+        assert bp.MonteCarlo(seed=1, time_limit=1e-9).choose(view) in view.legal_actions
+
+
+def test_under_a_time_limit_a_budget_left_out_is_unbounded() -> None:
+    from ordonnance.black_prince._montecarlo import DEFAULT_ROLLOUTS, DEFAULT_WORK, MAX_ROLLOUTS, MAX_WORK
+
+    assert (bp.MonteCarlo().rollouts, bp.MonteCarlo().work) == (DEFAULT_ROLLOUTS, DEFAULT_WORK)
+    timed = bp.MonteCarlo(time_limit=0.05)
+    assert (timed.rollouts, timed.work) == (MAX_ROLLOUTS, MAX_WORK)
+    assert (bp.MonteCarlo(time_limit=0.05, rollouts=9).rollouts, bp.MonteCarlo(time_limit=0.05, work=9).work) == (9, 9)
+    assert repr(bp.MonteCarlo(seed=1, rollouts=DEFAULT_ROLLOUTS, time_limit=0.05)) == (
+        f"black_prince.MonteCarlo(seed=1, rollouts={DEFAULT_ROLLOUTS}, time_limit=0.05)"
+    )
 
 
 def test_work_one_plays_one_rollout_per_action_and_round() -> None:

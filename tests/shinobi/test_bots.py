@@ -73,16 +73,17 @@ def _open_view(k: int) -> object:
     return games[k].view(games[k].current_player)
 
 
-def _search(view: object, per_action: int, share: int) -> tuple[int, np.ndarray, np.ndarray]:
-    """One round of MonteCarlo's rollouts for every legal action of ``view``: (work, sums, counts)."""
+def _search(view: object, per_action: int, share: int, first: int = 0) -> tuple[int, np.ndarray, np.ndarray]:
+    """Rollouts ``first ..`` of one round of MonteCarlo's for every legal action of ``view``: (work, sums, counts)."""
     base, pool = state_of_view(view)  # type: ignore[arg-type]
     clans, cumulative = clan_prior(view, 0.0)  # type: ignore[arg-type]
     codes = np.array([a.code for a in view.legal_actions], np.int64)  # type: ignore[attr-defined]
     sums, counts = np.zeros(len(codes)), np.zeros(len(codes), np.int64)
     with np.errstate(over="ignore"):
-        work = rollouts(base, view.seat, pool, clans, cumulative, codes, np.arange(len(codes), dtype=np.int64),  # type: ignore[attr-defined]
-                        per_action, share, np.uint64(11), np.full(base[kernel.N], kernel.GREEDY, np.int64), 0.1, 58, 4,
-                        sums, counts)  # fmt: skip
+        end, work = rollouts(base, view.seat, pool, clans, cumulative, codes, np.arange(len(codes), dtype=np.int64),  # type: ignore[attr-defined]
+                             first, first + per_action, share, np.uint64(11), np.full(base[kernel.N], kernel.GREEDY, np.int64),
+                             0.1, 58, 4, sums, counts)  # fmt: skip
+    assert (counts == end - first).all()
     return work, sums, counts
 
 
@@ -98,6 +99,11 @@ def test_montecarlo_work_stops_a_round_after_the_first_rollout_index_that_reache
     assert again == work and np.array_equal(same_sums, sums)
     # work counts the decisions played and the actions Greedy valued: more than a decision each
     assert _search(view, 1, 10**12)[0] > 2 * len(view.legal_actions)
+    # the rollouts of two calls, 0 .. half - 1 and half .. played - 1, are those of one (as a timed search plays them)
+    half = played // 2
+    head, head_sums, _ = _search(view, half, 10**12)
+    tail, tail_sums, _ = _search(view, played - half, 10**12, first=half)
+    assert head + tail == work and np.allclose(head_sums + tail_sums, sums)
 
 
 def test_montecarlo_work_bounds_a_decision_and_keeps_it_reproducible() -> None:
@@ -105,7 +111,33 @@ def test_montecarlo_work_bounds_a_decision_and_keeps_it_reproducible() -> None:
     small = dict(rollouts=10**6, work=2_000 if numba.config.DISABLE_JIT else 20_000)
     first = bots.MonteCarlo(seed=8, **small).choose(view)  # type: ignore[arg-type]
     assert first in view.legal_actions and first == bots.MonteCarlo(seed=8, **small).choose(view)  # type: ignore[arg-type]
-    assert "work=" in repr(bots.MonteCarlo(seed=1, work=7))
+    assert repr(bots.MonteCarlo(seed=1, work=7)) == "shinobi.bots.MonteCarlo(seed=1, work=7)"
+    every = bots.MonteCarlo(seed=1, rollouts=9, work=7, time_limit=0.5, rollout_policy="random", margin_weight=0.0,
+                            horizon=None, home_weight=1.5)  # fmt: skip
+    assert repr(every) == ("shinobi.bots.MonteCarlo(seed=1, rollouts=9, work=7, time_limit=0.5, rollout_policy='random', "
+                           "margin_weight=0.0, horizon=None, home_weight=1.5)")  # fmt: skip
+
+
+def test_montecarlo_under_a_time_limit_that_is_not_reached_chooses_as_without_it() -> None:
+    """A timed search runs its rounds in chunks of rollouts; with time to spare it plays the
+    rollouts of the untimed search, and so chooses alike."""
+    small = dict(rollouts=64, work=2_000) if numba.config.DISABLE_JIT else dict(rollouts=400, work=40_000)
+    for k in range(3):
+        view = _open_view(k)
+        timed = bots.MonteCarlo(seed=k, time_limit=3600, **small)  # type: ignore[arg-type]
+        assert timed.choose(view) == bots.MonteCarlo(seed=k, **small).choose(view)  # type: ignore[arg-type]
+    assert bots.MonteCarlo(seed=1, time_limit=1e-9, **FEW).choose(view) in view.legal_actions  # type: ignore[attr-defined]
+
+
+def test_montecarlo_under_a_time_limit_a_budget_left_out_is_unbounded() -> None:
+    from ordonnance.shinobi._montecarlo import DEFAULT_ROLLOUTS, DEFAULT_WORK, MAX_ROLLOUTS, MAX_WORK
+
+    assert (bots.MonteCarlo().rollouts, bots.MonteCarlo().work) == (DEFAULT_ROLLOUTS, DEFAULT_WORK)
+    timed = bots.MonteCarlo(time_limit=0.05)
+    assert (timed.rollouts, timed.work) == (MAX_ROLLOUTS, MAX_WORK)
+    assert (bots.MonteCarlo(time_limit=0.05, rollouts=9).rollouts, bots.MonteCarlo(time_limit=0.05, work=9).work) == (9, 9)
+    with pytest.raises(InvalidRulesError, match="time_limit must be a positive number of seconds or None, got -1"):
+        bots.MonteCarlo(time_limit=-1)
 
 
 @pytest.mark.parametrize("home_weight", [0.0, 1.5])

@@ -31,8 +31,7 @@ from ordonnance.black_prince.board import Battlefield, back_row, front_row
 from ordonnance.black_prince.fight import FightResult, fight
 from ordonnance.black_prince.rules import COLUMNS
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.core.bots import SeededBot as _SeededBot
-from ordonnance.errors import IllegalActionError
+from ordonnance.core.bots import SeededBot as _SeededBot, legal
 
 __all__ = ["Greedy", "worth", "frontal_balance", "score"]
 
@@ -109,13 +108,13 @@ def score(view: PlayerView, action: Action) -> int:
 class Greedy(_SeededBot):
     """Takes the legal action with the best one-step score (see the module), ties at random."""
 
+    view_type = PlayerView
+
     def choose(self, view: PlayerView) -> Action:
         """The greedy action for this view."""
-        if not view.legal_actions:
-            raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
         best: list[Action] = []
         best_score = 0
-        for action in view.legal_actions:
+        for action in legal(view, PlayerView):
             value = score(view, action)
             if not best or value > best_score:
                 best, best_score = [action], value

@@ -35,11 +35,14 @@ cannot see at random, and takes the action that did best:
   10 ms, see the docs).
 
 The budgets count rollouts and decisions, so a seeded bot is reproducible on
-every machine. ``time_budget`` (seconds, None by default) also stops the
-search when the clock runs out, looking at it every few rollouts: a bound
-on the wall-clock time for a machine slower or busier than expected, at the
-price of reproducibility once it is reached (a search that finishes within
-it chooses exactly as without it).
+every machine. ``time_limit`` (seconds, None by default) bounds a decision's
+time, setup included, as for every search bot of every game
+(:class:`~ordonnance.core.bots.SearchBot`): the rounds share it out
+(:class:`~ordonnance.core.clock.HalvingClock`), running their rollouts in
+chunks, at the price of reproducibility once the clock ends a search (one
+that finishes within it chooses exactly as without it). ``rollouts``,
+``work`` and ``time_limit`` are limits: the search stops at the first one
+reached, and a fixed budget left out does not apply under a time limit.
 
 >>> from ordonnance.black_prince import Game, Rules, MonteCarlo
 >>> game = Game.new(Rules(), seed=3)
@@ -50,7 +53,6 @@ True
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import numpy.typing as npt
@@ -58,10 +60,13 @@ import numpy.typing as npt
 from ordonnance.core.rng import splitmix64
 from ordonnance.black_prince import _kernel as kernel
 from ordonnance.black_prince.actions import Action
+from ordonnance.black_prince.game import Game
+from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.simulation import encode, tables
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.core.bots import SeededBot as _SeededBot
-from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core.bots import SearchBot, legal
+from ordonnance.core.clock import HalvingClock, time_limit_argument
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 
 __all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "MAX_ROLLOUTS", "MAX_WORK", "ROLLOUT_HORIZON"]
 
@@ -73,8 +78,6 @@ DEFAULT_WORK = 4_000
 MAX_ROLLOUTS = 1_000_000
 #: The most ``work`` a decision may be given.
 MAX_WORK = 10**9
-#: Rollouts per action between two looks at the clock when ``time_budget`` is set.
-_CHUNK = 4
 #: A rollout ends, scored as at the turn limit, this many turns after the decision: games
 #: last about 12 turns, but a stalled one (a full front line of ties) would run to the limit.
 ROLLOUT_HORIZON = 40
@@ -112,89 +115,108 @@ def _base_state(view: PlayerView) -> tuple[kernel.State, npt.NDArray[np.int64], 
     return st, own, other
 
 
-class MonteCarlo(_SeededBot):
+class MonteCarlo(SearchBot):
     """Determinized Monte-Carlo search with sequential halving over the legal actions.
 
-    ``rollouts`` is the budget per decision and ``work`` the most decisions
-    its rollouts may play (both reproducible); ``time_budget`` (seconds,
-    optional) stops a search early when the clock runs out, and makes the bot
-    irreproducible when it does; ``rollout_policy`` plays both seats in the
-    rollouts (``"greedy"`` or ``"random"``); ``margin_weight`` adds a little
-    for routing more than the enemy.
+    ``rollouts`` is the most rollouts of a decision in total and ``work`` the
+    most decisions its rollouts may play (both reproducible); ``time_limit``
+    (seconds, optional) bounds the decision's time, setup included
+    (:class:`~ordonnance.core.bots.SearchBot`), and makes the bot irreproducible
+    when it ends a search; under a time limit a budget left out is unbounded
+    (:data:`MAX_ROLLOUTS`, :data:`MAX_WORK`), so that the time decides.
+    ``rollout_policy`` plays both seats in the rollouts (``"greedy"`` or
+    ``"random"``); ``margin_weight`` adds a little for routing more than the
+    enemy. ``time_budget`` is the deprecated old name of ``time_limit``.
     """
 
-    def __init__(self, seed: int | None = None, *, rollouts: int = DEFAULT_ROLLOUTS, work: int = DEFAULT_WORK,
-                 time_budget: float | None = None, rollout_policy: str = "greedy",
-                 margin_weight: float = 0.05) -> None:  # fmt: skip
-        super().__init__(seed)
+    prefix = "black_prince."
+    view_type = PlayerView
+
+    def __init__(self, seed: int | None = None, *, rollouts: int | None = None, work: int | None = None,
+                 time_limit: float | None = None, rollout_policy: str = "greedy", margin_weight: float = 0.05,
+                 time_budget: float | None = None) -> None:  # fmt: skip
+        super().__init__(seed, time_limit=time_limit_argument(time_limit, time_budget, "MonteCarlo"))
         for name, value, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit):
                 raise InvalidRulesError(f"{name} must be an int in 1..{limit}, got {value!r}")
-        if time_budget is not None and (
-            isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not 0 < time_budget <= 3600
-        ):
-            raise InvalidRulesError(f"time_budget must be a number of seconds in (0, 3600] or None, got {time_budget!r}")
         if rollout_policy not in ("greedy", "random"):
             raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
         if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
             raise OrdonnanceTypeError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
-        self.rollouts = rollouts
-        """Rollouts per decision."""
-        self.work = work
+        timed = self.time_limit is not None
+        self.rollouts: int = rollouts if rollouts is not None else MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS
+        """The most rollouts of a decision, in total."""
+        self.work: int = work if work is not None else MAX_WORK if timed else DEFAULT_WORK
         """The most decisions the rollouts of one decision may play (a bound on its time)."""
-        self.time_budget = None if time_budget is None else float(time_budget)
-        """Seconds after which a search stops early (None: no clock, reproducible)."""
         self.rollout_policy = rollout_policy
         """The bot both seats play in the rollouts."""
         self.margin_weight = float(margin_weight)
         """Weight of the rout margin in a rollout's value."""
 
     def __repr__(self) -> str:
-        budget = "" if self.time_budget is None else f", time_budget={self.time_budget!r}"
-        return (f"black_prince.MonteCarlo(seed={self.seed}, rollouts={self.rollouts}, work={self.work}{budget}, "
-                f"rollout_policy={self.rollout_policy!r})")  # fmt: skip
+        timed = self.time_limit is not None
+        parts = [f"seed={self.seed}"]
+        for name, default in (("rollouts", MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS),
+                              ("work", MAX_WORK if timed else DEFAULT_WORK), ("time_limit", None),
+                              ("rollout_policy", "greedy"), ("margin_weight", 0.05)):  # fmt: skip
+            value = getattr(self, name)
+            if value != default:
+                parts.append(f"{name}={value!r}")
+        return f"black_prince.MonteCarlo({', '.join(parts)})"
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best mean rollout value (see the module)."""
-        actions = view.legal_actions
-        if not actions:
-            raise IllegalActionError(None, f"seat {view.seat} has no legal action in this view")
+        actions: tuple[Action, ...] = legal(view, PlayerView)
         self._state, seed = splitmix64(self._state)
         if len(actions) == 1:
             return actions[0]
-        start = time.perf_counter()
+        clock = self._clock(view)
+        return actions[self._search(view, actions, seed, self.rollouts, self.work, clock)]
+
+    def _search(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
+                clock: HalvingClock) -> int:  # fmt: skip
+        """The index of the action sequential halving keeps, with ``budget`` rollouts and
+        ``work_left`` decisions in all, timed by ``clock``."""
         kinds = tables(view.rules)
         codes = np.array([encode(a, kinds) for a in actions], np.int64)
         base, own, other = _base_state(view)
         policy = kernel.GREEDY if self.rollout_policy == "greedy" else kernel.RANDOM
         policies = np.array([policy, policy], np.int64)
+        other_hand = view.hand_sizes[1 - view.seat]
         sums = np.zeros(len(actions))
         counts = np.zeros(len(actions), np.int64)
         active = np.arange(len(actions), dtype=np.int64)
         rounds = max(1, math.ceil(math.log2(len(actions))))
-        work_left = self.work
         for r in range(rounds):
-            per_action = max(1, self.rollouts // rounds // len(active))
+            per_action = max(1, budget // rounds // len(active))
             share = work_left // (rounds - r)
             round_seed, _ = splitmix64((seed + r * 0x9E3779B97F4A7C15) & ((1 << 64) - 1))
-            j = used = 0
-            while j < per_action and (j == 0 or used < share):
-                stop = per_action if self.time_budget is None else min(per_action, j + _CHUNK)
+            used = 0
+
+            def play(first: int, count: int) -> int:
+                nonlocal used
+                if first and used >= share:  # the round's work was spent by its last rollout index
+                    return 0
                 with np.errstate(over="ignore"):
-                    j, steps = kernel.rollouts(kinds.tables, base, view.seat, own, other, view.hand_sizes[1 - view.seat],
-                                               codes, active, j, stop, share - used, np.uint64(round_seed), policies,
-                                               self.margin_weight, sums, counts)  # fmt: skip
+                    end, steps = kernel.rollouts(kinds.tables, base, view.seat, own, other, other_hand, codes, active,
+                                                 first, first + count, share - used, np.uint64(round_seed), policies,
+                                                 self.margin_weight, sums, counts)  # fmt: skip
                 used += steps
-                if self._out_of_time(start):
-                    break
+                return int(end) - first
+
+            clock.run_round(play, len(active), per_action, rounds - r)
             work_left -= used
             means = sums[active] / counts[active]
             order = sorted(range(len(active)), key=lambda i: (-means[i], int(active[i])))
             active = np.array(sorted(int(active[i]) for i in order[: max(1, (len(active) + 1) // 2)]), np.int64)
-            if len(active) == 1 or self._out_of_time(start):
+            if len(active) == 1 or clock.out():
                 break
         means_all = sums / np.maximum(counts, 1)
-        return actions[max(active.tolist(), key=lambda a: (means_all[a], -a))]
+        return int(max(active.tolist(), key=lambda a: (means_all[a], -a)))
 
-    def _out_of_time(self, start: float) -> bool:
-        return self.time_budget is not None and time.perf_counter() - start > self.time_budget
+    def _rehearse(self, view: PlayerView) -> None:
+        self._search(view, legal(view, PlayerView), 0, 1, 1, HalvingClock(None))
+
+    def _example_view(self) -> PlayerView:
+        game = Game.new(Rules(), seed=0)
+        return game.view(game.current_player)

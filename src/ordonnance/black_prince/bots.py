@@ -26,14 +26,15 @@ class Bot(Protocol):
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
-    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`)."""
-    return legal(view)
+    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`): a Black Prince view with an action."""
+    return legal(view, PlayerView)
 
 
 class Random(UniformRandom):
     """Takes a uniformly random legal action (one output of its stream per decision)."""
 
     prefix = "black_prince."
+    view_type = PlayerView
 
 
 from ordonnance.black_prince._greedy import Greedy  # noqa: E402  (it builds on the classes above)

@@ -59,9 +59,18 @@ The search, step by step:
   rollouts, 450,000 work, which binds in most decisions) take about 25-30 ms
   of CPU time a decision and at most about 40 ms on the development machine
   (see ``docs/shinobi.rst``).
+* **A bound on the time.** ``time_limit`` (seconds) bounds a decision's time,
+  setup included, as for every search bot of every game
+  (:class:`~ordonnance.core.bots.SearchBot`): the rounds share it out
+  (:class:`~ordonnance.core.clock.HalvingClock`), running their rollouts in
+  chunks (rollout ``j`` is dealt alike in every chunk, so a search that ends
+  before the clock does is the untimed one). ``rollouts``, ``work`` and
+  ``time_limit`` are limits: the search stops at the first one reached, and a
+  fixed budget left out does not apply under a time limit.
 
 A decision with one legal action is given at once. The budgets count rollouts
-and work, not time, so a seeded bot is reproducible on every machine.
+and work, not time, so a seeded bot is reproducible on every machine (under a
+time limit it is not, as soon as the clock ends a search).
 """
 
 from __future__ import annotations
@@ -74,17 +83,22 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core.bots import SearchBot
+from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
-from ordonnance.core.jit import bounded
+from ordonnance.core.jit import nth_output
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.errors import InvalidRulesError
 from ordonnance.shinobi import _kernel as kernel
 from ordonnance.shinobi.actions import Action
-from ordonnance.shinobi.bots import _legal, _ShinobiBot
+from ordonnance.shinobi.bots import _legal
 from ordonnance.shinobi.cards import CLANS
+from ordonnance.shinobi.game import Game
+from ordonnance.shinobi.rules import Rules
 from ordonnance.shinobi.view import PlayerView
 
-__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "DEFAULT_HORIZON", "state_of_view", "clan_prior", "determinize"]
+__all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "MAX_ROLLOUTS", "MAX_WORK", "DEFAULT_HORIZON", "state_of_view",
+           "clan_prior", "determinize"]
 
 #: Rollouts per decision by default.
 DEFAULT_ROLLOUTS = 1_600
@@ -199,7 +213,8 @@ def rollouts(
     cumulative: npt.NDArray[np.float64],
     codes: npt.NDArray[np.int64],
     active: npt.NDArray[np.int64],
-    per_action: int,
+    first: int,
+    stop: int,
     share: int,
     seed: np.uint64,
     policies: npt.NDArray[np.int64],
@@ -208,12 +223,14 @@ def rollouts(
     horizon: int,
     sums: npt.NDArray[np.float64],
     counts: npt.NDArray[np.int64],
-) -> int:
-    """Rollouts ``j = 0, 1, ...`` of each action ``codes[a]`` for ``a`` in ``active``, adding their
-    values to ``sums[a]`` and their number to ``counts[a]``, until ``per_action`` are played or
-    the work (decisions played, and actions Greedy valued) reaches ``share`` after some ``j``;
-    returns the work. Rollout ``j`` deals and seeds the bots alike for every action; a rollout
-    stops after ``horizon`` turns, and its margin counts in units of ``cards``."""
+) -> tuple[int, int]:
+    """Rollouts ``j = first, first + 1, ...`` of each action ``codes[a]`` for ``a`` in ``active``,
+    adding their values to ``sums[a]`` and their number to ``counts[a]``, until ``j`` reaches
+    ``stop`` or the work (decisions played, and actions Greedy valued) reaches ``share`` after
+    some ``j``; returns the next ``j`` and the work. Rollout ``j`` deals (from the ``j + 1``-th
+    output of SplitMix64 seeded ``seed``) and seeds the bots alike for every action, whichever
+    call plays it; a rollout stops after ``horizon`` turns, and its margin counts in units of
+    ``cards``."""
     n = base[kernel.N]
     dealt = np.empty_like(base)
     state = np.empty_like(base)
@@ -221,13 +238,11 @@ def rollouts(
     rng0 = np.zeros(n, np.uint64)
     rngs = np.zeros(n, np.uint64)
     record = np.zeros(0, np.int64)
-    stream = seed
     decisions = 0
-    for j in range(per_action):
-        if j > 0 and decisions + work[kernel.VALUED] >= share:
-            break
-        stream, deal_seed = _splitmix64_jit(stream)
-        rng = determinize(base, me, pool, clans, cumulative, dealt, deal_seed)
+    for j in range(first, stop):
+        if j > first and decisions + work[kernel.VALUED] >= share:
+            return j, int(decisions + work[kernel.VALUED])
+        rng = determinize(base, me, pool, clans, cumulative, dealt, nth_output(seed, j + 1))
         for q in range(n):
             rng, rng0[q] = _splitmix64_jit(rng)
         for ai in range(active.shape[0]):
@@ -249,35 +264,43 @@ def rollouts(
                     best = max(best, kernel.score(state, q))
             sums[a] += value + margin_weight * (mine - best) / max(cards, 1)
             counts[a] += 1
-    return int(decisions + work[kernel.VALUED])
+    return stop, int(decisions + work[kernel.VALUED])
 
 
-class MonteCarlo(_ShinobiBot):
+class MonteCarlo(SearchBot):
     """Determinized Monte-Carlo search with Greedy rollouts (see the module docs).
 
-    ``rollouts`` is the budget per decision (default :data:`DEFAULT_ROLLOUTS`)
-    and ``work`` the most work its rollouts may do (default :data:`DEFAULT_WORK`;
-    see the module docs), both reproducible; ``rollout_policy`` plays every seat
-    in the rollouts (``"greedy"`` or ``"random"``); ``margin_weight`` adds the
-    final score margin, scaled to the cards in the game, to each rollout's win
-    value; ``horizon`` cuts rollouts after that many turns (None: whole games);
+    ``rollouts`` is the most rollouts of a decision in total (default
+    :data:`DEFAULT_ROLLOUTS`) and ``work`` the most work its rollouts may do
+    (default :data:`DEFAULT_WORK`; see the module docs), both reproducible;
+    ``time_limit`` (seconds, optional) bounds the decision's time, setup
+    included (:class:`~ordonnance.core.bots.SearchBot`); under a time limit a
+    budget left out is unbounded (:data:`MAX_ROLLOUTS`, :data:`MAX_WORK`), so
+    that the time decides. ``rollout_policy`` plays every seat in the rollouts
+    (``"greedy"`` or ``"random"``); ``margin_weight`` adds the final score
+    margin, scaled to the cards in the game, to each rollout's win value;
+    ``horizon`` cuts rollouts after that many turns (None: whole games);
     ``home_weight`` is the clan prior (see the module docs).
     """
+
+    prefix = "shinobi.bots."
+    view_type = PlayerView
 
     def __init__(
         self,
         seed: int | None = None,
         *,
-        rollouts: int = DEFAULT_ROLLOUTS,
-        work: int = DEFAULT_WORK,
+        rollouts: int | None = None,
+        work: int | None = None,
+        time_limit: float | None = None,
         rollout_policy: Literal["greedy", "random"] = "greedy",
         margin_weight: float = 0.1,
         horizon: int | None = DEFAULT_HORIZON,
         home_weight: float = 0.0,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, time_limit=time_limit)
         for name, value, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit):
                 raise InvalidRulesError(f"{name} must be an int in 1..{limit:,}, got {value!r}")
         if rollout_policy not in ("greedy", "random"):
             raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
@@ -287,9 +310,10 @@ class MonteCarlo(_ShinobiBot):
             raise InvalidRulesError(f"horizon must be a positive int (turns) or None, got {horizon!r}")
         if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
             raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
-        self.rollouts = rollouts
-        """Rollouts per decision."""
-        self.work = work
+        timed = self.time_limit is not None
+        self.rollouts: int = rollouts if rollouts is not None else MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS
+        """The most rollouts of a decision, in total."""
+        self.work: int = work if work is not None else MAX_WORK if timed else DEFAULT_WORK
         """The most work (rollout decisions and actions Greedy values) of one decision: a bound on its time."""
         self.rollout_policy = rollout_policy
         """The policy of every seat in the rollouts."""
@@ -306,6 +330,13 @@ class MonteCarlo(_ShinobiBot):
         self._state, seed = splitmix64(self._state)
         if len(actions) == 1:
             return actions[0]
+        clock = self._clock(view)
+        return actions[self._search(view, actions, seed, self.rollouts, self.work, clock)]
+
+    def _search(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
+                clock: HalvingClock) -> int:  # fmt: skip
+        """The index of the action sequential halving keeps, with ``budget`` rollouts and
+        ``work_left`` work in all, timed by ``clock``."""
         base, pool = state_of_view(view)
         clans, cumulative = clan_prior(view, self.home_weight)
         codes = np.array([action.code for action in actions], np.int64)
@@ -317,20 +348,48 @@ class MonteCarlo(_ShinobiBot):
         rounds = max(1, math.ceil(math.log2(len(alive))))
         stream = seed
         horizon = kernel.ALL_TURNS if self.horizon is None else self.horizon
-        work_left = self.work
-        with np.errstate(over="ignore"):
-            for r in range(rounds):
-                per_action = max(1, self.rollouts // (rounds * len(alive)))
-                stream, round_seed = splitmix64(stream)
-                work_left -= rollouts(base, view.seat, pool, clans, cumulative, codes, np.array(alive, np.int64), per_action,
-                                      work_left // (rounds - r), np.uint64(round_seed), policies, self.margin_weight,
-                                      len(view.rules.troop_deck), horizon, sums, played)  # fmt: skip
-                alive.sort(key=lambda a: (-sums[a] / played[a], a))
-                alive = alive[: max(1, (len(alive) + 1) // 2)]
-                if len(alive) == 1:
-                    break
-        return actions[alive[0]]
+        cards = len(view.rules.troop_deck)
+        for r in range(rounds):
+            per_action = max(1, budget // (rounds * len(alive)))
+            stream, round_seed = splitmix64(stream)
+            share = work_left // (rounds - r)
+            active = np.array(alive, np.int64)
+            used = 0
+
+            def play(first: int, count: int) -> int:
+                nonlocal used
+                if first and used >= share:  # the round's work was spent by its last rollout index
+                    return 0
+                with np.errstate(over="ignore"):
+                    end, spent = rollouts(base, view.seat, pool, clans, cumulative, codes, active, first, first + count,
+                                          share - used, np.uint64(round_seed), policies, self.margin_weight, cards, horizon,
+                                          sums, played)  # fmt: skip
+                used += spent
+                return end - first
+
+            clock.run_round(play, len(alive), per_action, rounds - r)
+            work_left -= used
+            alive.sort(key=lambda a: (-sums[a] / played[a], a))
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+            if len(alive) == 1 or clock.out():
+                break
+        return alive[0]
+
+    def _rehearse(self, view: PlayerView) -> None:
+        self._search(view, _legal(view), 0, 1, 1, HalvingClock(None))
+
+    def _example_view(self) -> PlayerView:
+        game = Game.new(Rules(), seed=0)
+        return game.view(game.current_player)
 
     def __repr__(self) -> str:
-        return (f"shinobi.bots.MonteCarlo(seed={self.seed}, rollouts={self.rollouts}, work={self.work}, "
-                f"rollout_policy={self.rollout_policy!r}, margin_weight={self.margin_weight})")  # fmt: skip
+        timed = self.time_limit is not None
+        parts = [f"seed={self.seed}"]
+        for name, default in (("rollouts", MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS),
+                              ("work", MAX_WORK if timed else DEFAULT_WORK), ("time_limit", None),
+                              ("rollout_policy", "greedy"), ("margin_weight", 0.1), ("horizon", DEFAULT_HORIZON),
+                              ("home_weight", 0.0)):  # fmt: skip
+            value = getattr(self, name)
+            if value != default:
+                parts.append(f"{name}={value!r}")
+        return f"shinobi.bots.MonteCarlo({', '.join(parts)})"

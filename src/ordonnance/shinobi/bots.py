@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from ordonnance.core.bots import SeededBot, UniformRandom, legal
-from ordonnance.errors import IllegalActionError
 from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.view import PlayerView
@@ -37,18 +36,20 @@ class Bot(Protocol):
 
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
-    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`)."""
-    return legal(view)
+    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`): a Shinobi view with an action."""
+    return legal(view, PlayerView)
 
 
 class _ShinobiBot(SeededBot):
     prefix = "shinobi.bots."
+    view_type = PlayerView
 
 
 class Random(UniformRandom):
     """Gives a uniformly random legal order (one SplitMix64 draw per decision)."""
 
     prefix = "shinobi.bots."
+    view_type = PlayerView
 
 
 #: Weights of :func:`evaluate` (integers, so that the kernel's twin agrees exactly).
