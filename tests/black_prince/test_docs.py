@@ -10,7 +10,7 @@ from ordonnance.black_prince.render import svg
 
 DOCS = pathlib.Path(__file__).parents[2] / "docs"
 TUTORIAL = DOCS / "black_prince_tutorial.rst"
-RULES_PAGE = DOCS / "black_prince.rst"
+RULES_PAGE = DOCS / "black_prince_rules.rst"
 MARK = ".. raw:: html\n\n"
 
 
