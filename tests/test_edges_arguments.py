@@ -144,7 +144,7 @@ CASES: list[tuple[str, Callable[[Any], object], Any]] = [
     ("render.svg names", lambda v: render.svg(GAME, names=v), ["only one"]),
     ("render.svg names", lambda v: render.svg(GAME, names=v), 5),
     ("render.svg hands", lambda v: render.svg(GAME, hands=v), "yes"),
-    ("text.board", text.board, VIEW),
+    ("text.board", text.board, None),  # a game or one seat's view (every game's board draws both)
     # tournaments
     ("tournament bots", lambda v: od.tournament(v, games=2), 5),
     ("tournament games", lambda v: od.tournament(_bots(), games=v), 10**15),
@@ -199,7 +199,7 @@ def _shown(bad: object) -> str:
     if isinstance(bad, itertools.repeat):
         return "at most 10,000 cards"
     if isinstance(bad, str) and len(bad) > 1000:
-        return "nested deeper than a save can be"
+        return "nested deeper than"
     shown = repr(bad)
     return SHOWN.get(shown, shown[:40])
 
