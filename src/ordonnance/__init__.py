@@ -14,6 +14,10 @@ from ordonnance import _numba_cache
 
 _numba_cache.install(_os.path.dirname(__file__))  # before any kernel is decorated
 
+from ordonnance.core import compiling as _compiling
+
+_compiling.install()  # a notice on stderr before a long compile
+
 from ordonnance.army import (
     ARMY_SIZE,
     KEY_BITS,
