@@ -109,7 +109,12 @@ def _odds() -> None:
     game = od.Game.new(od.Rules(), seed=1)
     for _ in range(6):
         game.apply(game.legal_actions()[0])
-    od.territory_odds(game, od.Territory.CYPRUS)
+    od.territory_odds(game, od.Territory.CYPRUS)  # sampled: many cards still to come
+    while len(game.legal_actions()) > 1 and game.territory_owner(od.Territory.CYPRUS) is None:
+        game.apply(game.legal_actions()[0])
+        odds = od.territory_odds(game, od.Territory.CYPRUS)
+        if odds.exact:  # few enough left to count every outcome
+            break
 
 
 @scenario("view.sample_game, first call")
@@ -125,6 +130,13 @@ def _simulate() -> None:
     import ordonnance as od
 
     od.simulate(od.Rules(), games=100, seed=1)
+
+
+@scenario("simulate: Ordonnance, 100 games of Greedy bots")
+def _simulate_greedy() -> None:
+    import ordonnance as od
+
+    od.simulate(od.Rules(), games=100, seed=1, players=[od.bots.Greedy(seed=0), od.bots.Greedy(seed=1)])
 
 
 @scenario("simulate: Shinobi, 100 random games")
