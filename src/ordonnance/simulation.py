@@ -232,19 +232,10 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
                     out.actions[g, i] = (seat, action.card.mask if isinstance(action, Play) else 0, int(action.territory))
 
     def result(
-        self,
-        rules: Rules,
-        bots: Sequence[Any],
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        out: _Outputs,
-        *,
-        record: bool,
-        in_kernel: bool,
+        self, shared: dict[str, Any], bots: Sequence[Any], out: _Outputs, *, record: bool, in_kernel: bool
     ) -> SimulationResult:
         return SimulationResult(
-            rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=bot_seeds,
-            winner=out.winner, scores=out.scores, decisions=out.decisions, rounds=out.rounds,
+            **shared,
             owners=out.owners, markers=out.markers, actions=out.actions,
             action_counts=out.decisions.copy() if record else None,
         )  # fmt: skip

@@ -161,18 +161,9 @@ class Hooks(Generic[R, O, Res]):
         before its end (a bot over a tournament's time limit)."""
         raise NotImplementedError
 
-    def result(
-        self,
-        rules: R,
-        bots: Sequence[Any],
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        out: O,
-        *,
-        record: bool,
-        in_kernel: bool,
-    ) -> Res:
-        """The result of the games in ``out``."""
+    def result(self, shared: dict[str, Any], bots: Sequence[Any], out: O, *, record: bool, in_kernel: bool) -> Res:
+        """The result of the games in ``out``: ``shared`` holds the fields every game's result has
+        (rules, players, seeds, bot_seeds, winner, scores, decisions, rounds); add the game's own."""
         raise NotImplementedError
 
 
@@ -213,7 +204,11 @@ def simulate(
         hooks.run_kernel(rules, seeds, np.ascontiguousarray(per_game), np.array(policies, np.int64), out, record=record)
     else:
         play_in_python(hooks, rules, bots, seeds, per_game, out)
-    return hooks.result(rules, bots, seeds, per_game, out, record=record, in_kernel=in_kernel)
+    shared = dict(
+        rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=per_game,
+        winner=out.winner, scores=out.scores, decisions=out.decisions, rounds=out.rounds,
+    )  # fmt: skip
+    return hooks.result(shared, bots, out, record=record, in_kernel=in_kernel)
 
 
 def play_in_python(

@@ -264,19 +264,10 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
         out.rounds[g] = _rounds(game.turns + (0 if game.is_over else 1), game.players)
 
     def result(
-        self,
-        rules: Rules,
-        bots: Sequence[Any],
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        out: _Outputs,
-        *,
-        record: bool,
-        in_kernel: bool,
+        self, shared: dict[str, Any], bots: Sequence[Any], out: _Outputs, *, record: bool, in_kernel: bool
     ) -> SimulationResult:
         return SimulationResult(
-            rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=bot_seeds,
-            winner=out.winner, scores=out.scores, decisions=out.decisions, rounds=out.rounds,
+            **shared,
             winners=out.winners, totals=out.totals, clans=out.clans, turns=out.turns,
             actions=out.actions if record or not in_kernel else None, bots=tuple(bots),
         )  # fmt: skip
