@@ -240,8 +240,8 @@ def test_hostile_invocations_from_the_shell_give_one_line(tmp_path: Path) -> Non
         (["tournament", "--dask", "not-an-address", "--games", "10"], "missing port number"),
         (["tournament", "--dask", "foo://x", "--games", "10"], "unknown scheme 'foo'"),
         (["tournament", "--dask", "tcp://127.0.0.1:99999", "--games", "10"], "port 99999 is not in 1..65535"),
-        (["odds", str(deep)], "nested deeper than a save can be"),
-        (["odds", str(huge)], "more than a save can be"),
+        (["odds", str(deep)], "nested deeper than 8 levels"),
+        (["odds", str(huge)], "long, more than 1,000,000"),
     ]
     for args, message in cases:
         result = run(*args)
