@@ -105,7 +105,7 @@ from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_acti
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.actions import Action, Claim
-from ordonnance.bots import _legal
+from ordonnance.core.bots import legal
 from ordonnance.core.bots import SearchBot
 from ordonnance.core.clock import HalvingClock
 from ordonnance.errors import InvalidRulesError
@@ -691,7 +691,7 @@ class ISMCTS(SearchBot):
         rollout each). Raises :class:`~ordonnance.errors.IllegalActionError`
         when the view's seat has no legal action.
         """
-        actions = _legal(view)
+        actions: tuple[Action, ...] = legal(view, PlayerView)
         self._state, decision_seed = splitmix64(self._state)
         claim_first = self.claims == "first" and view.rules.players == 2
         claim = next((i for i, a in enumerate(actions) if isinstance(a, Claim)), None) if claim_first else None
@@ -727,7 +727,7 @@ class ISMCTS(SearchBot):
         return view.rules, self.root  # the two roots run different kernels
 
     def _rehearse(self, view: PlayerView) -> None:
-        self._search(view, _legal(view), 0, 1, HalvingClock(None))
+        self._search(view, legal(view, PlayerView), 0, 1, HalvingClock(None))
 
     def _example_view(self) -> PlayerView:
         return Game.new(Rules(), seed=0).view(0)

@@ -18,7 +18,7 @@ from ordonnance._sampling import passed_over
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
-from ordonnance.game import _NOBODY, _NOT_COMPLETE, Game, _multiset_difference, shuffled_deck
+from ordonnance.game import NOBODY, NOT_COMPLETE, Game, _multiset_difference, shuffled_deck
 from ordonnance.rules import HAND_SIZE
 from ordonnance.territory import TERRITORY_COUNT, Territory
 
@@ -72,11 +72,11 @@ def check_parts(game: Game) -> None:
         _seats(game._completed[t], f"completed_at[{t}]", n)
         for p in range(n):
             _cards_in(game._armies[t][p], f"armies[{t}][{p}]")
-            _int_in(game._completed[t][p], f"completed_at[{t}][{p}]", _NOT_COMPLETE, max(game._plays - 1, 0))
+            _int_in(game._completed[t][p], f"completed_at[{t}][{p}]", NOT_COMPLETE, max(game._plays - 1, 0))
     _seats(game._owner, "owners", TERRITORY_COUNT)
     _seats(game._marker, "markers", TERRITORY_COUNT)
     for t in range(TERRITORY_COUNT):
-        _int_in(game._owner[t], f"owners[{t}]", _NOBODY, n - 1)
+        _int_in(game._owner[t], f"owners[{t}]", NOBODY, n - 1)
         _int_in(game._marker[t], f"markers[{t}]", 0, TERRITORY_COUNT)
     _int_in(game._current, "current_player", 0, n - 1)
     if type(game._over) is not bool:
@@ -100,31 +100,31 @@ def check_consistent(game: Game) -> None:
             on_table += len(army)
             if len(army) > ARMY_SIZE:
                 raise _fail(f"armies[{t}][{p}] holds {len(army)} cards, at most {ARMY_SIZE}")
-            if (len(army) == ARMY_SIZE) != (game._completed[t][p] != _NOT_COMPLETE):
+            if (len(army) == ARMY_SIZE) != (game._completed[t][p] != NOT_COMPLETE):
                 raise _fail(f"completed_at[{t}][{p}] does not match an army of {len(army)} cards")
     expected = Counter(card.mask for card in game._rules.cards)
     if places != expected:
         raise _fail(_multiset_difference("deck, hands and armies together", places, expected))
     if on_table != game._plays:
         raise _fail(f"plays is {game._plays} but {on_table} cards are on the table")
-    done = [d for row in game._completed for d in row if d != _NOT_COMPLETE]
+    done = [d for row in game._completed for d in row if d != NOT_COMPLETE]
     if len(done) != len(set(done)):
         raise _fail("two armies completed with the same play")
-    decided = [t for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY]
+    decided = [t for t in range(TERRITORY_COUNT) if game._owner[t] != NOBODY]
     if sorted(game._marker[t] for t in decided) != list(range(1, len(decided) + 1)):
         raise _fail(f"markers {game._marker} do not number the decided territories 1..{len(decided)}")
     if any(game._marker[t] for t in range(TERRITORY_COUNT) if t not in decided):
         raise _fail("a marker lies on an undecided territory")
     for t in decided:
         owner = game._owner[t]
-        if game._completed[t][owner] == _NOT_COMPLETE:
+        if game._completed[t][owner] == NOT_COMPLETE:
             raise _fail(f"owners[{t}] is player {owner}, whose army there is not complete")
-        if not game._rules.claims_allowed and _NOT_COMPLETE in game._completed[t]:
+        if not game._rules.claims_allowed and NOT_COMPLETE in game._completed[t]:
             raise _fail(f"territory {t} is decided before every army is complete, under points scoring")
-        if _NOT_COMPLETE not in game._completed[t] and game.ranking(t)[0] != owner:
+        if NOT_COMPLETE not in game._completed[t] and game.ranking(t)[0] != owner:
             raise _fail(f"owners[{t}] is player {owner}, but player {game.ranking(t)[0]} has the winning army")
     for t in range(TERRITORY_COUNT):
-        if t not in decided and _NOT_COMPLETE not in game._completed[t]:
+        if t not in decided and NOT_COMPLETE not in game._completed[t]:
             raise _fail(f"territory {t} is complete for every player but undecided")
     if len(decided) == TERRITORY_COUNT and not game._over:
         raise _fail("every territory is decided but over is false")
@@ -297,7 +297,7 @@ def _check_cards_in_time(game: Game, turns: _Turns, p: int, received: list[tuple
     """
     slots = turns.slots[p]
     by_time = sorted(
-        (game._completed[t][p], t) for t in range(TERRITORY_COUNT) if game._completed[t][p] != _NOT_COMPLETE
+        (game._completed[t][p], t) for t in range(TERRITORY_COUNT) if game._completed[t][p] != NOT_COMPLETE
     )
     table = Counter(m for t in range(TERRITORY_COUNT) for m in game._armies[t][p])
     used: Counter[int] = Counter()
@@ -331,7 +331,7 @@ def _check_play_order(game: Game, turns: _Turns, p: int, received: list[tuple[in
     slots = turns.slots[p]
     armies = [game._armies[t][p] for t in range(TERRITORY_COUNT)]
     completes = {slots.index(game._completed[t][p]): t for t in range(TERRITORY_COUNT)
-                 if game._completed[t][p] != _NOT_COMPLETE}  # fmt: skip
+                 if game._completed[t][p] != NOT_COMPLETE}  # fmt: skip
     held = []  # held[k][m]: copies of m the player had received by its k-th play
     for g in slots:
         counts = [0] * (MAX_MASK + 1)
@@ -376,7 +376,7 @@ def _check_completions(game: Game, turns: _Turns) -> None:
     after the three cards before it."""
     for p in range(game.players):
         slots = turns.slots[p]
-        times = sorted(game._completed[t][p] for t in range(TERRITORY_COUNT) if game._completed[t][p] != _NOT_COMPLETE)
+        times = sorted(game._completed[t][p] for t in range(TERRITORY_COUNT) if game._completed[t][p] != NOT_COMPLETE)
         for i, g in enumerate(times, 1):
             if g not in slots:
                 raise _unreachable(f"an army of player {p} completed at play {g}, which was not player {p}'s play")
@@ -392,10 +392,10 @@ def _decision_options(game: Game, turns: _Turns, t: int) -> list[tuple[int, int,
     order): phase 0 is the resolution after a play (in table order), phase 1 a
     claim made on a turn (in any order)."""
     done = game._completed[t]
-    if _NOT_COMPLETE not in done:
+    if NOT_COMPLETE not in done:
         return [(max(done) + 1, 0, t)]
     # Claimed: after every card there was played (an army of k cards took its player's k-th play at the earliest).
-    lows = [done[q] if done[q] != _NOT_COMPLETE else turns.slots[q][len(army) - 1]
+    lows = [done[q] if done[q] != NOT_COMPLETE else turns.slots[q][len(army) - 1]
             for q, army in enumerate(game._armies[t]) if army]  # fmt: skip
     low, plays, owner = max(lows) + 1, game._plays, game._owner[t]
     options: list[tuple[int, int, int]] = []
@@ -415,14 +415,14 @@ def _check_decisions(game: Game, turns: _Turns) -> tuple[int, int, int]:
     """Rule "decisions": the markers number the territories in an order they can
     have been decided in. Returns the earliest moment the last decision can
     follow (for rule "end")."""
-    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY)
+    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != NOBODY)
     moment = (0, 0, -1)
     before_last = moment
     for marker, t in decided:
         later = [m for m in _decision_options(game, turns, t) if m >= moment]
         if not later:
             label = Territory(t).label
-            how = "complete for every player" if _NOT_COMPLETE not in game._completed[t] else "claimed"
+            how = "complete for every player" if NOT_COMPLETE not in game._completed[t] else "claimed"
             raise _unreachable(
                 f"{label} ({how}) has marker {marker}, but cannot have been decided after the territories "
                 f"with lower markers and by play {game._plays}"
@@ -436,7 +436,7 @@ def _check_last_actor(game: Game, turns: _Turns, before_last: tuple[int, int, in
     the last player if the game ended after a play, else the seat whose claim
     or pass ended it."""
     current, plays = game._current, game._plays
-    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != _NOBODY)
+    decided = sorted((game._marker[t], t) for t in range(TERRITORY_COUNT) if game._owner[t] != NOBODY)
     after_play = current == turns.last
     if len(decided) == TERRITORY_COUNT:
         # The last decision ended the game: made after the last play, or claimed by the player to act.
@@ -460,7 +460,7 @@ def _check_claims(game: Game) -> None:
     """Rules "claims" and "automatic claims"."""
     for t in range(TERRITORY_COUNT):
         owner = game._owner[t]
-        if owner != _NOBODY and _NOT_COMPLETE in game._completed[t]:
+        if owner != NOBODY and NOT_COMPLETE in game._completed[t]:
             # The cards not face up only shrink, so a claim provable then is provable now.
             counter = game._counterexample(owner, t)
             if counter is not None:
@@ -470,11 +470,11 @@ def _check_claims(game: Game) -> None:
     if not game._rules.auto_claim:
         return
     for t in range(TERRITORY_COUNT):
-        if game._owner[t] != _NOBODY:
+        if game._owner[t] != NOBODY:
             continue
         for p in range(game.players):
             exempt = p == game._current and game._rules.claim_proof == "private"  # its draw may have made it provable
-            if game._completed[t][p] != _NOT_COMPLETE and not exempt and game._beater(p, t) is None:
+            if game._completed[t][p] != NOT_COMPLETE and not exempt and game._beater(p, t) is None:
                 raise _unreachable(
                     f"auto_claim is on and player {p} can prove {Territory(t).label}, which would have been "
                     "awarded after the last play"
@@ -484,7 +484,7 @@ def _check_claims(game: Game) -> None:
 def _check_end(game: Game, turns: _Turns, before_last: tuple[int, int, int]) -> None:
     """Rules "end" and "passes"."""
     current, n = game._current, game.players
-    decided = sum(1 for o in game._owner if o != _NOBODY)
+    decided = sum(1 for o in game._owner if o != NOBODY)
     for p in range(n):
         if game._passed >> p & 1 and (
             game._can_play(p) or not game._rules.explicit_claims or not game._provable_claims(p)

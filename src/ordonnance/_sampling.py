@@ -42,7 +42,7 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.cards import MAX_MASK
 from ordonnance.errors import InvalidGameStateError
-from ordonnance.game import _NOBODY, _NOT_COMPLETE, Check, Game
+from ordonnance.game import NOBODY, NOT_COMPLETE, Check, Game
 from ordonnance.territory import TERRITORY_COUNT
 
 if TYPE_CHECKING:
@@ -101,8 +101,8 @@ class Deal:
         self._hand = [card.mask for card in view.hand]
         self._armies = [[[card.mask for card in army] for army in row] for row in view.armies]
         self._check_cards(view)
-        self._completed = [[_NOT_COMPLETE if d is None else d for d in row] for row in view.completed_at]
-        self._owner = [_NOBODY if o is None else o for o in view.owners]
+        self._completed = [[NOT_COMPLETE if d is None else d for d in row] for row in view.completed_at]
+        self._owner = [NOBODY if o is None else o for o in view.owners]
         self._marker = [m or 0 for m in view.markers]
         self._plays = view.plays
         self._current = view.current_player
@@ -220,7 +220,7 @@ def passed_over(
     last = n - 1 if top == 0 else max(p for p in range(n) if counts[p] == top)
     walk = [(last + i) % n for i in range(1, (current - last - 1) % n + 1)]
     latest = max(range(TERRITORY_COUNT), key=lambda t: marker[t])
-    if marker[latest] and _NOT_COMPLETE in completed[latest] and owner[latest] in walk + [current]:
+    if marker[latest] and NOT_COMPLETE in completed[latest] and owner[latest] in walk + [current]:
         walk = walk[walk.index(owner[latest]) :] if owner[latest] in walk else []
     return [q for q in walk if not passed >> q & 1]
 
@@ -237,19 +237,19 @@ def hands_fit(game: Game, seat: int, over: list[int] | None = None) -> bool:
     n, current, rules = game.players, game._current, game._rules
     for t in range(TERRITORY_COUNT):
         owner = game._owner[t]
-        if owner == _NOBODY:
+        if owner == NOBODY:
             if rules.auto_claim:
                 for p in range(n):
-                    complete = game._completed[t][p] != _NOT_COMPLETE
+                    complete = game._completed[t][p] != NOT_COMPLETE
                     if p != seat and p != current and complete and game._beater(p, t) is None:
                         return False  # auto_claim would have awarded it after the last play
-        elif owner != seat and _NOT_COMPLETE in game._completed[t] and game._beater(owner, t) is not None:
+        elif owner != seat and NOT_COMPLETE in game._completed[t] and game._beater(owner, t) is not None:
             return False  # claimed early: provable then, so provable now
     for p in range(n):
         if p != seat and game._passed >> p & 1 and not game._provable_claims(p):
             return False  # a seat passes only with a claim it could make instead
     if game._over:
-        if _NOBODY in game._owner:
+        if NOBODY in game._owner:
             return not any(p != seat and game._can_act(p) for p in range(n))
         return True
     if over is None:

@@ -54,8 +54,10 @@ POINTS_BY_RANK = (3, 2, 1, 0)
 #: How much :meth:`Game._from_position` checks.
 Check = Literal["none", "parts", "consistent", "reachable"]
 _CHECKS = ("none", "parts", "consistent", "reachable")
-_NOT_COMPLETE = -1
-_NOBODY = -1
+#: A seat's entry in ``Game._completed`` while its army there is not complete.
+NOT_COMPLETE = -1
+#: The owner of a territory nobody has won yet.
+NOBODY = -1
 
 
 def _key(masks: Sequence[int]) -> int:
@@ -187,8 +189,8 @@ class Game:
         game._deck = order[::-1]
         game._hands = [[] for _ in range(n)]
         game._armies = [[[] for _ in range(n)] for _ in range(TERRITORY_COUNT)]
-        game._completed = [[_NOT_COMPLETE] * n for _ in range(TERRITORY_COUNT)]
-        game._owner = [_NOBODY] * TERRITORY_COUNT
+        game._completed = [[NOT_COMPLETE] * n for _ in range(TERRITORY_COUNT)]
+        game._owner = [NOBODY] * TERRITORY_COUNT
         game._marker = [0] * TERRITORY_COUNT
         game._plays = 0
         game._over = False
@@ -420,12 +422,12 @@ class Game:
         Smaller is earlier: the earlier army wins ties.
         """
         done = self._completed[to_territory(territory)][self._seat(player)]
-        return None if done == _NOT_COMPLETE else done
+        return None if done == NOT_COMPLETE else done
 
     def territory_owner(self, territory: Territory | int) -> int | None:
         """The seat that won ``territory``, or None while undecided."""
         owner = self._owner[to_territory(territory)]
-        return None if owner == _NOBODY else owner
+        return None if owner == NOBODY else owner
 
     def marker(self, territory: Territory | int) -> int | None:
         """The victory marker (1..5, in capture order) on ``territory``, or None."""
@@ -434,12 +436,12 @@ class Game:
 
     def is_decided(self, territory: Territory | int) -> bool:
         """Whether ``territory`` has been won (it then takes no more cards)."""
-        return self._owner[to_territory(territory)] != _NOBODY
+        return self._owner[to_territory(territory)] != NOBODY
 
     def is_open(self, territory: Territory | int, player: int) -> bool:
         """Whether ``player`` may still play into ``territory``."""
         t = to_territory(territory)
-        return self._owner[t] == _NOBODY and len(self._armies[t][self._seat(player)]) < ARMY_SIZE
+        return self._owner[t] == NOBODY and len(self._armies[t][self._seat(player)]) < ARMY_SIZE
 
     def face_up(self) -> Counter[Card]:
         """Every card on the table, counted."""
@@ -466,14 +468,14 @@ class Game:
 
     def _rank_key(self, t: int, p: int) -> tuple[int, int]:
         done = self._completed[t][p]
-        return (-_key(self._armies[t][p]), done if done != _NOT_COMPLETE else 1 << 30)
+        return (-_key(self._armies[t][p]), done if done != NOT_COMPLETE else 1 << 30)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Each seat's score so far: territories held, or points under ``scoring="points"``."""
         scores = [0] * self.players
         for t in Territory:
-            if self._owner[t] == _NOBODY:
+            if self._owner[t] == NOBODY:
                 continue
             if self._rules.scoring == "territories":
                 scores[self._owner[t]] += 1
@@ -581,7 +583,7 @@ class Game:
         if m not in self._hands[p]:
             hand = " ".join(str(Card.from_mask(x)) for x in self._hands[p]) or "empty"
             raise IllegalActionError(action, f"{action.card} is not in player {p}'s hand ({hand})")
-        if self._owner[t] != _NOBODY:
+        if self._owner[t] != NOBODY:
             raise IllegalActionError(
                 action, f"territory {t.label} is already decided (won by player {self._owner[t]})"
             )
@@ -641,9 +643,9 @@ class Game:
     def _claim_precondition(self, p: int, t: int) -> str | None:
         if not self._rules.claims_allowed:
             return "early claims are not available with scoring='points'"
-        if self._owner[t] != _NOBODY:
+        if self._owner[t] != NOBODY:
             return f"territory {Territory(t).label} is already decided (won by player {self._owner[t]})"
-        if self._completed[t][p] == _NOT_COMPLETE:
+        if self._completed[t][p] == NOT_COMPLETE:
             cards = len(self._armies[t][p])
             return f"player {p}'s army in {Territory(t).label} is not complete ({cards} of {ARMY_SIZE} cards)"
         return None
@@ -682,7 +684,7 @@ class Game:
             if q == p:
                 continue
             army, done = self._armies[t][q], self._completed[t][q]
-            if done != _NOT_COMPLETE:
+            if done != NOT_COMPLETE:
                 key = _key(army)
                 if key > claimant_key or (key == claimant_key and done < claimant_done):
                     return q, key, ()
@@ -699,8 +701,8 @@ class Game:
         return [
             t
             for t in range(TERRITORY_COUNT)
-            if self._owner[t] == _NOBODY
-            and self._completed[t][p] != _NOT_COMPLETE
+            if self._owner[t] == NOBODY
+            and self._completed[t][p] != NOT_COMPLETE
             and self._beater(p, t) is None
         ]
 
@@ -710,7 +712,7 @@ class Game:
         return [
             t
             for t in range(TERRITORY_COUNT)
-            if self._owner[t] == _NOBODY and len(self._armies[t][p]) < ARMY_SIZE
+            if self._owner[t] == NOBODY and len(self._armies[t][p]) < ARMY_SIZE
         ]
 
     def _play(self, mask: int, t: int) -> None:
@@ -731,14 +733,14 @@ class Game:
         """Decide, in table order, every territory complete for all (and, with
         auto_claim, every provable one)."""
         for t in range(TERRITORY_COUNT):
-            if self._owner[t] != _NOBODY:
+            if self._owner[t] != NOBODY:
                 continue
             done = self._completed[t]
-            if _NOT_COMPLETE not in done:
+            if NOT_COMPLETE not in done:
                 self._award(t, self.ranking(t)[0])
             elif self._rules.auto_claim:
                 for p in sorted(range(self.players), key=lambda q: done[q]):
-                    if done[p] != _NOT_COMPLETE and self._beater(p, t) is None:
+                    if done[p] != NOT_COMPLETE and self._beater(p, t) is None:
                         self._award(t, p)
                         break
             if self._over:
@@ -747,7 +749,7 @@ class Game:
     def _award(self, t: int, p: int) -> None:
         self._owner[t] = p
         self._marker[t] = 1 + sum(1 for m in self._marker if m)
-        if _NOBODY not in self._owner:
+        if NOBODY not in self._owner:
             self._over = True
 
     def _advance(self) -> None:

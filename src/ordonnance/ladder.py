@@ -44,7 +44,7 @@ from ordonnance import games as _games
 from ordonnance.bots import Bot
 from ordonnance.core.stats import Z95
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
-from ordonnance.tournament import ExecutorLike, TournamentResult, _bradley_terry_elo, _named, tournament
+from ordonnance.tournament import ExecutorLike, TournamentResult, bradley_terry_elo, named_bots, tournament
 
 __all__ = ["Ladder", "ladder", "rate", "bradley_terry", "DEFAULT_ANCHOR"]
 
@@ -129,7 +129,7 @@ def bradley_terry(
         raise InvalidRulesError(f"the anchor is a bot number 0..{k - 1}, got {anchor!r}")
     pw = tuple(tuple(int(x) for x in row) for row in pairwise_wins)
     pg = tuple(tuple(int(x) for x in row) for row in pairwise_games)
-    elo = np.array(_bradley_terry_elo(pw, pg))
+    elo = np.array(bradley_terry_elo(pw, pg))
     ratings = elo - elo[anchor]
     logit = ratings / _ELO_PER_LOGIT
     together = np.array(pg, dtype=float)
@@ -190,7 +190,7 @@ def ladder(
     """
     if anchor is not None and not isinstance(anchor, str):
         raise OrdonnanceTypeError(f"anchor is a bot's name or None, got {anchor!r}")
-    names, _ = _named(bots)
+    names, _ = named_bots(bots)
     if anchor is not None and anchor not in names:  # checked before any game; rate() picks the default
         raise InvalidRulesError(f"the anchor {anchor!r} is not one of the bots: {', '.join(names)}")
     result = tournament(

@@ -73,7 +73,7 @@ from ordonnance.bots import Bot
 from ordonnance.cards import Card, build_deck
 from ordonnance._entry import compiled_entry
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeedError, OrdonnanceTypeError
-from ordonnance.game import _NOBODY, Game, shuffled_deck
+from ordonnance.game import NOBODY, Game, shuffled_deck
 from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observation_layout
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
@@ -592,7 +592,7 @@ def state_of(
     b[k.TOP] = top
     b[k.ORDER + top : k.ORDER + deck] = game._deck[::-1]
     b[k.PLAYS] = game._plays
-    b[k.DECIDED] = sum(1 for o in game._owner if o != _NOBODY)
+    b[k.DECIDED] = sum(1 for o in game._owner if o != NOBODY)
     b[k.CURRENT] = game._current
     b[k.OVER] = int(game._over)
     b[k.PASSED] = game._passed
@@ -669,7 +669,7 @@ def _table_text(b: list[int], setup: _Setup, player: int, hand: str) -> str:
     for t in Territory:
         armies = " / ".join(_text(b[k.ARMY_AT + t * at + p], b[k.ARMY_LEN + t * at + p]) or "-" for p in range(n))
         owner = b[k.OWNER + t]
-        won = "" if owner == _NOBODY else f" won by {owner} (marker {b[k.MARKER + t]})"
+        won = "" if owner == NOBODY else f" won by {owner} (marker {b[k.MARKER + t]})"
         lines.append(f"{t.label}: {armies}{won}")
     passed = [p for p in range(n) if b[k.PASSED] >> p & 1]
     if passed:

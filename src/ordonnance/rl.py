@@ -110,7 +110,7 @@ from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.core.bots import seeded_copies
 from ordonnance.core.extras import require_extra
 from ordonnance.core.seeds import bot_seeds, own_seed as _own_seed
-from ordonnance.simulation import _policy
+from ordonnance.simulation import kernel_policy
 from ordonnance.territory import TERRITORY_COUNT
 from ordonnance.view import PlayerView
 
@@ -791,7 +791,7 @@ def _kernel_twin(opponent: object) -> int | None:
     """The kernel policy of an opponent the kernel plays itself, else None."""
     if isinstance(opponent, str):
         return _KERNEL_BOTS[opponent]
-    return _policy(opponent)
+    return kernel_policy(opponent)
 
 
 def _check_opponent(opponent: object) -> object:

@@ -42,7 +42,7 @@ from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
 from ordonnance.core import jsonio
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
-from ordonnance.game import _NOBODY, _NOT_COMPLETE, Check, Game
+from ordonnance.game import NOBODY, NOT_COMPLETE, Check, Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT
 
@@ -87,8 +87,8 @@ def _position_data(game: Game) -> dict[str, Any]:
         "deck": _texts(game._deck[::-1]),
         "hands": [_texts(hand) for hand in game._hands],
         "armies": [[_texts(army) for army in armies] for armies in game._armies],
-        "completed_at": [[None if d == _NOT_COMPLETE else d for d in row] for row in game._completed],
-        "owners": [None if o == _NOBODY else o for o in game._owner],
+        "completed_at": [[None if d == NOT_COMPLETE else d for d in row] for row in game._completed],
+        "owners": [None if o == NOBODY else o for o in game._owner],
         "markers": [m or None for m in game._marker],
         "plays": game._plays,
         "current_player": game._current,
@@ -176,7 +176,7 @@ def _position(data: dict[str, Any], rules: Rules, at: str = "") -> dict[str, Any
     for t, row in enumerate(_list(data["completed_at"], f"{at}completed_at", TERRITORY_COUNT)):
         cells = (_int(d, f"{at}completed_at[{t}][{p}]", 0, max(plays - 1, 0), nullable=True)
                  for p, d in enumerate(_list(row, f"{at}completed_at[{t}]", n)))  # fmt: skip
-        completed.append([_NOT_COMPLETE if d is None else d for d in cells])
+        completed.append([NOT_COMPLETE if d is None else d for d in cells])
     owners = (_int(o, f"{at}owners", 0, n - 1, nullable=True) for o in _list(data["owners"], f"{at}owners", TERRITORY_COUNT))
     markers = (_int(m, f"{at}markers", 1, TERRITORY_COUNT, nullable=True)
                for m in _list(data["markers"], f"{at}markers", TERRITORY_COUNT))  # fmt: skip
@@ -191,7 +191,7 @@ def _position(data: dict[str, Any], rules: Rules, at: str = "") -> dict[str, Any
         "hands": [_masks(h, f"{at}hands[{p}]") for p, h in enumerate(_list(data["hands"], f"{at}hands", n))],
         "armies": armies,
         "completed": completed,
-        "owners": [_NOBODY if o is None else o for o in owners],
+        "owners": [NOBODY if o is None else o for o in owners],
         "markers": [m or 0 for m in markers],
         "plays": plays,
         "current": _int(data["current_player"], f"{at}current_player", 0, n - 1),

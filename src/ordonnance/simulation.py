@@ -46,7 +46,7 @@ MAX_GAMES = _driver.MAX_GAMES
 _CHUNK = 65_536  # games per kernel call: bounds the working memory
 
 
-def _policy(bot: object) -> int | None:
+def kernel_policy(bot: object) -> int | None:
     """The kernel twin of a bot, or None for a bot the kernel cannot play."""
     if type(bot) is Random:
         return kernel.RANDOM
@@ -197,7 +197,7 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     """What :func:`ordonnance.core.simulate.simulate` needs of Ordonnance."""
 
     def policy(self, bot: object) -> int | None:
-        return _policy(bot)
+        return kernel_policy(bot)
 
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record)

@@ -253,7 +253,7 @@ class TournamentResult:
         extra virtual tie, so that a bot that always wins has a finite rating.
         Only differences mean something: 400 points is 10 to 1 odds.
         """
-        return _bradley_terry_elo(self.pairwise_wins, self.pairwise_games)
+        return bradley_terry_elo(self.pairwise_wins, self.pairwise_games)
 
     @property
     def standings(self) -> tuple[str, ...]:
@@ -302,9 +302,10 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def _bradley_terry_elo(
+def bradley_terry_elo(
     pairwise_wins: tuple[tuple[int, ...], ...], pairwise_games: tuple[tuple[int, ...], ...]
 ) -> tuple[float, ...]:
+    """Bradley-Terry strengths from pairwise win and game counts, as Elo ratings whose geometric mean strength is 1500."""
     k = len(pairwise_wins)
     wins = np.zeros((k, k))
     for a in range(k):
@@ -457,7 +458,8 @@ def _chunks(
 # --------------------------------------------------------------------- running
 
 
-def _named(bots: Sequence[Bot] | Mapping[str, Bot]) -> tuple[list[str], list[Bot]]:
+def named_bots(bots: Sequence[Bot] | Mapping[str, Bot]) -> tuple[list[str], list[Bot]]:
+    """The names and the bots of a tournament's ``bots`` argument (a list is named by each bot's class, numbered where two share one); bad names raise."""
     if isinstance(bots, Mapping):
         names = list(bots)
         for name in names:
@@ -641,7 +643,7 @@ def tournament(
         raise OrdonnanceTypeError(
             f"executor must be None, 'serial', 'process' or a concurrent.futures.Executor, got {executor!r}"
         )
-    names, players = _named(bots)
+    names, players = named_bots(bots)
     n = rules.players
     if len(players) < max(n, 2):
         raise InvalidRulesError(

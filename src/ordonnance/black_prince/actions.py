@@ -34,7 +34,7 @@ import attrs
 
 from ordonnance.black_prince.cards import CARD_SCHEMA, Card
 from ordonnance.black_prince.errors import InvalidSquareError
-from ordonnance.black_prince.rules import COLUMNS, _card_data, card_from_data
+from ordonnance.black_prince.rules import COLUMNS, card_data, card_from_data
 from ordonnance.core import jsonio
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
 
@@ -223,7 +223,7 @@ def action_to_data(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"type": name}
     for field in attrs.fields(type(action)):
         value = getattr(action, field.name)
-        data[field.name] = _card_data(value) if field.name == "card" else value
+        data[field.name] = card_data(value) if field.name == "card" else value
     return data
 
 

@@ -181,7 +181,7 @@ class Rules:
             "armies": list(self.armies),
             "advantages": {kind.label: sorted(t.label for t in self.advantages[kind]) for kind in TroopType},
             "first": self.first,
-            "decks": None if self.decks is None else [[_card_data(c) for c in d] for d in self.decks],
+            "decks": None if self.decks is None else [[card_data(c) for c in d] for d in self.decks],
             "max_turns": self.max_turns,
         }
 
@@ -221,7 +221,7 @@ def _as_list(value: object) -> list[Any]:
     return value
 
 
-def _card_data(card: Card) -> Any:
+def card_data(card: Card) -> Any:
     """A card as JSON: its text, or [text, advantage labels] with a per-card set."""
     if card.advantages is None:
         return str(card)
@@ -229,7 +229,7 @@ def _card_data(card: Card) -> Any:
 
 
 def card_from_data(data: Any) -> Card:
-    """A card from its JSON form (see ``_card_data``)."""
+    """A card from its JSON form (see ``card_data``)."""
     if isinstance(data, str):
         return Card.parse(data)
     if isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], list):

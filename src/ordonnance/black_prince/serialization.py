@@ -44,7 +44,7 @@ from ordonnance.black_prince.actions import SCHEMA_DEFS, action_from_data, actio
 from ordonnance.black_prince.board import ROWS
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game, check_reachable
-from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, _card_data, card_from_data, rules_from_json
+from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
 from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceError
 
@@ -121,7 +121,7 @@ def _fail(message: str) -> InvalidGameStateError:
 
 
 def _cards_data(cards: tuple[Card, ...]) -> list[Any]:
-    return [_card_data(card) for card in cards]
+    return [card_data(card) for card in cards]
 
 
 def _position_data(parts: dict[str, Any]) -> dict[str, Any]:
@@ -130,7 +130,7 @@ def _position_data(parts: dict[str, Any]) -> dict[str, Any]:
         "rng": parts["rng"],
         "decks": [_cards_data(deck) for deck in parts["decks"]],
         "hands": [_cards_data(hand) for hand in parts["hands"]],
-        "cells": [[None if card is None else _card_data(card) for card in row] for row in parts["cells"]],
+        "cells": [[None if card is None else card_data(card) for card in row] for row in parts["cells"]],
         "discards": [_cards_data(pile) for pile in parts["discards"]],
         "current_player": parts["current_player"],
         "phase": parts["phase"],

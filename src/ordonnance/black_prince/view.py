@@ -30,7 +30,7 @@ import attrs
 from ordonnance.black_prince.actions import SCHEMA_DEFS, Action, action_from_data, action_to_data
 from ordonnance.black_prince.board import ROWS, Battlefield, back_row, front_row
 from ordonnance.black_prince.cards import Card
-from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, _card_data, card_from_data, rules_from_json
+from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
 from ordonnance.core.rng import shuffle, splitmix64
 from ordonnance.core.seeds import check_seed
@@ -225,11 +225,11 @@ class PlayerView:
                 "turn": self.turn,
                 "winner": self.winner,
                 "routed": list(self.routed),
-                "hand": [_card_data(card) for card in self.hand],
+                "hand": [card_data(card) for card in self.hand],
                 "hand_sizes": list(self.hand_sizes),
                 "deck_sizes": list(self.deck_sizes),
-                "cells": [[None if card is None else _card_data(card) for card in row] for row in self.battlefield.cells],
-                "discards": [[_card_data(card) for card in pile] for pile in self.discards],
+                "cells": [[None if card is None else card_data(card) for card in row] for row in self.battlefield.cells],
+                "discards": [[card_data(card) for card in pile] for pile in self.discards],
                 "attacked": list(self.attacked),
                 "moved": list(self.moved),
                 "contact": list(self.contact),

@@ -91,7 +91,7 @@ from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.errors import InvalidRulesError
 from ordonnance.shinobi import _kernel as kernel
 from ordonnance.shinobi.actions import Action
-from ordonnance.shinobi.bots import _legal
+from ordonnance.core.bots import legal
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.rules import Rules
@@ -326,7 +326,7 @@ class MonteCarlo(SearchBot):
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best mean rollout value."""
-        actions = _legal(view)
+        actions: tuple[Action, ...] = legal(view, PlayerView)
         self._state, seed = splitmix64(self._state)
         if len(actions) == 1:
             return actions[0]
@@ -376,7 +376,7 @@ class MonteCarlo(SearchBot):
         return alive[0]
 
     def _rehearse(self, view: PlayerView) -> None:
-        self._search(view, _legal(view), 0, 1, 1, HalvingClock(None))
+        self._search(view, legal(view, PlayerView), 0, 1, 1, HalvingClock(None))
 
     def _example_view(self) -> PlayerView:
         game = Game.new(Rules(), seed=0)
