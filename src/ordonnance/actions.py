@@ -30,6 +30,7 @@ import numpy as np
 
 from ordonnance.cards import MAX_MASK, Card, CardLike, to_mask
 from ordonnance.core import jsonio
+from ordonnance.core.actioncodec import SCHEMA_DIALECT, kind_schema
 from ordonnance.errors import InvalidArgumentError, InvalidTerritoryError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.territory import Territory
 
@@ -132,32 +133,12 @@ _NAMES = [t.name.lower() for t in Territory]
 _BY_NAME = {name: Territory(t) for t, name in enumerate(_NAMES)}
 _FIELDS = {"play": ("type", "card", "territory"), "claim": ("type", "territory"), "pass": ("type",)}
 
-_CARD_REF = {"$ref": "#/$defs/card"}
-_TERRITORY_REF = {"$ref": "#/$defs/territory"}
+_FIELD_SCHEMAS = {"card": {"$ref": "#/$defs/card"}, "territory": {"$ref": "#/$defs/territory"}}
 #: The JSON Schema (draft 2020-12) of an action's JSON (:func:`action_to_json`).
 ACTION_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$schema": SCHEMA_DIALECT,
     "title": "An Ordonnance action",
-    "oneOf": [
-        {
-            "type": "object",
-            "properties": {"type": {"const": "play"}, "card": _CARD_REF, "territory": _TERRITORY_REF},
-            "required": ["type", "card", "territory"],
-            "additionalProperties": False,
-        },
-        {
-            "type": "object",
-            "properties": {"type": {"const": "claim"}, "territory": _TERRITORY_REF},
-            "required": ["type", "territory"],
-            "additionalProperties": False,
-        },
-        {
-            "type": "object",
-            "properties": {"type": {"const": "pass"}},
-            "required": ["type"],
-            "additionalProperties": False,
-        },
-    ],
+    "oneOf": [kind_schema(kind, fields[1:], _FIELD_SCHEMAS) for kind, fields in _FIELDS.items()],
     "$defs": {
         "card": {"enum": _CARD_TEXTS, "description": "a card: its symbols' letters in rank order L B S H F"},
         "territory": {"enum": _NAMES},

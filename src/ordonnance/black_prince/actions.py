@@ -35,8 +35,8 @@ import attrs
 from ordonnance.black_prince.cards import CARD_SCHEMA, Card
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.black_prince.rules import COLUMNS, card_data, card_from_data
-from ordonnance.core import jsonio
-from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core.actioncodec import ActionCodec, FieldCodec, check_int, int_field
+from ordonnance.errors import OrdonnanceTypeError
 
 __all__ = [
     "Place",
@@ -177,78 +177,34 @@ END_BATTLE = EndBattle()
 
 # ------------------------------------------------------------------ JSON
 
-#: Each action's ``"type"`` in JSON, and its fields after it.
-_KINDS: dict[str, type[Action]] = {
-    "place": Place, "place_behind": PlaceBehind, "move": Move, "play_battle": PlayBattle,
-    "end_turn": EndTurn, "mounted_move": MountedMove, "fight": Fight, "end_battle": EndBattle,
-}  # fmt: skip
-_NAMES = {kind: name for name, kind in _KINDS.items()}
-_COLUMN_SCHEMA = {"type": "integer", "minimum": 0, "maximum": COLUMNS - 1}
-_FIELD_SCHEMAS: dict[str, object] = {"card": {"$ref": "#/$defs/card"}, "column": _COLUMN_SCHEMA,
-                                     "target": _COLUMN_SCHEMA, "step": {"enum": [-1, 1]}}  # fmt: skip
-
-
-def _kind_schema(name: str, kind: type[Action]) -> dict[str, object]:
-    fields = [field.name for field in attrs.fields(kind)]
-    return {
-        "type": "object",
-        "properties": {"type": {"const": name}, **{field: _FIELD_SCHEMAS[field] for field in fields}},
-        "required": ["type", *fields],
-        "additionalProperties": False,
-    }
-
+_COLUMN = int_field(0, COLUMNS - 1)
+_CODEC: ActionCodec[Action] = ActionCodec(
+    "Black Prince",
+    "A Black Prince action (ordonnance.black_prince.action_to_json)",
+    {"place": Place, "place_behind": PlaceBehind, "move": Move, "play_battle": PlayBattle,
+     "end_turn": EndTurn, "mounted_move": MountedMove, "fight": Fight, "end_battle": EndBattle},
+    {"card": FieldCodec({"$ref": "#/$defs/card"}, encode=card_data, decode=card_from_data),
+     "column": _COLUMN, "target": _COLUMN, "step": FieldCodec({"enum": [-1, 1]}, check=check_int)},
+    defs={"card": CARD_SCHEMA},
+)  # fmt: skip
 
 #: The JSON Schema of :func:`action_to_json`'s output: an object whose ``"type"`` names the
 #: kind (``"place"``, ``"place_behind"``, ``"move"``, ``"play_battle"``, ``"end_turn"``,
 #: ``"mounted_move"``, ``"fight"``, ``"end_battle"``) and whose other keys are its fields.
-ACTION_SCHEMA: dict[str, object] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "A Black Prince action (ordonnance.black_prince.action_to_json)",
-    "$defs": {"card": CARD_SCHEMA},
-    "oneOf": [_kind_schema(name, kind) for name, kind in _KINDS.items()],
-}
+ACTION_SCHEMA: dict[str, object] = _CODEC.schema
 #: What the schemas of views and saves hold under ``$defs``: a card and an action.
 SCHEMA_DEFS: dict[str, object] = {"card": CARD_SCHEMA, "action": {"oneOf": ACTION_SCHEMA["oneOf"]}}
 
 
-def _fail(message: str) -> InvalidArgumentError:
-    return InvalidArgumentError(f"invalid Black Prince action JSON: {message}")
-
-
 def action_to_data(action: Action) -> dict[str, Any]:
     """``action`` as JSON data: ``{"type": ..., field: value, ...}`` (see :func:`action_to_json`)."""
-    name = _NAMES.get(type(action))
-    if name is None:
-        raise OrdonnanceTypeError(f"not a Black Prince action: {action!r:.80}")
-    data: dict[str, Any] = {"type": name}
-    for field in attrs.fields(type(action)):
-        value = getattr(action, field.name)
-        data[field.name] = card_data(value) if field.name == "card" else value
-    return data
+    return _CODEC.to_data(action)
 
 
 def action_from_data(data: Any) -> Action:
     """The action of :func:`action_to_data` output; anything else raises
     :class:`~ordonnance.errors.InvalidArgumentError` showing the value."""
-    name = data.get("type") if isinstance(data, dict) else None
-    # The type is checked to be a str before the lookup: a list or object is unhashable.
-    if not isinstance(name, str) or name not in _KINDS:
-        raise _fail(f"an action is an object whose type is one of {', '.join(_KINDS)}, got {data!r:.120}")
-    kind = _KINDS[name]
-    fields = [field.name for field in attrs.fields(kind)]
-    jsonio.check_keys(data, lambda message: _fail(f"{data!r:.120}: {message}"), ["type", *fields])
-    values = {}
-    for field in fields:
-        value = data[field]
-        if field != "card" and type(value) is not int:
-            raise _fail(f"{data!r:.120}: {field} must be an int, got {value!r:.80}")
-        values[field] = value
-    try:
-        if "card" in values:
-            values["card"] = card_from_data(values["card"])
-        return kind(**values)
-    except (OrdonnanceError, TypeError) as error:
-        raise _fail(f"{data!r:.120}: {error}") from None
+    return _CODEC.from_data(data)
 
 
 def action_to_json(action: Action) -> str:
@@ -256,7 +212,7 @@ def action_to_json(action: Action) -> str:
     ``{"type":"fight","column":2,"target":3}``, ``{"type":"end_turn"}``, ... A card is
     written as in saves: its text, or ``[text, advantage labels]`` for a card with its
     own advantage set. :data:`ACTION_SCHEMA` is the JSON Schema."""
-    return jsonio.dumps(action_to_data(action))
+    return _CODEC.to_json(action)
 
 
 def action_from_json(text: str | bytes) -> Action:
@@ -264,4 +220,4 @@ def action_from_json(text: str | bytes) -> Action:
     :class:`~ordonnance.errors.InvalidArgumentError` showing the value: not JSON, longer
     than 10,000 characters or nested deeper than 4 levels, repeated keys, an unknown
     type, a missing or unknown field, a field of the wrong JSON type or out of range."""
-    return action_from_data(jsonio.parse(text, _fail, max_size=10_000, max_depth=4))
+    return _CODEC.from_json(text)

@@ -39,8 +39,8 @@ from typing import Any, SupportsIndex, Union
 
 import attrs
 
-from ordonnance.core import jsonio
-from ordonnance.errors import InvalidArgumentError, InvalidSeatError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core.actioncodec import ActionCodec, int_field, name_field
+from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, to_clan
 from ordonnance.shinobi.rules import MAX_PLAYERS
 
@@ -220,76 +220,36 @@ def is_action(value: object) -> bool:
 
 # ------------------------------------------------------------------ JSON
 
-#: Each action's ``"type"`` in JSON.
-_KIND_NAMES: dict[str, type[Action]] = {kind.__name__.lower(): kind for kind in _KINDS}
-_CLAN_FIELDS = frozenset({"card_clan", "clan", "target_clan"})
-_FIELD_SCHEMAS: dict[str, object] = {
-    **{field: {"enum": list(CLAN_NAMES)} for field in _CLAN_FIELDS},
-    **{field: {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
-       for field in ("province", "from_province", "to_province")},
-}  # fmt: skip
-
-
-def _kind_schema(name: str, kind: type[Action]) -> dict[str, object]:
-    fields = [field.name for field in attrs.fields(kind)]
-    return {
-        "type": "object",
-        "properties": {"type": {"const": name}, **{field: _FIELD_SCHEMAS[field] for field in fields}},
-        "required": ["type", *fields],
-        "additionalProperties": False,
-    }
-
+_PROVINCE = int_field(0, MAX_PLAYERS - 1)
+_CLAN = name_field(CLAN_NAMES)
+_CODEC: ActionCodec[Action] = ActionCodec(
+    "shinobi",
+    "A Shinobi action (ordonnance.shinobi.action_to_json)",
+    {kind.__name__.lower(): kind for kind in _KINDS},
+    {"card_clan": _CLAN, "clan": _CLAN, "target_clan": _CLAN,
+     "province": _PROVINCE, "from_province": _PROVINCE, "to_province": _PROVINCE},
+)  # fmt: skip
 
 #: The JSON Schema (draft 2020-12) of :func:`action_to_json`'s output: an object whose
 #: ``"type"`` is ``"deploy"``, ``"ninja"``, ``"reinforce"``, ``"move"``, ``"attack"`` or
 #: ``"pass"`` and whose other keys are the action's fields: clans as names
 #: (:data:`~ordonnance.shinobi.CLAN_NAMES`), provinces as seat numbers 0..4.
-ACTION_SCHEMA: dict[str, object] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "A Shinobi action (ordonnance.shinobi.action_to_json)",
-    "oneOf": [_kind_schema(name, kind) for name, kind in _KIND_NAMES.items()],
-}
-
-
-def _fail(message: str) -> InvalidArgumentError:
-    return InvalidArgumentError(f"invalid shinobi action JSON: {message}")
+ACTION_SCHEMA: dict[str, object] = _CODEC.schema
 
 
 def action_to_data(action: Action) -> dict[str, Any]:
     """``action`` as JSON data: ``{"type": "move", "from_province": 1, "clan": "Oda", "to_province": 0}``
     (see :func:`action_to_json`)."""
-    if not is_action(action):
-        raise OrdonnanceTypeError(f"not a shinobi action: {action!r:.80}")
-    data: dict[str, Any] = {"type": type(action).__name__.lower()}
-    for field in attrs.fields(type(action)):
-        value = getattr(action, field.name)
-        data[field.name] = CLAN_NAMES[value] if field.name in _CLAN_FIELDS else value
-    return data
+    return _CODEC.to_data(action)
 
 
-def action_from_data(data: Any, fail: Callable[[str], Exception] = _fail) -> Action:
+def action_from_data(data: Any, fail: Callable[[str], Exception] = _CODEC.fail) -> Action:
     """The action of :func:`action_to_data` output. Anything else raises ``fail(reason)``
     (by default :class:`~ordonnance.errors.InvalidArgumentError`; an action inside a save or a
     view raises that reader's error), showing the value: not an
     object, an unknown ``type``, a missing or unknown key, a clan that is not one of
     :data:`~ordonnance.shinobi.CLAN_NAMES` exactly, a province that is not an int 0..4."""
-    name = data.get("type") if isinstance(data, dict) else None
-    # The type is checked to be a str before the lookup: a list or object is unhashable.
-    if not isinstance(name, str) or name not in _KIND_NAMES:
-        raise fail(f"an action is an object whose type is one of {', '.join(_KIND_NAMES)}, got {data!r:.120}")
-    kind = _KIND_NAMES[name]
-    fields = [field.name for field in attrs.fields(kind)]
-    jsonio.check_keys(data, lambda message: fail(f"{data!r:.120}: {message}"), ["type", *fields])
-    for field in fields:
-        value = data[field]
-        if field in _CLAN_FIELDS and (not isinstance(value, str) or value not in CLAN_NAMES):
-            raise fail(f"{data!r:.120}: {field} must be one of {', '.join(CLAN_NAMES)}, got {value!r:.80}")
-        if field not in _CLAN_FIELDS and type(value) is not int:
-            raise fail(f"{data!r:.120}: {field} must be an int, got {value!r:.80}")
-    try:
-        return kind(**{field: data[field] for field in fields})
-    except OrdonnanceError as error:
-        raise fail(f"{data!r:.120}: {error}") from None
+    return _CODEC.from_data(data, fail)
 
 
 def action_to_json(action: Action) -> str:
@@ -298,7 +258,7 @@ def action_to_json(action: Action) -> str:
     ``{"type":"move","from_province":1,"clan":"Oda","to_province":0}``,
     ``{"type":"attack","clan":"Oda","province":2,"target_clan":"Mori"}`` or ``{"type":"pass"}``.
     :data:`ACTION_SCHEMA` is its JSON Schema; :func:`action_from_json` reads it back."""
-    return jsonio.dumps(action_to_data(action))
+    return _CODEC.to_json(action)
 
 
 def action_from_json(text: str | bytes) -> Action:
@@ -306,4 +266,4 @@ def action_from_json(text: str | bytes) -> Action:
     :class:`~ordonnance.errors.InvalidArgumentError` showing the value: not str or bytes,
     not JSON, longer than 10,000 characters or nested deeper than 4 levels, repeated keys,
     or data :func:`action_from_data` refuses."""
-    return action_from_data(jsonio.parse(text, _fail, max_size=10_000, max_depth=4))
+    return _CODEC.from_json(text)
