@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ordonnance import black_prince as bp
-from ordonnance.black_prince.rules import _card_data
+from ordonnance.black_prince.rules import card_data
 
 
 #: Every type at every strength twice, and 4 Battle cards: room for any hand-made position.
@@ -55,7 +55,7 @@ def position(
         given = decks[seat]
         if given is None:
             rest = Counter(rules.deck(seat)) - used
-            deck = [_card_data(c) for c in rules.deck(seat) for _ in range(rest.pop(c, 0))][::-1]
+            deck = [card_data(c) for c in rules.deck(seat) for _ in range(rest.pop(c, 0))][::-1]
             if seat == current and phase in ("choose", "battle"):
                 # these steps come after the draw: fill the hand from the top of the deck
                 short = max(0, (6 if phase == "choose" else 5) - len(out_hands[seat]))
