@@ -48,11 +48,7 @@ _CHUNK = 65_536  # games per kernel call: bounds the working memory
 
 def kernel_policy(bot: object) -> int | None:
     """The kernel twin of a bot, or None for a bot the kernel cannot play."""
-    if type(bot) is Random:
-        return kernel.RANDOM
-    if type(bot) is Greedy:
-        return kernel.GREEDY
-    return None
+    return HOOKS.policy(bot)
 
 
 @attrs.frozen
@@ -196,33 +192,15 @@ def _rounds(steps: Sequence[tuple[int, Action]]) -> int:
 class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     """What :func:`ordonnance.core.simulate.simulate` needs of Ordonnance."""
 
-    def policy(self, bot: object) -> int | None:
-        return kernel_policy(bot)
-
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record)
 
-    def run_kernel(
-        self,
-        rules: Rules,
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        policies: npt.NDArray[np.int64],
-        out: _Outputs,
-        *,
-        record: bool,
-    ) -> None:
-        _run_kernel(rules, seeds, bot_seeds, policies, out)
-
-    def new_game(self, rules: Rules, seed: int) -> Game:
-        return Game.new(rules, seed=seed)
+    def run_kernel(self, batch: _driver.Batch[Rules, _Outputs]) -> None:
+        _run_kernel(batch.rules, batch.seeds, batch.bot_seeds, batch.policies, batch.out)
 
     def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
-        out.winner[g] = -1 if game.winner is None else game.winner
         out.owners[g] = [-1 if (o := game.territory_owner(t)) is None else o for t in Territory]
         out.markers[g] = [game.marker(t) or 0 for t in Territory]
-        out.scores[g] = game.scores
-        out.decisions[g] = len(steps)
         out.rounds[g] = _rounds(steps)
         if out.actions is not None:
             for i, (seat, action) in enumerate(steps[: kernel.MAX_ACTIONS]):
@@ -231,18 +209,17 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
                 else:
                     out.actions[g, i] = (seat, action.card.mask if isinstance(action, Play) else 0, int(action.territory))
 
-    def result(
-        self, shared: dict[str, Any], bots: Sequence[Any], out: _Outputs, *, record: bool, in_kernel: bool
-    ) -> SimulationResult:
+    def result(self, batch: _driver.Batch[Rules, _Outputs]) -> SimulationResult:
+        out = batch.out
         return SimulationResult(
-            **shared,
+            **batch.shared(),
             owners=out.owners, markers=out.markers, actions=out.actions,
-            action_counts=out.decisions.copy() if record else None,
+            action_counts=out.decisions.copy() if batch.record else None,
         )  # fmt: skip
 
 
 #: Ordonnance's hooks for the shared simulate driver.
-HOOKS = _Hooks(Rules, "ordonnance.Rules", Rules, Random)
+HOOKS = _Hooks(Rules, "ordonnance.Rules", Rules, Random, Game, {Random: kernel.RANDOM, Greedy: kernel.GREEDY})
 
 
 def _run_kernel(

@@ -15,7 +15,6 @@ plays it from ``res.bot_seeds[i, seat]`` (:func:`ordonnance.simulation.bot_seeds
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,22 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance.black_prince import _kernel as kernel
-from ordonnance.black_prince.actions import (
-    END_BATTLE,
-    END_TURN,
-    PLAY_BATTLE,
-    Action,
-    EndBattle,
-    EndTurn,
-    Fight,
-    MountedMove,
-    Move,
-    Place,
-    PlaceBehind,
-    PlayBattle,
-)
+from ordonnance.black_prince._bridge import decode, encode, tables
+from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.bots import Bot, Greedy, Random
-from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.core import simulate as _driver
@@ -57,70 +43,6 @@ __all__ = ["simulate", "SimulationResult", "Summary", "encode", "decode", "table
 _CHUNK = 65_536
 #: Decisions a game can take at most, per turn (place, choose, 6 rides, 6 fights, end).
 DECISIONS_PER_TURN = 15
-
-
-@attrs.frozen(eq=False)
-class Kinds:
-    """The card kinds of a rules' two decks, as the kernel numbers them."""
-
-    cards: tuple[Card, ...]
-    """Kind i is ``cards[i]`` (sorted canonically, no repeats)."""
-    tables: kernel.Tables
-    """The kernel's tables of types, strengths and advantage masks."""
-    canon: npt.NDArray[np.int64]
-    """``[seat, i]``: kind of card i of ``rules.deck(seat)`` (padded with -1)."""
-    canon_len: npt.NDArray[np.int64]
-    """Each deck's size."""
-    index: dict[Card, int]
-    """A card's kind number."""
-
-
-@functools.lru_cache(maxsize=64)
-def tables(rules: Rules) -> Kinds:
-    """The kernel's view of ``rules``' cards (cached per rules)."""
-    cards = tuple(sorted(set(rules.deck(0)) | set(rules.deck(1)), key=lambda c: c.sort_key))
-    index = {card: i for i, card in enumerate(cards)}
-    kind_type = np.array([-1 if c.type is None else int(c.type) for c in cards], np.int64)
-    strength = np.array([c.strength for c in cards], np.int64)
-    advantages = np.array([sum(1 << int(t) for t in rules.card_advantages(c)) for c in cards], np.int64)
-    size = max(len(rules.deck(0)), len(rules.deck(1)))
-    canon = np.full((2, size), -1, np.int64)
-    for seat in (0, 1):
-        canon[seat, : len(rules.deck(seat))] = [index[c] for c in rules.deck(seat)]
-    canon_len = np.array([len(rules.deck(0)), len(rules.deck(1))], np.int64)
-    return Kinds(cards, kernel.Tables(kind_type, strength, advantages), canon, canon_len, index)
-
-
-def encode(action: Action, kinds: Kinds) -> int:
-    """The kernel's int for ``action`` (see :func:`ordonnance.black_prince._kernel.encode`)."""
-    if isinstance(action, (Place, PlaceBehind)):
-        return int(kernel.encode(kernel.OP_PLACE if type(action) is Place else kernel.OP_BEHIND,
-                                 kinds.index[action.card], action.column))  # fmt: skip
-    if isinstance(action, (Move, MountedMove)):
-        op = kernel.OP_MOVE if type(action) is Move else kernel.OP_RIDE
-        return int(kernel.encode(op, action.column, (action.step + 1) // 2))
-    if isinstance(action, Fight):
-        return int(kernel.encode(kernel.OP_FIGHT, action.column, action.target))
-    op = {PlayBattle: kernel.OP_BATTLE, EndTurn: kernel.OP_END_TURN, EndBattle: kernel.OP_END_BATTLE}[type(action)]
-    return int(kernel.encode(op, 0, 0))
-
-
-def decode(code: int, kinds: Kinds) -> Action:
-    """The action the kernel's int ``code`` stands for."""
-    op, a, b = code & 7, (code >> 3) & 255, code >> 11
-    if op == kernel.OP_PLACE:
-        return Place(kinds.cards[a], b)
-    if op == kernel.OP_BEHIND:
-        return PlaceBehind(kinds.cards[a], b)
-    if op == kernel.OP_MOVE:
-        return Move(a, 2 * b - 1)
-    if op == kernel.OP_RIDE:
-        return MountedMove(a, 2 * b - 1)
-    if op == kernel.OP_FIGHT:
-        return Fight(a, b)
-    if op == kernel.OP_BATTLE:
-        return PLAY_BATTLE
-    return END_TURN if op == kernel.OP_END_TURN else END_BATTLE
 
 
 def _rounds(turns: Any) -> Any:
@@ -211,14 +133,6 @@ class SimulationResult(_driver.SimulationResult[Rules]):
         return replayed
 
 
-def _policy(bot: object) -> int | None:
-    if type(bot) is Random:
-        return kernel.RANDOM
-    if type(bot) is Greedy:
-        return kernel.GREEDY
-    return None
-
-
 def simulate(
     rules: Rules | None = None,
     *,
@@ -255,22 +169,11 @@ class _Outputs(_driver.Outputs):
 class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     """What :func:`ordonnance.core.simulate.simulate` needs of Black Prince."""
 
-    def policy(self, bot: object) -> int | None:
-        return _policy(bot)
-
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, DECISIONS_PER_TURN * rules.max_turns if record or not in_kernel else 0)
 
-    def run_kernel(
-        self,
-        rules: Rules,
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        policies: npt.NDArray[np.int64],
-        out: _Outputs,
-        *,
-        record: bool,
-    ) -> None:
+    def run_kernel(self, batch: _driver.Batch[Rules, _Outputs]) -> None:
+        rules, seeds, out = batch.rules, batch.seeds, batch.out
         kinds = tables(rules)
         width = 0 if out.actions is None else out.actions.shape[1]
         chunk = _CHUNK if out.actions is None else max(1, min(_CHUNK, 2_000_000 // max(width, 1)))
@@ -284,35 +187,25 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
             r = np.zeros((size, width), np.int64)
             with wrapping():
                 kernel.simulate(kinds.tables, kinds.canon, kinds.canon_len, rules.first == "coin", rules.max_turns,
-                                seeds[start:stop], np.ascontiguousarray(bot_seeds[start:stop]), policies,
+                                seeds[start:stop], batch.bot_seeds[start:stop], batch.policies,
                                 w, s, t, d, r)  # fmt: skip
             out.winner[start:stop], out.scores[start:stop], out.turns[start:stop], out.decisions[start:stop] = w, s, t, d
             if out.actions is not None:
                 out.actions[start:stop] = r
         out.rounds[:] = _rounds(out.turns)
 
-    def new_game(self, rules: Rules, seed: int) -> Game:
-        return Game.new(rules, seed=seed)
-
     def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
         if out.actions is not None:
             kinds = tables(game.rules)
             kept = steps[: out.actions.shape[1]]
             out.actions[g, : len(kept)] = [encode(action, kinds) for _, action in kept]
-        out.decisions[g] = len(steps)
-        out.winner[g] = -1 if game.winner is None else game.winner
-        out.scores[g] = game.routed
         out.turns[g] = game.turn
         out.rounds[g] = _rounds(game.turn)
 
-    def result(
-        self, shared: dict[str, Any], bots: Sequence[Any], out: _Outputs, *, record: bool, in_kernel: bool
-    ) -> SimulationResult:
-        return SimulationResult(
-            **shared,
-            turns=out.turns, actions=out.actions, bots=tuple(bots),
-        )  # fmt: skip
+    def result(self, batch: _driver.Batch[Rules, _Outputs]) -> SimulationResult:
+        return SimulationResult(**batch.shared(), turns=batch.out.turns, actions=batch.out.actions, bots=batch.bots)
 
 
 #: Black Prince's hooks for the shared simulate driver.
-HOOKS = _Hooks(Rules, "ordonnance.black_prince.Rules", Rules, Random)
+HOOKS = _Hooks(Rules, "ordonnance.black_prince.Rules", Rules, Random, Game,
+               {Random: kernel.RANDOM, Greedy: kernel.GREEDY})  # fmt: skip

@@ -15,8 +15,9 @@ Each game's ``simulate(rules, *, games, seed, players, record)`` is this module'
 5. fill the output arrays and build the result.
 
 The hooks say only what differs: which bots the kernel plays (their policy
-codes), how to run the kernel on a list of seeds, how to read one finished
-``Game`` into the outputs, and which result class to build.
+codes), how to run the kernel on a :class:`Batch` of games, how to read one
+finished ``Game``'s own figures into the outputs, and which result class to
+build.
 
 >>> from ordonnance import shinobi
 >>> from ordonnance.core.simulate import hooks_for
@@ -27,7 +28,7 @@ codes), how to run the kernel on a list of seeds, how to read one finished
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -41,7 +42,9 @@ from ordonnance.core.seeds import bot_seeds as mixed_bot_seeds, check_seed, game
 from ordonnance.core.summary import Summary
 from ordonnance.errors import InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 
-__all__ = ["MAX_GAMES", "Outputs", "SimulationResult", "Hooks", "simulate", "play_in_python", "hooks_for", "Step"]
+__all__ = [
+    "MAX_GAMES", "Outputs", "SimulationResult", "Batch", "Hooks", "simulate", "play_in_python", "hooks_for", "Step",
+]  # fmt: skip
 
 #: The most games one ``simulate`` call plays (its results are kept in memory).
 MAX_GAMES = 100_000_000
@@ -111,15 +114,51 @@ O = TypeVar("O", bound=Outputs)
 Res = TypeVar("Res", bound=SimulationResult[Any])
 
 
+@attrs.frozen(eq=False)
+class Batch(Generic[R, O]):
+    """The games of one ``simulate`` call, as the driver hands them to a game's :class:`Hooks`."""
+
+    rules: R
+    """The rules played."""
+    bots: tuple[Any, ...]
+    """The bot of each seat."""
+    seeds: npt.NDArray[np.uint64]
+    """Each game's deal seed."""
+    bot_seeds: npt.NDArray[np.uint64]
+    """``[game, seat]``: the seed each seat's bot plays that game with (C-contiguous)."""
+    policies: npt.NDArray[np.int64]
+    """The kernel's policy code of each seat's bot (-1 for a bot the kernel cannot play)."""
+    out: O
+    """The arrays being filled."""
+    record: bool
+    """Whether the caller asked to keep each game's actions."""
+    in_kernel: bool
+    """Whether the kernel plays every seat (else the games go through the game's ``Game``)."""
+
+    def shared(self) -> dict[str, Any]:
+        """The fields every game's :class:`SimulationResult` has, from these games."""
+        return dict(
+            rules=self.rules, players=tuple(repr(bot) for bot in self.bots), seeds=self.seeds,
+            bot_seeds=self.bot_seeds, winner=self.out.winner, scores=self.out.scores,
+            decisions=self.out.decisions, rounds=self.out.rounds,
+        )  # fmt: skip
+
+
 class Hooks(Generic[R, O, Res]):
-    """What one game tells :func:`simulate`: its rules and default bot, and the steps that differ.
+    """What one game tells :func:`simulate`: its rules, ``Game``, kernel bots, and the steps that differ.
 
     A game subclasses it once (its ``simulation.HOOKS``) and implements the
     methods that raise :class:`NotImplementedError` here.
     """
 
     def __init__(
-        self, rules_type: type[R], rules_name: str, default_rules: Callable[[], R], default_bot: Callable[..., Any]
+        self,
+        rules_type: type[R],
+        rules_name: str,
+        default_rules: Callable[[], R],
+        default_bot: Callable[..., Any],
+        game_type: Any,
+        kernel_bots: Mapping[type, int],
     ) -> None:
         self.rules_type = rules_type
         """The game's ``Rules`` class."""
@@ -129,41 +168,36 @@ class Hooks(Generic[R, O, Res]):
         """The rules of ``simulate(None, ...)``."""
         self.default_bot = default_bot
         """The bot of every seat when ``players`` is None: ``default_bot(seed=seat)``."""
+        self.game_type = game_type
+        """The game's ``Game`` class (its ``new(rules, seed=...)`` deals a game)."""
+        self.kernel_bots = dict(kernel_bots)
+        """The kernel's policy code of each bot class it plays (subclasses are not the same bot)."""
 
     def policy(self, bot: object) -> int | None:
         """The kernel's policy code for ``bot``, or None for a bot the kernel cannot play."""
-        raise NotImplementedError
+        return self.kernel_bots.get(type(bot))
+
+    def new_game(self, rules: R, seed: int) -> Any:
+        """``Game.new(rules, seed=seed)`` of the game."""
+        return self.game_type.new(rules, seed=seed)
 
     def outputs(self, rules: R, games: int, *, record: bool, in_kernel: bool) -> O:
         """The arrays to fill for ``games`` games (``record``: keep the actions)."""
         raise NotImplementedError
 
-    def run_kernel(
-        self,
-        rules: R,
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        policies: npt.NDArray[np.int64],
-        out: O,
-        *,
-        record: bool,
-    ) -> None:
-        """Play the games of ``seeds`` in the kernel, seat ``p`` by policy ``policies[p]``, into ``out``
-        (with 64-bit arithmetic wrapping: :func:`ordonnance.core.seeds.wrapping`)."""
-        raise NotImplementedError
-
-    def new_game(self, rules: R, seed: int) -> Any:
-        """``Game.new(rules, seed=seed)`` of the game."""
+    def run_kernel(self, batch: Batch[R, O]) -> None:
+        """Play the games of ``batch`` in the kernel, seat ``p`` by policy ``batch.policies[p]``,
+        into ``batch.out`` (with 64-bit arithmetic wrapping: :func:`ordonnance.core.seeds.wrapping`)."""
         raise NotImplementedError
 
     def read(self, game: Any, steps: Sequence[Step], out: O, g: int) -> None:
-        """Row ``g`` of ``out`` from ``game``, played with ``steps``; the game may have been stopped
+        """Row ``g`` of ``out``'s own arrays and rounds from ``game``, played with ``steps`` (the
+        driver reads the winner, the scores and the decisions); the game may have been stopped
         before its end (a bot over a tournament's time limit)."""
         raise NotImplementedError
 
-    def result(self, shared: dict[str, Any], bots: Sequence[Any], out: O, *, record: bool, in_kernel: bool) -> Res:
-        """The result of the games in ``out``: ``shared`` holds the fields every game's result has
-        (rules, players, seeds, bot_seeds, winner, scores, decisions, rounds); add the game's own."""
+    def result(self, batch: Batch[R, O]) -> Res:
+        """The result of the games of ``batch``: :meth:`Batch.shared` and the game's own fields."""
         raise NotImplementedError
 
 
@@ -199,16 +233,16 @@ def simulate(
     per_game = mixed_bot_seeds(seeds, [own_seed(bot) for bot in bots])
     policies = [hooks.policy(bot) for bot in bots]
     in_kernel = all(p is not None for p in policies)
-    out = hooks.outputs(rules, int(games), record=record, in_kernel=in_kernel)
-    if in_kernel:
-        hooks.run_kernel(rules, seeds, np.ascontiguousarray(per_game), np.array(policies, np.int64), out, record=record)
-    else:
-        play_in_python(hooks, rules, bots, seeds, per_game, out)
-    shared = dict(
-        rules=rules, players=tuple(repr(bot) for bot in bots), seeds=seeds, bot_seeds=per_game,
-        winner=out.winner, scores=out.scores, decisions=out.decisions, rounds=out.rounds,
+    batch = Batch(
+        rules, tuple(bots), seeds, np.ascontiguousarray(per_game),
+        np.array([-1 if p is None else p for p in policies], np.int64),
+        hooks.outputs(rules, int(games), record=record, in_kernel=in_kernel), record, in_kernel,
     )  # fmt: skip
-    return hooks.result(shared, bots, out, record=record, in_kernel=in_kernel)
+    if in_kernel:
+        hooks.run_kernel(batch)
+    else:
+        play_in_python(hooks, rules, bots, seeds, per_game, batch.out)
+    return hooks.result(batch)
 
 
 def play_in_python(
@@ -225,7 +259,8 @@ def play_in_python(
     untimed: Callable[[object], bool] = lambda bot: False,
 ) -> list[int | None]:
     """Play the games of ``seeds`` through the game's ``Game``, each seat's bot a fresh copy seeded
-    from ``bot_seeds`` (bots of the user's own, as they are), and read each into ``out``.
+    from ``bot_seeds`` (bots of the user's own, as they are), and read each into ``out``: its
+    winner (-1: nobody alone), scores and decisions here, the rest by ``hooks.read``.
 
     Returns, per game, the seat that took longer than ``time_limit`` over a decision
     (the game stops there) or None. Errors name the game as number ``first + g``;
@@ -241,6 +276,9 @@ def play_in_python(
                 time_limit=time_limit, untimed=untimed, on_action=_appender(steps),
             )  # fmt: skip
         )
+        out.winner[g] = -1 if game.winner is None else game.winner
+        out.scores[g] = game.scores
+        out.decisions[g] = len(steps)
         hooks.read(game, steps, out, g)
     return late
 

@@ -54,15 +54,6 @@ def max_decisions(rules: Rules) -> int:
     return 3 * turns
 
 
-def _policy(bot: object) -> int | None:
-    """The kernel twin of a bot, or None for a bot the kernel cannot play."""
-    if type(bot) is Random:
-        return kernel.RANDOM
-    if type(bot) is Greedy:
-        return kernel.GREEDY
-    return None
-
-
 def _rounds(turns: Any, players: int) -> Any:
     """Rounds begun after ``turns`` turns (an int or an array): see :class:`SimulationResult`."""
     return -(-turns // players)
@@ -166,12 +157,14 @@ class SimulationResult(_driver.SimulationResult[Rules]):
         index = _game_index(game, len(self))
         if self.actions is not None:
             return tuple(int(c) for c in self.actions[index, : int(self.decisions[index])])
-        policies = [_policy(bot) for bot in self._bots]
+        policies = [HOOKS.policy(bot) for bot in self._bots]
         if any(p is None for p in policies):
             raise InvalidRulesError("games with bots outside the kernel replay only with record=True")
         out = _Outputs(1, self.rules, record=True)
-        HOOKS.run_kernel(self.rules, self.seeds[index : index + 1], self.bot_seeds[index : index + 1],
-                         np.array(policies, np.int64), out, record=True)  # fmt: skip
+        HOOKS.run_kernel(_driver.Batch(
+            self.rules, self._bots, self.seeds[index : index + 1], self.bot_seeds[index : index + 1],
+            np.array(policies, np.int64), out, record=True, in_kernel=True,
+        ))  # fmt: skip
         return tuple(int(c) for c in out.actions[0, : int(out.decisions[0])])
 
     def replay(self, game: int) -> Game:
@@ -227,51 +220,34 @@ def simulate(
 class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     """What :func:`ordonnance.core.simulate.simulate` needs of Shinobi."""
 
-    def policy(self, bot: object) -> int | None:
-        return _policy(bot)
-
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record or not in_kernel)
 
-    def run_kernel(
-        self,
-        rules: Rules,
-        seeds: npt.NDArray[np.uint64],
-        bot_seeds: npt.NDArray[np.uint64],
-        policies: npt.NDArray[np.int64],
-        out: _Outputs,
-        *,
-        record: bool,
-    ) -> None:
+    def run_kernel(self, batch: _driver.Batch[Rules, _Outputs]) -> None:
+        rules, out = batch.rules, batch.out
         with wrapping():
-            kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, seeds,
-                            np.ascontiguousarray(bot_seeds), policies, out.winners, out.winner, out.scores, out.totals,
+            kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, batch.seeds,
+                            batch.bot_seeds, batch.policies, out.winners, out.winner, out.scores, out.totals,
                             out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
         out.rounds[:] = _rounds(out.turns, rules.players)
-
-    def new_game(self, rules: Rules, seed: int) -> Game:
-        return Game.new(rules, seed=seed)
 
     def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
         out.actions[g, : len(steps)] = [action.code for _, action in steps]
         out.winners[g, list(game.winners)] = True
-        out.winner[g] = -1 if game.winner is None else game.winner
         out.totals[g] = game.totals
         out.clans[g] = game._clan_order
-        out.scores[g] = game.scores
         out.turns[g] = game.turns
-        out.decisions[g] = len(steps)
         out.rounds[g] = _rounds(game.turns + (0 if game.is_over else 1), game.players)
 
-    def result(
-        self, shared: dict[str, Any], bots: Sequence[Any], out: _Outputs, *, record: bool, in_kernel: bool
-    ) -> SimulationResult:
+    def result(self, batch: _driver.Batch[Rules, _Outputs]) -> SimulationResult:
+        out = batch.out
         return SimulationResult(
-            **shared,
+            **batch.shared(),
             winners=out.winners, totals=out.totals, clans=out.clans, turns=out.turns,
-            actions=out.actions if record or not in_kernel else None, bots=tuple(bots),
+            actions=out.actions if batch.record or not batch.in_kernel else None, bots=batch.bots,
         )  # fmt: skip
 
 
 #: Shinobi's hooks for the shared simulate driver.
-HOOKS = _Hooks(Rules, "ordonnance.shinobi.Rules", lambda: Rules(players=4), Random)
+HOOKS = _Hooks(Rules, "ordonnance.shinobi.Rules", lambda: Rules(players=4), Random, Game,
+               {Random: kernel.RANDOM, Greedy: kernel.GREEDY})  # fmt: skip
