@@ -17,7 +17,6 @@ reads. Chance (the shuffle) happens once, in :meth:`Game.new`, from a seed.
 
 from __future__ import annotations
 
-import enum
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -28,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _army_kernel
+from ordonnance.core.engine import EngineGame
 from ordonnance.core.rng import shuffle
 from ordonnance.core.seeds import SEED_LIMIT as _SEED_LIMIT, check_seed as _check_seed
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play, to_territory
@@ -37,7 +37,6 @@ from ordonnance.completion import _can_beat_masks
 from ordonnance.errors import (
     IllegalActionError,
     InvalidDeckError,
-    InvalidSeatError,
     InvalidSeedError,
     OrdonnanceTypeError,
 )
@@ -87,15 +86,20 @@ class Counterexample:
         return f"player {self.opponent} could still reach {describe(self.key)}{with_cards}"
 
 
-class Game:
+class Game(EngineGame[Rules, "PlayerView"]):
     """A game of Ordonnance in progress (or finished).
 
     Create games with :meth:`new` or :meth:`from_json`. The state changes only
     through :meth:`apply`; an illegal action raises
-    :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    :class:`~ordonnance.errors.IllegalActionError` and changes nothing. The game
+    is over (:attr:`is_over`) once every territory is decided or nobody can act.
     Games are equal when their rules, seed and positions are: the
-    :attr:`history` that reached the position is not compared.
+    :attr:`history` that reached the position is not compared. Saves
+    (:meth:`to_json`) are described in :doc:`/saves`.
     """
+
+    _package = "ordonnance"
+    _seat_noun = "player"
 
     __slots__ = (
         "_rules",
@@ -134,12 +138,6 @@ class Game:
     _history: list[Action] | None  # the actions applied since the start; None: set up here, nothing applied yet
     _start: Game | None  # the position a set-up game started from (never changed); None: the deal, or here
     _order: tuple[int, ...] | None  # the deck given to new(deck=), top card first; None: shuffled, or set up
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        raise OrdonnanceTypeError(
-            "create a game with Game.new(rules, seed=...) or Game.from_json(text), not Game(...); "
-            f"got arguments {args!r} {kwargs!r}"
-        )
 
     # ------------------------------------------------------------------ creation
 
@@ -227,14 +225,6 @@ class Game:
         other._start = self._start
         other._order = self._order
         return other
-
-    def __copy__(self) -> Game:
-        """``copy.copy(game)``: an independent copy, as :meth:`clone` (a game shares no mutable state)."""
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Game:
-        """``copy.deepcopy(game)``: :meth:`clone` (rules and cards are immutable, so nothing deeper to copy)."""
-        return self.clone()
 
     @classmethod
     def _from_position(
@@ -328,16 +318,6 @@ class Game:
     # ------------------------------------------------------------------ reading
 
     @property
-    def rules(self) -> Rules:
-        """The rules this game is played under."""
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        """The number of players."""
-        return self._rules.players
-
-    @property
     def seed(self) -> int | None:
         """The seed of the shuffle, or None when the deck order was given."""
         return self._seed
@@ -382,16 +362,6 @@ class Game:
         if self._order is not None:
             return Game.new(self._rules, deck=self._order)
         return Game.new(self._rules, seed=self._seed)
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act (after the game ends: the seat that acted last)."""
-        return self._current
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (all territories decided, or nobody can act)."""
-        return self._over
 
     @property
     def deck_size(self) -> int:
@@ -789,44 +759,9 @@ class Game:
 
     # ------------------------------------------------------------------ helpers
 
-    def _seat(self, player: int) -> int:
-        if type(player) is int and 0 <= player < self._rules.players:
-            return player
-        if isinstance(player, (bool, enum.Enum)) or not isinstance(player, (int, np.integer)):
-            raise OrdonnanceTypeError(f"a player is a seat number, not {type(player).__name__}: {player!r}")
-        if not 0 <= player < self.players:
-            raise InvalidSeatError(f"seats are 0..{self.players - 1}, got {player!r}")
-        return int(player)
-
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see: everything public plus their own hand."""
-        from ordonnance.view import PlayerView
-
-        return PlayerView.of(self, self._seat(player))
-
-    def to_json(self) -> str:
-        """The whole state as JSON text, :attr:`history` included; :meth:`from_json`
-        restores it exactly (the format: :doc:`/saves`)."""
-        from ordonnance.serialization import game_to_json
-
-        return game_to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Game:
-        """Restore a game saved with :meth:`to_json`, its history replayed; refuses
-        malformed input, or a position its history (or, in a save without one, the
-        rules of reachability) does not give, with
-        :class:`~ordonnance.errors.InvalidGameStateError` and the reason."""
-        from ordonnance.serialization import game_from_json
-
-        return game_from_json(text)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._state() == other._state()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
+        return super().view(player)
 
     def _state(self) -> tuple[object, ...]:
         return (

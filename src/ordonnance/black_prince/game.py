@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from ordonnance.core.engine import EngineGame
 from ordonnance.core.rng import bounded, shuffle, splitmix64
 from ordonnance.black_prince.actions import (
     END_BATTLE,
@@ -68,15 +69,22 @@ _SIDES = (-1, 1)
 _MASK64 = (1 << 64) - 1
 
 
-class Game:
-    """A game of Black Prince in progress (or finished).
+class Game(EngineGame[Rules, "PlayerView"]):
+    """A game of Black Prince (two players) in progress (or finished).
 
     Create games with :meth:`new` or :meth:`from_json`. The state changes only
     through :meth:`apply`; an illegal action raises
     :class:`~ordonnance.errors.IllegalActionError` and changes nothing. Two games
     are equal when everything is: the position, hidden cards and chance stream,
-    how the game started and its :attr:`history`.
+    how the game started and its :attr:`history`. A save (:meth:`to_json`) is
+    loaded by replaying its history from the deal (every action must be legal where
+    it stands) to exactly the saved position; a save of version 1 (a position alone)
+    must keep every invariant of reachable positions (:func:`check_reachable`); see
+    :mod:`~ordonnance.black_prince.serialization`.
     """
+
+    _package = "ordonnance.black_prince"
+    _noun = "Black Prince game"
 
     __slots__ = (
         "_rules", "_seed", "_rng", "_decks", "_hands", "_cells", "_discards", "_current",
@@ -257,16 +265,6 @@ class Game:
     # ------------------------------------------------------------------ reading
 
     @property
-    def rules(self) -> Rules:
-        """The rules this game is played under."""
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        """Always 2."""
-        return 2
-
-    @property
     def seed(self) -> int:
         """The seed of the chance stream (shuffles, coin, breakthroughs)."""
         return self._seed
@@ -281,7 +279,7 @@ class Game:
     @property
     def current_player(self) -> int:
         """The seat to decide (in a battle: the attacker; after the end: who acted last)."""
-        return self._current
+        return super().current_player
 
     @property
     def phase(self) -> Phase:
@@ -591,43 +589,6 @@ class Game:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise OrdonnanceTypeError(f"a seat is 0 or 1, not {type(seat).__name__}: {seat!r}")
         raise InvalidSeatError(f"seats are 0 and 1, got {seat!r}")
-
-    def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see: everything public plus their own hand."""
-        from ordonnance.black_prince.view import PlayerView
-
-        return PlayerView.of(self, self._seat(seat))
-
-    def to_json(self) -> str:
-        """The whole game as JSON text, its :attr:`history` included; :meth:`from_json`
-        restores it exactly."""
-        from ordonnance.black_prince.serialization import game_to_json
-
-        return game_to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Game:
-        """Restore a game saved with :meth:`to_json`, its :attr:`history` included.
-
-        The history is replayed from the deal (every action must be legal where it
-        stands) and must reach exactly the saved position; a save of version 1 (a
-        position alone) must keep every invariant of reachable positions
-        (:func:`check_reachable`). Anything else, malformed input included, raises
-        :class:`~ordonnance.errors.InvalidGameStateError` saying why (see
-        :mod:`~ordonnance.black_prince.serialization`)."""
-        from ordonnance.black_prince.serialization import game_from_json
-
-        return game_from_json(text)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._state() == other._state()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def _state(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
 
     def _repr_svg_(self) -> str:
         """The battlefield as SVG, hands hidden, for Jupyter."""

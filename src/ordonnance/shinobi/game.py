@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ordonnance.core.engine import EngineGame
 from ordonnance.core.rng import shuffle
+from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.errors import (
     IllegalActionError,
     InvalidDeckError,
     InvalidGameStateError,
-    InvalidSeatError,
-    InvalidSeedError,
     OrdonnanceError,
     OrdonnanceTypeError,
 )
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Game", "dealt"]
 
-_SEED_LIMIT = 1 << 64
 #: The orders of a turn, by number.
 DEPLOY_ORDER, REINFORCE_ORDER, ATTACK_ORDER = 1, 2, 3
 _ORDER_NAMES = {1: "order 1 (deploy or ninja)", 2: "order 2 (reinforce or move)", 3: "order 3 (attack)"}
@@ -66,13 +65,20 @@ def dealt(rules: Rules, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(clans), tuple(deck)
 
 
-class Game:
+class Game(EngineGame[Rules, "PlayerView"]):
     """A game of Shinobi: War of Clans in progress (or finished).
 
     Create games with :meth:`new` or :meth:`from_json` (``Game()`` is refused). The
     state changes only through :meth:`apply`; an illegal action raises
-    :class:`~ordonnance.errors.IllegalActionError` and changes nothing.
+    :class:`~ordonnance.errors.IllegalActionError` and changes nothing. The game is
+    over (:attr:`is_over`) after the final round. A seat's :meth:`view` shows the
+    public table, counts of hidden things and its own clan and hand. Saves
+    (:meth:`to_json`) hold the start, every action since and the position (see
+    :mod:`~ordonnance.shinobi.serialization`); two games are equal when all of that is.
     """
+
+    _package = "ordonnance.shinobi"
+    _noun = "shinobi game"
 
     __slots__ = (
         "_rules", "_seed", "_clan_order", "_initial_deck", "_deck", "_hands", "_provinces",
@@ -95,12 +101,6 @@ class Game:
     _turns: int  # turns finished
     _history: list[int]  # action codes applied so far
     _start: Game | None  # the position play started from (never changed); None: the deal
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        raise OrdonnanceTypeError(
-            "create a shinobi game with Game.new(rules, seed=...) or Game.from_json(text), not Game(...); "
-            f"got arguments {args!r} {kwargs!r}"
-        )
 
     # ------------------------------------------------------------------ creation
 
@@ -349,36 +349,16 @@ class Game:
     # ------------------------------------------------------------------ reading
 
     @property
-    def rules(self) -> Rules:
-        """The rules this game is played under."""
-        return self._rules
-
-    @property
-    def players(self) -> int:
-        """The number of players."""
-        return self._rules.players
-
-    @property
     def seed(self) -> int | None:
         """The seed of the shuffle, or None when the deck and clans were given (or the game
         was sampled from a view)."""
         return self._seed
 
     @property
-    def current_player(self) -> int:
-        """The seat to act (after the game ends: the seat that acted last)."""
-        return self._current
-
-    @property
     def order(self) -> int:
         """The next order of the current turn: 1 (deploy or ninja), 2 (reinforce or move)
         or 3 (attack). Orders without a legal choice are skipped."""
         return self._order
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (after the final round)."""
-        return self._over
 
     @property
     def deck_size(self) -> int:
@@ -625,50 +605,6 @@ class Game:
 
     # ------------------------------------------------------------------ helpers
 
-    def _seat(self, seat: int) -> int:
-        if type(seat) is int and 0 <= seat < self._rules.players:
-            return seat
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise OrdonnanceTypeError(f"a seat is a number, not {type(seat).__name__}: {seat!r}")
-        if not 0 <= seat < self.players:
-            raise InvalidSeatError(f"seats are 0..{self.players - 1}, got {seat!r}")
-        return int(seat)
-
-    def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see: the public table, counts of hidden things, its own clan and hand."""
-        from ordonnance.shinobi.view import PlayerView
-
-        return PlayerView.of(self, self._seat(seat))
-
-    def to_json(self) -> str:
-        """The whole game as JSON text; :meth:`from_json` restores it exactly."""
-        from ordonnance.shinobi.serialization import game_to_json
-
-        return game_to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Game:
-        """Restore a game saved with :meth:`to_json`; refuses malformed input and any
-        position the engine could not have reached, with
-        :class:`~ordonnance.errors.InvalidGameStateError`."""
-        from ordonnance.shinobi.serialization import game_from_json
-
-        return game_from_json(text)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._state() == other._state()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def _state(self) -> tuple[object, ...]:
-        return (
-            self._rules, self._seed, self._clan_order, self._initial_deck, self._deck, self._hands,
-            self._provinces, self._discard, self._changed, self._current, self._order, self._extra,
-            self._over, self._turns, self._history, self._start,
-        )  # fmt: skip
-
     def _repr_svg_(self) -> str:
         """The table as SVG with hands and clans hidden, for Jupyter."""
         from ordonnance.shinobi.render import svg
@@ -683,14 +619,6 @@ class Game:
         from ordonnance.shinobi.render import board
 
         return board(self)
-
-
-def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise OrdonnanceTypeError(f"seed must be an int, got {seed!r}")
-    if not 0 <= seed < _SEED_LIMIT:
-        raise InvalidSeedError(f"seed must be in 0..2**64-1, got {seed!r}")
-    return int(seed)
 
 
 def _card_code(card: object) -> int:
