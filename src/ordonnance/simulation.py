@@ -195,8 +195,8 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record)
 
-    def run_kernel(self, batch: _driver.Batch[Rules, _Outputs]) -> None:
-        _run_kernel(batch.rules, batch.seeds, batch.bot_seeds, batch.policies, batch.out)
+    def run_kernel(self, call: _driver.Call[Rules, _Outputs]) -> None:
+        _run_kernel(call.rules, call.seeds, call.bot_seeds, call.policies, call.out)
 
     def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
         out.owners[g] = [-1 if (o := game.territory_owner(t)) is None else o for t in Territory]
@@ -209,12 +209,12 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
                 else:
                     out.actions[g, i] = (seat, action.card.mask if isinstance(action, Play) else 0, int(action.territory))
 
-    def result(self, batch: _driver.Batch[Rules, _Outputs]) -> SimulationResult:
-        out = batch.out
+    def result(self, call: _driver.Call[Rules, _Outputs]) -> SimulationResult:
+        out = call.out
         return SimulationResult(
-            **batch.shared(),
+            **call.shared(),
             owners=out.owners, markers=out.markers, actions=out.actions,
-            action_counts=out.decisions.copy() if batch.record else None,
+            action_counts=out.decisions.copy() if call.record else None,
         )  # fmt: skip
 
 

@@ -172,8 +172,8 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, DECISIONS_PER_TURN * rules.max_turns if record or not in_kernel else 0)
 
-    def run_kernel(self, batch: _driver.Batch[Rules, _Outputs]) -> None:
-        rules, seeds, out = batch.rules, batch.seeds, batch.out
+    def run_kernel(self, call: _driver.Call[Rules, _Outputs]) -> None:
+        rules, seeds, out = call.rules, call.seeds, call.out
         kinds = tables(rules)
         width = 0 if out.actions is None else out.actions.shape[1]
         chunk = _CHUNK if out.actions is None else max(1, min(_CHUNK, 2_000_000 // max(width, 1)))
@@ -187,7 +187,7 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
             r = np.zeros((size, width), np.int64)
             with wrapping():
                 kernel.simulate(kinds.tables, kinds.canon, kinds.canon_len, rules.first == "coin", rules.max_turns,
-                                seeds[start:stop], batch.bot_seeds[start:stop], batch.policies,
+                                seeds[start:stop], call.bot_seeds[start:stop], call.policies,
                                 w, s, t, d, r)  # fmt: skip
             out.winner[start:stop], out.scores[start:stop], out.turns[start:stop], out.decisions[start:stop] = w, s, t, d
             if out.actions is not None:
@@ -202,8 +202,8 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
         out.turns[g] = game.turn
         out.rounds[g] = _rounds(game.turn)
 
-    def result(self, batch: _driver.Batch[Rules, _Outputs]) -> SimulationResult:
-        return SimulationResult(**batch.shared(), turns=batch.out.turns, actions=batch.out.actions, bots=batch.bots)
+    def result(self, call: _driver.Call[Rules, _Outputs]) -> SimulationResult:
+        return SimulationResult(**call.shared(), turns=call.out.turns, actions=call.out.actions, bots=call.bots)
 
 
 #: Black Prince's hooks for the shared simulate driver.

@@ -15,7 +15,7 @@ Each game's ``simulate(rules, *, games, seed, players, record)`` is this module'
 5. fill the output arrays and build the result.
 
 The hooks say only what differs: which bots the kernel plays (their policy
-codes), how to run the kernel on a :class:`Batch` of games, how to read one
+codes), how to run the kernel on the games of a :class:`Call`, how to read one
 finished ``Game``'s own figures into the outputs, and which result class to
 build.
 
@@ -43,7 +43,7 @@ from ordonnance.core.summary import Summary
 from ordonnance.errors import InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
 
 __all__ = [
-    "MAX_GAMES", "Outputs", "SimulationResult", "Batch", "Hooks", "simulate", "play_in_python", "hooks_for", "Step",
+    "MAX_GAMES", "Outputs", "SimulationResult", "Call", "Hooks", "simulate", "play_in_python", "hooks_for", "Step",
 ]  # fmt: skip
 
 #: The most games one ``simulate`` call plays (its results are kept in memory).
@@ -115,7 +115,7 @@ Res = TypeVar("Res", bound=SimulationResult[Any])
 
 
 @attrs.frozen(eq=False)
-class Batch(Generic[R, O]):
+class Call(Generic[R, O]):
     """The games of one ``simulate`` call, as the driver hands them to a game's :class:`Hooks`."""
 
     rules: R
@@ -185,9 +185,9 @@ class Hooks(Generic[R, O, Res]):
         """The arrays to fill for ``games`` games (``record``: keep the actions)."""
         raise NotImplementedError
 
-    def run_kernel(self, batch: Batch[R, O]) -> None:
-        """Play the games of ``batch`` in the kernel, seat ``p`` by policy ``batch.policies[p]``,
-        into ``batch.out`` (with 64-bit arithmetic wrapping: :func:`ordonnance.core.seeds.wrapping`)."""
+    def run_kernel(self, call: Call[R, O]) -> None:
+        """Play the games of ``call`` in the kernel, seat ``p`` by policy ``call.policies[p]``,
+        into ``call.out`` (with 64-bit arithmetic wrapping: :func:`ordonnance.core.seeds.wrapping`)."""
         raise NotImplementedError
 
     def read(self, game: Any, steps: Sequence[Step], out: O, g: int) -> None:
@@ -196,8 +196,8 @@ class Hooks(Generic[R, O, Res]):
         before its end (a bot over a tournament's time limit)."""
         raise NotImplementedError
 
-    def result(self, batch: Batch[R, O]) -> Res:
-        """The result of the games of ``batch``: :meth:`Batch.shared` and the game's own fields."""
+    def result(self, call: Call[R, O]) -> Res:
+        """The result of the games of ``call``: :meth:`Call.shared` and the game's own fields."""
         raise NotImplementedError
 
 
@@ -233,16 +233,16 @@ def simulate(
     per_game = mixed_bot_seeds(seeds, [own_seed(bot) for bot in bots])
     policies = [hooks.policy(bot) for bot in bots]
     in_kernel = all(p is not None for p in policies)
-    batch = Batch(
+    call = Call(
         rules, tuple(bots), seeds, np.ascontiguousarray(per_game),
         np.array([-1 if p is None else p for p in policies], np.int64),
         hooks.outputs(rules, int(games), record=record, in_kernel=in_kernel), record, in_kernel,
     )  # fmt: skip
     if in_kernel:
-        hooks.run_kernel(batch)
+        hooks.run_kernel(call)
     else:
-        play_in_python(hooks, rules, bots, seeds, per_game, batch.out)
-    return hooks.result(batch)
+        play_in_python(hooks, rules, bots, seeds, per_game, call.out)
+    return hooks.result(call)
 
 
 def play_in_python(

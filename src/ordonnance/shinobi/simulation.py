@@ -161,7 +161,7 @@ class SimulationResult(_driver.SimulationResult[Rules]):
         if any(p is None for p in policies):
             raise InvalidRulesError("games with bots outside the kernel replay only with record=True")
         out = _Outputs(1, self.rules, record=True)
-        HOOKS.run_kernel(_driver.Batch(
+        HOOKS.run_kernel(_driver.Call(
             self.rules, self._bots, self.seeds[index : index + 1], self.bot_seeds[index : index + 1],
             np.array(policies, np.int64), out, record=True, in_kernel=True,
         ))  # fmt: skip
@@ -223,11 +223,11 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record or not in_kernel)
 
-    def run_kernel(self, batch: _driver.Batch[Rules, _Outputs]) -> None:
-        rules, out = batch.rules, batch.out
+    def run_kernel(self, call: _driver.Call[Rules, _Outputs]) -> None:
+        rules, out = call.rules, call.out
         with wrapping():
-            kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, batch.seeds,
-                            batch.bot_seeds, batch.policies, out.winners, out.winner, out.scores, out.totals,
+            kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, call.seeds,
+                            call.bot_seeds, call.policies, out.winners, out.winner, out.scores, out.totals,
                             out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
         out.rounds[:] = _rounds(out.turns, rules.players)
 
@@ -239,12 +239,12 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
         out.turns[g] = game.turns
         out.rounds[g] = _rounds(game.turns + (0 if game.is_over else 1), game.players)
 
-    def result(self, batch: _driver.Batch[Rules, _Outputs]) -> SimulationResult:
-        out = batch.out
+    def result(self, call: _driver.Call[Rules, _Outputs]) -> SimulationResult:
+        out = call.out
         return SimulationResult(
-            **batch.shared(),
+            **call.shared(),
             winners=out.winners, totals=out.totals, clans=out.clans, turns=out.turns,
-            actions=out.actions if batch.record or not batch.in_kernel else None, bots=batch.bots,
+            actions=out.actions if call.record or not call.in_kernel else None, bots=call.bots,
         )  # fmt: skip
 
 
