@@ -12,7 +12,7 @@ import pytest
 import ordonnance as od
 from ordonnance import games, shinobi
 
-tournament_module = importlib.import_module("ordonnance.tournament")  # the module, not the function od.tournament
+tournament_module = importlib.import_module("ordonnance.core.tournament")  # the module, not the function od.tournament
 
 
 @pytest.mark.parametrize("name", games.GAMES)

@@ -231,6 +231,20 @@ def test_results_pickle_and_compare_by_value() -> None:
     assert again == result and isinstance(again, TournamentResult) and again.elo == result.elo
 
 
+def test_the_public_paths_are_the_shared_layers_tournament_and_ladder() -> None:
+    """ordonnance.tournament and ordonnance.ladder re-export core's names; chunks pickle by their home."""
+    import importlib
+
+    from ordonnance.core import ladder as core_ladder, tournament as core_tournament
+
+    for face, home in (("ordonnance.tournament", core_tournament), ("ordonnance.ladder", core_ladder)):
+        module = importlib.import_module(face)
+        assert module.__all__ and all(getattr(module, name) is getattr(home, name) for name in module.__all__)
+    assert od.tournament is core_tournament.tournament and od.ladder is core_ladder.ladder
+    chunk = next(core_tournament._chunks(od.Rules(), [(0, 1)], kernel_lineup(), ["a", "b", "c"], 4, 1, None, None))
+    assert type(chunk).__module__ == "ordonnance.core.tournament" and pickle.loads(pickle.dumps(chunk)) == chunk
+
+
 # --------------------------------------------------------------------- arguments
 
 
@@ -284,7 +298,7 @@ import importlib
 import sys
 import numpy as np
 import ordonnance as od
-t = importlib.import_module("ordonnance.tournament")  # the module, even where od.tournament is the function
+t = importlib.import_module("ordonnance.core.tournament")  # the module that plays it (od.tournament is the function)
 np.seterr(over="ignore")
 t.PROGRESS_DELAY = 0.0  # stands in for a long run: the bar may show at once
 result = t.tournament([od.bots.Greedy(seed=1), od.bots.Random(seed=2)], games=int(sys.argv[1]), seed=1,
@@ -345,7 +359,7 @@ def test_the_progress_bar_can_be_forced_on_or_off(capsys: pytest.CaptureFixture[
 
 def test_a_terminal_without_a_size_still_gets_a_bar() -> None:
     controller, terminal = pty.openpty()  # a bare pseudo-terminal reports 0 x 0
-    code = "import importlib; print(importlib.import_module('ordonnance.tournament')._terminal_fallback())"
+    code = "import ordonnance.core.tournament as t; print(t._terminal_fallback())"
     result = subprocess.run(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=terminal, cwd=ROOT, check=False
     )
