@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ordonnance.core.bots import SeededBot, legal
+from ordonnance.core.bots import GameBot, SeededBot, legal
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.actions import PASS, Action, Claim, Play
 from ordonnance.army import ARMY_SIZE, army_key
@@ -29,17 +29,9 @@ _MASK64 = (1 << 64) - 1
 
 
 @runtime_checkable
-class Bot(Protocol):
-    """The bot protocol: pick one of ``view.legal_actions``."""
-
-    def choose(self, view: PlayerView) -> Action:
-        """Return one of ``view.legal_actions``."""
-        ...
-
-
-def _legal(view: PlayerView) -> tuple[Action, ...]:
-    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`): an Ordonnance view with an action."""
-    return legal(view, PlayerView)
+class Bot(GameBot[PlayerView, Action], Protocol):
+    """The bot protocol: ``choose(view)`` picks one of the :class:`~ordonnance.PlayerView`'s
+    ``legal_actions`` (:class:`ordonnance.core.bots.GameBot` for Ordonnance's views and actions)."""
 
 
 _SeededBot = SeededBot  # the name the Ordonnance bots' modules have used
@@ -57,7 +49,7 @@ class Random(_SeededBot):
 
     def choose(self, view: PlayerView) -> Action:
         """A uniformly random legal play (or a claim, or a pass, when no play exists)."""
-        actions = _legal(view)
+        actions = legal(view, PlayerView)
         plays = [a for a in actions if type(a) is Play]
         if plays:
             # Plays come as distinct cards x open territories; one output picks
@@ -83,7 +75,7 @@ class Greedy(_SeededBot):
 
     def choose(self, view: PlayerView) -> Action:
         """The greedy action for this view."""
-        actions = _legal(view)
+        actions = legal(view, PlayerView)
         claim = next((a for a in actions if type(a) is Claim), None)
         if claim is not None:
             return claim

@@ -11,23 +11,16 @@ from typing import Protocol, runtime_checkable
 
 from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.core.bots import UniformRandom, legal
+from ordonnance.core.bots import GameBot, UniformRandom
 
 __all__ = ["Bot", "Random", "Greedy", "MonteCarlo"]
 
 
 @runtime_checkable
-class Bot(Protocol):
-    """The bot protocol: pick one of ``view.legal_actions``."""
-
-    def choose(self, view: PlayerView) -> Action:
-        """Return one of ``view.legal_actions``."""
-        ...
-
-
-def _legal(view: PlayerView) -> tuple[Action, ...]:
-    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`): a Black Prince view with an action."""
-    return legal(view, PlayerView)
+class Bot(GameBot[PlayerView, Action], Protocol):
+    """The bot protocol of Black Prince: ``choose(view)`` picks one of the
+    :class:`~ordonnance.black_prince.PlayerView`'s ``legal_actions``
+    (:class:`ordonnance.core.bots.GameBot` for Black Prince's views and actions)."""
 
 
 class Random(UniformRandom):

@@ -122,7 +122,9 @@ class ActionCodec(Generic[_A]):
         self.game = game
         self.kinds: dict[str, type[_A]] = dict(kinds)
         self._names = {kind: name for name, kind in self.kinds.items()}
-        self._fields = {kind: tuple(field.name for field in attrs.fields(kind)) for kind in self.kinds.values()}  # type: ignore[arg-type]
+        self._fields = {
+            kind: tuple(field.name for field in attrs.fields(kind)) for kind in self.kinds.values()  # type: ignore[arg-type]
+        }
         self._codecs = dict(fields)
         schemas = {field: codec.schema for field, codec in self._codecs.items()}
         self.schema: dict[str, object] = {

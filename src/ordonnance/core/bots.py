@@ -27,18 +27,29 @@ from ordonnance.core.clock import HalvingClock, check_time_limit
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 
-__all__ = ["Bot", "SeededBot", "SearchBot", "UniformRandom", "legal", "seeded_copies"]
+__all__ = ["Bot", "GameBot", "SeededBot", "SearchBot", "UniformRandom", "legal", "seeded_copies"]
 
 _MASK64 = (1 << 64) - 1
 
 
-@runtime_checkable
-class Bot(Protocol):
-    """The bot protocol of every game: pick one of ``view.legal_actions``."""
+_V = TypeVar("_V", contravariant=True)
+_A = TypeVar("_A", covariant=True)
 
-    def choose(self, view: Any) -> Any:
+
+@runtime_checkable
+class GameBot(Protocol[_V, _A]):
+    """The bot protocol typed by a game's view and action types: ``choose(view)`` picks one of
+    ``view.legal_actions``. Each game's ``Bot`` is this protocol for its ``PlayerView`` and
+    ``Action`` (``class Bot(GameBot[PlayerView, Action], Protocol)``)."""
+
+    def choose(self, view: _V) -> _A:
         """Return one of ``view.legal_actions``."""
         ...
+
+
+@runtime_checkable
+class Bot(GameBot[Any, Any], Protocol):
+    """The bot protocol of every game: ``choose(view)`` picks one of ``view.legal_actions``."""
 
 
 def legal(view: object, view_type: type | None = None) -> tuple[Any, ...]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ordonnance.core.bots import SeededBot, UniformRandom, legal
+from ordonnance.core.bots import GameBot, SeededBot, UniformRandom, legal
 from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.view import PlayerView
@@ -27,17 +27,10 @@ __all__ = ["Bot", "Random", "Greedy", "MonteCarlo", "evaluate"]
 
 
 @runtime_checkable
-class Bot(Protocol):
-    """The bot protocol: pick one of ``view.legal_actions``."""
-
-    def choose(self, view: PlayerView) -> Action:
-        """Return one of ``view.legal_actions``."""
-        ...
-
-
-def _legal(view: PlayerView) -> tuple[Action, ...]:
-    """``view.legal_actions``, checked (:func:`ordonnance.core.bots.legal`): a Shinobi view with an action."""
-    return legal(view, PlayerView)
+class Bot(GameBot[PlayerView, Action], Protocol):
+    """The bot protocol of Shinobi: ``choose(view)`` picks one of the
+    :class:`~ordonnance.shinobi.PlayerView`'s ``legal_actions`` (:class:`ordonnance.core.bots.GameBot`
+    for Shinobi's views and actions)."""
 
 
 class _ShinobiBot(SeededBot):
@@ -114,7 +107,7 @@ class Greedy(_ShinobiBot):
 
     def choose(self, view: PlayerView) -> Action:
         """The greedy action for this view."""
-        actions = _legal(view)
+        actions = legal(view, PlayerView)
         best: list[Action] = []
         best_value = 0
         for action in actions:
