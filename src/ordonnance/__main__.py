@@ -2,8 +2,9 @@
 
 Commands: ``play`` (you against bots), ``demo`` (bots, narrated), ``simulate``,
 ``tournament``, ``ladder``, ``bench`` for every game (``--game ordonnance``, the
-default, ``shinobi`` or ``black-prince``), and ``odds`` (of a saved Ordonnance
-game). ``ordonnance COMMAND --help`` describes each, ``ordonnance COMMAND --game
+default, ``shinobi`` or ``black-prince``), ``odds`` (of a saved Ordonnance
+game) and ``warm-up`` (compile the kernels ahead of their first use).
+``ordonnance COMMAND --help`` describes each, ``ordonnance COMMAND --game
 NAME --help`` with that game's options. Every mistake gets one line on standard
 error, never a traceback: bad arguments exit with status 2, a file that cannot
 be read or is no valid game (or any other refused value) with status 1; Ctrl-C
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["main", "demo", "build_parser"]
 
 #: The commands, in the order ``--help`` lists them.
-COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench")
+COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench", "warm-up")
 
 
 class _Failure(Exception):
@@ -225,6 +226,43 @@ def _run_odds(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+# --------------------------------------------------------------------- warm-up
+
+
+def _run_warm_up(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from tqdm import tqdm
+
+    from ordonnance.core import warmup
+
+    uses = warmup.first_uses(args.game)
+    jobs = args.jobs or warmup.default_jobs()
+    which = "every game" if args.game is None else registry.info(args.game).title
+    print(f"compiling the kernels of {which}: {len(uses)} first uses in {min(jobs, len(uses))} processes "
+          "(minutes on a first run, seconds once cached)", file=sys.stderr)  # fmt: skip
+    start = time.perf_counter()
+    with tqdm(total=len(uses), unit="use", file=sys.stderr, disable=args.quiet) as bar:
+
+        def advance(outcome: warmup.Outcome) -> None:
+            bar.set_postfix_str(outcome.use.name, refresh=False)
+            bar.update()
+
+        outcomes = warmup.warm_up(args.game, jobs=jobs, progress=advance)
+    failed = 0
+    for outcome in outcomes:
+        if outcome.skipped:
+            state = f"skipped (needs the {outcome.use.extra} extra)"
+        elif outcome.error is not None:
+            state, failed = f"FAILED: {outcome.error.splitlines()[0]}", failed + 1
+        else:
+            state = f"{outcome.seconds:6.1f} s"
+        print(f"  {outcome.use.name:<48} {state}")
+    locations = warmup.cache_locations()
+    print(f"done in {time.perf_counter() - start:.1f} s; the compiled kernels are cached in "
+          f"{warmup.common_folder(locations) or 'no folder (numba caching is off)'}"
+          f"{f' ({len(locations)} folders below it)' if len(locations) > 1 else ''}")  # fmt: skip
+    return core.EXIT_ERROR if failed else 0
+
+
 # --------------------------------------------------------------------- the parser
 
 _EXAMPLES = {
@@ -246,6 +284,8 @@ _EXAMPLES = {
     "odds": ["ordonnance odds game.json", "ordonnance odds game.json --player 0",
              "python -c 'import ordonnance as od; print(od.Game.new(seed=1).to_json())' | ordonnance odds -"],
     "bench": ["ordonnance bench --quick", "ordonnance bench --game shinobi"],
+    "warm-up": ["ordonnance warm-up", "ordonnance warm-up --game shinobi --jobs 2",
+                "NUMBA_CACHE_DIR=/tmp/kernels ordonnance warm-up"],
 }  # fmt: skip
 
 
@@ -342,6 +382,20 @@ def build_parser(game: str = "ordonnance") -> argparse.ArgumentParser:
     core.add_game(bench, hooks, "bench")
     core.add_bench_arguments(bench, hooks)
     bench.set_defaults(run=runner(core.run_bench, "stdout"), parser=bench)
+
+    warm = _command(commands, "warm-up", hooks, "compile the kernels ahead of their first use",
+                    "Compile the library's numba kernels now, in parallel processes, so that no later run "
+                    "waits for them: every first use of every game (or of --game), small workloads that "
+                    "reach each kernel. They are cached where numba keeps its cache (NUMBA_CACHE_DIR when "
+                    "set, else beside the modules), which the last line names; a later run, or a reinstall "
+                    "of the same version, loads them in a fraction of a second.")  # fmt: skip
+    names = registry.names()
+    warm.add_argument("--game", choices=names, default=None, help=f"only this game's kernels: {', '.join(names)} "
+                      "(default: every game)")  # fmt: skip
+    warm.add_argument("--jobs", type=core.at_most(256), default=None,
+                      help="processes compiling at once (default: one per core this process may use)")
+    warm.add_argument("--quiet", action="store_true", help="no progress bar")
+    warm.set_defaults(run=_run_warm_up, parser=warm)
     return parser
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from ordonnance.core.cli import MAX_BUDGET, Budget, Hooks, demo_game
 from ordonnance.errors import OrdonnanceError
 from ordonnance.rules import Rules
 from ordonnance.territory import Territory
+
+if TYPE_CHECKING:
+    from ordonnance.core.warmup import FirstUse
 
 __all__ = ["HOOKS", "BOT_KINDS", "MAX_ROLLOUTS", "main", "demo", "build_parser"]
 
@@ -209,6 +212,107 @@ class _Ordonnance(Hooks):
             best_completion_key([], pool)
             rate = best_rate(lambda: [best_completion_key([], pool) for _ in range(calls)], calls, repeats)
             row(f"best_completion_key, empty army vs {len(pool)} cards", 1e6 / rate, "us/call")
+
+
+    def first_uses(self) -> Sequence[FirstUse]:
+        """The army evaluator, the completion search, the odds, the view sampler, an ISMCTS move,
+        the Gymnasium environments (extra ``rl``) and the OpenSpiel game (extra ``openspiel``)."""
+        from ordonnance.core.warmup import FirstUse
+
+        name = self.name
+        return [
+            FirstUse(name, "Ordonnance: army_keys", _use_army_keys, cost=1.0),
+            FirstUse(name, "Ordonnance: best_completion_key", _use_completion, cost=2.0),
+            FirstUse(name, "Ordonnance: territory_odds", _use_odds, cost=1.5),
+            FirstUse(name, "Ordonnance: view.sample_game", _use_sample_game, cost=1.0),
+            FirstUse(name, "Ordonnance: ISMCTS first move", _use_ismcts, cost=250.0),
+            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=80.0, extra="rl", module="gymnasium"),
+            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=100.0, extra="rl", module="gymnasium"),
+            FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=40.0, extra="openspiel", module="pyspiel"),
+        ]
+
+
+def _use_army_keys() -> object:
+    from ordonnance.army import army_keys
+
+    return army_keys(np.array([[12, 12, 5, 4]], dtype=np.uint8))
+
+
+def _use_completion() -> object:
+    from ordonnance.completion import best_completion_key
+
+    return best_completion_key(["SH", "S"], ["S", "H", "LB", "F", "S"])
+
+
+def _use_odds() -> object:
+    from ordonnance.game import Game
+    from ordonnance.odds import territory_odds
+
+    game = Game.new(Rules(), seed=1)
+    for _ in range(6):
+        game.apply(game.legal_actions()[0])
+    territory_odds(game, Territory.CYPRUS)  # sampled: many cards to come
+    while len(game.legal_actions()) > 1 and game.territory_owner(Territory.CYPRUS) is None:
+        game.apply(game.legal_actions()[0])
+        if territory_odds(game, Territory.CYPRUS).exact:  # few enough left to count every outcome
+            break
+    return game
+
+
+def _use_sample_game() -> object:
+    from ordonnance.game import Game
+
+    return Game.new(Rules(), seed=1).view(0).sample_game(seed=2)
+
+
+def _use_ismcts() -> object:
+    from ordonnance.game import Game
+
+    game = Game.new(Rules(), seed=1)
+    return _bots.ISMCTS(seed=0, iterations=16).choose(game.view(game.current_player))
+
+
+def _use_gymnasium() -> object:
+    import gymnasium
+
+    import ordonnance.rl  # noqa: F401  (registers the environment)
+
+    env = gymnasium.make("ordonnance/Ordonnance-v0")
+    _, info = env.reset(seed=0)
+    for _ in range(3):
+        _, _, over, _, info = env.step(int(info["action_mask"].nonzero()[0][0]))
+        if over:
+            break
+    return env
+
+
+def _use_vector_env() -> object:
+    from ordonnance import rl
+
+    venv = rl.VectorEnv(4, seed=0)
+    venv.reset(seed=0)
+    for _ in range(3):
+        venv.step(np.argmax(venv.action_masks(), axis=1))
+    return venv
+
+
+def _use_openspiel() -> object:
+    import pyspiel
+
+    from ordonnance import openspiel
+
+    state = pyspiel.load_game(openspiel.SHORT_NAME).new_initial_state()
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.observation_tensor(state.current_player())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
 
 
 #: Ordonnance's hooks, for :mod:`ordonnance.core.cli`.

@@ -32,7 +32,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import attrs
 
@@ -40,6 +40,9 @@ from ordonnance.core import registry
 from ordonnance.core.table import Quit, Table
 from ordonnance.core.terminal import WIDTH, fit
 from ordonnance.errors import OrdonnanceError
+
+if TYPE_CHECKING:
+    from ordonnance.core.warmup import FirstUse
 
 __all__ = [
     "Parser", "Formatter", "Hooks", "Budget", "BotSpec", "hooks_of", "whole", "at_most", "seconds", "seed", "choice",
@@ -328,6 +331,11 @@ class Hooks:
 
     def bench(self, quick: bool, row: Callable[[str, float, str], None]) -> None:
         """Measure the game's own headline figures (before the simulator's): call ``row(name, value, unit)``."""
+
+    def first_uses(self) -> Sequence[FirstUse]:
+        """The game's own first uses for ``warm-up`` (:mod:`ordonnance.core.warmup`), beyond the
+        ones every game has (``simulate``, a MonteCarlo move): none by default."""
+        return ()
 
     def bot_title(self, spec: BotSpec) -> str:
         """A bot's name for people: ``Greedy``, ``MonteCarlo (400 rollouts)``, ``ISMCTS (0.05 s)``."""

@@ -1,0 +1,207 @@
+"""Compile the library's kernels ahead of their first use: ``ordonnance warm-up``.
+
+numba compiles each kernel the first time a program needs it and keeps the
+machine code in its cache (:func:`cache_locations`), so only the first run after
+installing waits. :func:`warm_up` pays that wait at a time of the user's
+choosing: it runs every *first use* of a game (or of all games), small
+workloads that reach every kernel a user meets, in worker processes that share
+the machine's cores, and leaves the compiled kernels in the cache for every
+later process.
+
+A first use that needs an optional extra which is not installed (the Gymnasium
+environment without the ``rl`` extra) is skipped and said so; nothing else is.
+
+>>> from ordonnance.core import warmup
+>>> [use.name for use in warmup.first_uses("black-prince")]
+['Black Prince: simulate (Random and Greedy bots)', 'Black Prince: MonteCarlo first move']
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib.util
+import multiprocessing
+import os
+import pkgutil
+import time
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from ordonnance.core import registry
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+
+__all__ = ["FirstUse", "Outcome", "first_uses", "warm_up", "cache_locations", "common_folder", "default_jobs"]
+
+
+@attrs.frozen
+class FirstUse:
+    """One small workload that compiles the kernels a user's first use of a feature needs."""
+
+    game: str
+    """The game it belongs to (a name of :func:`ordonnance.core.registry.names`)."""
+    name: str
+    """What it does, for people."""
+    run: Callable[[], object] = attrs.field(eq=False, repr=False)
+    """The workload; run in a worker process, it leaves its kernels in the cache."""
+    cost: float = 1.0
+    """About how many seconds it takes cold (for the order: the longest start first)."""
+    extra: str | None = None
+    """The optional extra it needs (``"rl"``), or None."""
+    module: str | None = None
+    """A module that must be importable for it to run (the extra's), or None."""
+
+    @property
+    def available(self) -> bool:
+        """Whether what it needs is installed."""
+        return self.module is None or importlib.util.find_spec(self.module) is not None
+
+
+@attrs.frozen
+class Outcome:
+    """What one first use did in its worker."""
+
+    use: FirstUse
+    """The first use."""
+    seconds: float
+    """Wall seconds it took in its worker (compiles included), 0 when skipped."""
+    error: str | None = None
+    """Why it failed, or None."""
+    skipped: bool = False
+    """Whether it was skipped for a missing optional extra."""
+
+
+def _generic(game: str) -> list[FirstUse]:
+    """The first uses every game has: ``simulate`` with the kernel's bots, a MonteCarlo move."""
+    title = registry.info(game).title
+
+    def simulate() -> object:  # one kernel plays both bots: one worker compiles it
+        package = registry.package(game)
+        rules = package.Rules()
+        package.simulate(rules, games=20, seed=1)
+        players = [package.bots.Greedy(seed=seat) for seat in range(rules.players)]
+        return package.simulate(rules, games=20, seed=1, players=players)
+
+    def montecarlo_move() -> object:
+        package = registry.package(game)
+        game_ = package.Game.new(package.Rules(), seed=1)
+        bot = package.bots.MonteCarlo(seed=0, rollouts=8)
+        return bot.choose(game_.view(game_.current_player))
+
+    return [
+        FirstUse(game, f"{title}: simulate (Random and Greedy bots)", simulate, cost=40.0),
+        FirstUse(game, f"{title}: MonteCarlo first move", montecarlo_move, cost=40.0),
+    ]
+
+
+def first_uses(game: str | None = None) -> list[FirstUse]:
+    """The first uses of ``game`` (a registry name), or of every game when None: those every
+    game has, then the game's own (its command-line hooks' ``first_uses``)."""
+    from ordonnance.core.cli import hooks_of
+
+    if game is not None and (not isinstance(game, str) or game not in registry.names()):
+        raise InvalidRulesError(f"game must be one of {', '.join(registry.names())}, got {game!r}")
+    uses = []
+    for name in registry.names() if game is None else (game,):
+        uses += _generic(name) + list(hooks_of(name).first_uses())
+    return uses
+
+
+def default_jobs() -> int:
+    """Worker processes by default: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _run_in_worker(game: str | None, index: int) -> tuple[float, str | None]:
+    """Run first use ``index`` of ``first_uses(game)`` in this (worker) process."""
+    import numpy as np
+
+    use = first_uses(game)[index]
+    start = time.perf_counter()
+    try:
+        with np.errstate(over="ignore"):  # SplitMix64 wraps on purpose (visible without the JIT)
+            use.run()
+    except Exception as error:
+        return time.perf_counter() - start, f"{type(error).__name__}: {error}"
+    return time.perf_counter() - start, None
+
+
+def warm_up(
+    game: str | None = None,
+    *,
+    jobs: int | None = None,
+    progress: Callable[[Outcome], object] | None = None,
+) -> list[Outcome]:
+    """Run every first use of ``game`` (or of every game) in ``jobs`` worker processes
+    (default: :func:`default_jobs`), the costliest first, so their kernels are compiled and cached.
+
+    ``progress`` is called with each :class:`Outcome` as it comes. Returns the outcomes in
+    the order of :func:`first_uses`. A failed first use is reported in its outcome, never
+    raised; the compile notices are silenced in the workers.
+    """
+    uses = first_uses(game)
+    if jobs is None:
+        jobs = default_jobs()
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise OrdonnanceTypeError(f"jobs must be an int, got {jobs!r}")
+    if not 1 <= jobs <= 256:
+        raise InvalidRulesError(f"jobs must be in 1..256, got {jobs!r}")
+    outcomes: dict[int, Outcome] = {}
+    for index, use in enumerate(uses):
+        if not use.available:
+            outcomes[index] = Outcome(use, 0.0, skipped=True)
+            if progress is not None:
+                progress(outcomes[index])
+    todo = sorted((index for index in range(len(uses)) if index not in outcomes), key=lambda i: -uses[i].cost)
+    os.environ.setdefault("ORDONNANCE_NO_COMPILE_NOTICES", "1")  # inherited by the workers
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter each: no state shared
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, max(len(todo), 1)), mp_context=context) as pool:
+        futures = {pool.submit(_run_in_worker, game, index): index for index in todo}
+        for future in cf.as_completed(futures):
+            index = futures[future]
+            try:
+                seconds, error = future.result()
+            except Exception as crash:  # the worker died (e.g. killed)
+                seconds, error = 0.0, f"the worker failed: {crash!r}"
+            outcomes[index] = Outcome(uses[index], seconds, error)
+            if progress is not None:
+                progress(outcomes[index])
+    return [outcomes[index] for index in range(len(uses))]
+
+
+def cache_locations() -> list[str]:
+    """The folders where numba keeps this library's compiled kernels: ``NUMBA_CACHE_DIR``'s
+    subfolders when that variable is set, else the ``__pycache__`` folders beside the
+    modules (or numba's folder for the user when those cannot be written)."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    import ordonnance
+
+    found: set[str] = set()
+    for info in pkgutil.walk_packages(ordonnance.__path__, "ordonnance."):
+        spec = importlib.util.find_spec(info.name)
+        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+            continue
+        with open(spec.origin, encoding="utf-8") as file:
+            if "cache=True" not in file.read():
+                continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional extra's module
+            continue
+        for value in vars(module).values():
+            cache = getattr(value, "_cache", None) if isinstance(value, Dispatcher) else None
+            path = getattr(cache, "cache_path", None)
+            if isinstance(path, str):
+                found.add(path)
+    return sorted(found)
+
+
+def common_folder(paths: Sequence[str]) -> str:
+    """The deepest folder that holds every path of ``paths`` (``""`` for none)."""
+    return os.path.commonpath(list(paths)) if paths else ""

@@ -1,0 +1,91 @@
+"""``ordonnance warm-up``: every game's first uses, run in worker processes, leave their
+kernels in numba's cache; bad arguments are refused; missing extras are skipped."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ordonnance.__main__ import main
+from ordonnance.core import registry, warmup
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+
+
+def test_every_game_has_its_first_uses() -> None:
+    every = warmup.first_uses()
+    assert {use.game for use in every} == set(registry.names())
+    for game in registry.names():
+        uses = warmup.first_uses(game)
+        assert [use for use in every if use.game == game] == uses
+        title = registry.info(game).title
+        names = [use.name for use in uses]
+        assert f"{title}: simulate (Random and Greedy bots)" in names and f"{title}: MonteCarlo first move" in names
+        assert len(set(names)) == len(names) and all(use.cost > 0 for use in uses)
+    ordonnance = [use.name for use in warmup.first_uses("ordonnance")]
+    assert "Ordonnance: ISMCTS first move" in ordonnance and "Ordonnance: VectorEnv" in ordonnance
+
+
+@pytest.mark.parametrize("game", ["chess", "", 3, None.__class__])
+def test_an_unknown_game_is_refused(game: object) -> None:
+    with pytest.raises((InvalidRulesError, OrdonnanceTypeError), match="game must be one of"):
+        warmup.first_uses(game)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("jobs", "error"), [(0, InvalidRulesError), (257, InvalidRulesError),
+                                             (True, OrdonnanceTypeError), (1.5, OrdonnanceTypeError)])  # fmt: skip
+def test_bad_jobs_are_refused_before_any_work(jobs: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match=f"jobs must be .*got {jobs!r}"):
+        warmup.warm_up("black-prince", jobs=jobs)  # type: ignore[arg-type]
+
+
+def test_a_use_whose_extra_is_missing_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = warmup.FirstUse("black-prince", "needs a module nobody has", lambda: None, extra="x", module="no_such_module_x")
+    assert not missing.available and warmup.FirstUse("black-prince", "plain", lambda: None).available
+    monkeypatch.setattr(warmup, "first_uses", lambda game=None: [missing])
+    seen: list[warmup.Outcome] = []
+    assert warmup.warm_up("black-prince", jobs=1, progress=seen.append) == seen
+    assert seen == [warmup.Outcome(missing, 0.0, skipped=True)]
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled without the JIT")
+def test_warm_up_fills_an_empty_cache_that_a_later_process_loads(tmp_path: Path) -> None:
+    """One game's warm-up in a fresh process with an empty NUMBA_CACHE_DIR writes the kernels'
+    cache; a later process then plays the game without compiling (no compile notice)."""
+    env = {name: value for name, value in os.environ.items() if name != "ORDONNANCE_NO_COMPILE_NOTICES"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    done = subprocess.run([sys.executable, "-m", "ordonnance", "warm-up", "--game", "black-prince", "--jobs", "2"],
+                          capture_output=True, text=True, env=env, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].strip().startswith("Black Prince: simulate (Random and Greedy bots)") and lines[0].endswith(" s")
+    assert lines[-1].startswith("done in ") and str(tmp_path / "cache") in lines[-1]
+    assert "compiling the kernels of Black Prince: 2 first uses in 2 processes" in done.stderr
+    cached = list((tmp_path / "cache").rglob("*.nbi"))
+    assert any("_kernel" in path.name for path in cached), cached
+    later = subprocess.run(
+        [sys.executable, "-c", "from ordonnance import black_prince as bp; bp.simulate(bp.Rules(), games=5, seed=3)"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert later.returncode == 0 and "compiling" not in later.stderr, later.stderr
+
+
+def test_the_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    for args, message in [(["--game", "chess"], "invalid choice: 'chess'"), (["--jobs", "0"], "--jobs"),
+                          (["--jobs", "many"], "--jobs")]:  # fmt: skip
+        with pytest.raises(SystemExit) as exit:
+            main(["warm-up", *args])
+        assert exit.value.code == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") <= 3, err
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="no dispatchers, no cache without the JIT")
+def test_cache_locations_name_existing_folders() -> None:
+    locations = warmup.cache_locations()
+    assert locations and all(os.path.isabs(path) for path in locations)
+    assert warmup.common_folder(locations) == os.path.commonpath(locations)
+    assert warmup.common_folder([]) == ""
