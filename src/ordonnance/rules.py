@@ -8,6 +8,7 @@ from typing import Any, Literal, get_args
 import attrs
 import numpy as np
 
+from ordonnance.core.rulesio import DictRules
 from ordonnance.cards import Card, CardLike, build_deck, standard_deck
 from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
 from ordonnance.territory import TERRITORY_COUNT
@@ -65,7 +66,7 @@ def _to_deck(cards: Iterable[CardLike] | None) -> tuple[Card, ...] | None:
 
 
 @attrs.frozen
-class Rules:
+class Rules(DictRules):
     """Everything that is fixed for a whole game; immutable and validated.
 
     >>> Rules(players=2)
@@ -155,13 +156,3 @@ class Rules:
         data = attrs.asdict(self)
         data["deck"] = None if self.deck is None else [str(card) for card in self.deck]
         return data
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Rules:
-        """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
-        if not isinstance(data, dict):
-            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
-        unknown = set(data) - {f.name for f in attrs.fields(cls)}
-        if unknown:
-            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))} in {data!r:.80}")
-        return cls(**data)

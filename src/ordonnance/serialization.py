@@ -41,6 +41,7 @@ from ordonnance.actions import ACTION_SCHEMA, action_from_data, action_to_data
 from ordonnance.army import ARMY_SIZE
 from ordonnance.cards import MAX_MASK, Card
 from ordonnance.core import jsonio
+from ordonnance.core.rulesio import rules_from_json
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 from ordonnance.game import NOBODY, NOT_COMPLETE, Check, Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -70,7 +71,6 @@ _KEYS_BY_VERSION = {
     2: _V2,
     3: (*_V2, "order", "start", "history"),
 }
-_RULES_FIELDS = {field.name for field in attrs.fields(Rules)}
 _LIMIT = (1 << 64) - 1
 
 
@@ -153,14 +153,7 @@ def _masks(value: Any, where: str) -> list[int]:
 
 
 def _rules(data: Any, fail: Callable[[str], Exception] = _fail) -> Rules:
-    if isinstance(data, dict) and set(data) != _RULES_FIELDS:
-        missing, extra = sorted(_RULES_FIELDS - set(data)), sorted(set(data) - _RULES_FIELDS)
-        if missing:
-            raise fail(f"rules: missing fields {missing} (every field is listed){f', unknown {extra}' if extra else ''}")
-    try:
-        return Rules.from_dict(data)
-    except (OrdonnanceError, TypeError) as error:
-        raise fail(f"rules: {error}") from None
+    return rules_from_json(Rules, data, fail)
 
 
 def _position(data: dict[str, Any], rules: Rules, at: str = "") -> dict[str, Any]:

@@ -17,7 +17,9 @@ from typing import Any, Literal, get_args
 import attrs
 
 from ordonnance.black_prince.cards import ARMIES, Card, TroopType, deck
-from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core import rulesio
+from ordonnance.core.rulesio import DictRules
+from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
 
 __all__ = [
     "Rules", "First", "DEFAULT_ADVANTAGES", "HAND_SIZE", "COLUMNS", "FRONT_LIMIT", "ROUT_TO_WIN", "RULES_SCHEMA",
@@ -122,7 +124,7 @@ def _check_max_turns(_instance: object, _attribute: object, value: object) -> No
 
 
 @attrs.frozen
-class Rules:
+class Rules(DictRules):
     """Everything fixed for a whole game of Black Prince; immutable and validated.
 
     ``armies`` names each seat's army: two printed armies, the same one twice
@@ -186,33 +188,21 @@ class Rules:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> Rules:
-        """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
-        if not isinstance(data, dict):
-            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
-        unknown = set(data) - {f.name for f in attrs.fields(cls)}
-        if unknown:
-            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
-        data = dict(data)
-        if data.get("decks") is not None:
-            decks = data["decks"]
+    def _from_fields(cls, fields: dict[str, Any]) -> Rules:
+        """The rules of :meth:`to_dict`'s fields: the decks' cards turned back from JSON."""
+        decks = fields.get("decks")
+        if decks is not None:
             if not isinstance(decks, list):
                 raise OrdonnanceTypeError(f"decks must be a list, got {decks!r}")
-            data["decks"] = [[card_from_data(c) for c in _as_list(d)] for d in decks]
-        return cls(**data)
+            fields["decks"] = [[card_from_data(c) for c in _as_list(d)] for d in decks]
+        return cls(**fields)
 
 
 def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
     """The rules of a save or a view: :meth:`Rules.from_dict` of an object listing every
-    field (as :meth:`Rules.to_dict` writes them); anything else raises ``fail(message)``."""
-    fields = [field.name for field in attrs.fields(Rules)]
-    if isinstance(data, dict) and set(data) != set(fields):
-        missing, extra = sorted(set(fields) - set(data)), sorted(set(data) - set(fields))
-        raise fail(f"rules: missing fields {missing}, unknown fields {extra} (every field is listed)")
-    try:
-        return Rules.from_dict(data)
-    except (OrdonnanceError, TypeError, ValueError) as error:
-        raise fail(f"rules: {error}") from None
+    field (as :meth:`Rules.to_dict` writes them); anything else raises ``fail(message)``
+    (:func:`ordonnance.core.rulesio.rules_from_json`)."""
+    return rulesio.rules_from_json(Rules, data, fail)
 
 
 def _as_list(value: object) -> list[Any]:

@@ -14,7 +14,9 @@ from typing import Any, Literal, get_args
 
 import attrs
 
-from ordonnance.errors import InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core import rulesio
+from ordonnance.core.rulesio import DictRules
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.cards import CLANS, NINJA
 
 __all__ = ["Rules", "AttackRule", "HAND_SIZE", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_DECK", "RULES_SCHEMA", "rules_from_json"]
@@ -68,7 +70,7 @@ def _check_attack(_instance: object, _attribute: object, value: object) -> None:
 
 
 @attrs.frozen
-class Rules:
+class Rules(DictRules):
     """Everything fixed for a whole game; immutable and validated.
 
     >>> Rules(players=6)
@@ -111,17 +113,6 @@ class Rules:
         """The rules as plain JSON-ready data; :meth:`from_dict` reverses it."""
         return {"players": self.players, "samurai": list(self.samurai), "ninjas": self.ninjas, "attack": self.attack}
 
-    @classmethod
-    def from_dict(cls, data: Any) -> Rules:
-        """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
-        if not isinstance(data, dict):
-            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
-        unknown = set(data) - {f.name for f in attrs.fields(cls)}
-        if unknown:
-            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
-        return cls(**data)
-
-
 #: The JSON Schema (draft 2020-12) of :meth:`Rules.to_dict` output, as saves and views hold it.
 #: What a schema cannot say, :class:`Rules` checks too: the troop deck deals every hand and
 #: holds at most :data:`MAX_DECK` cards.
@@ -146,12 +137,5 @@ RULES_SCHEMA: dict[str, object] = {
 def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
     """The rules of a save or a view: :meth:`Rules.from_dict` of an object listing every
     field, as :meth:`Rules.to_dict` writes them; anything else raises ``fail(message)``
-    showing the value."""
-    fields = [field.name for field in attrs.fields(Rules)]
-    if isinstance(data, dict) and set(data) != set(fields):
-        missing, extra = sorted(set(fields) - set(data)), sorted(set(data) - set(fields))
-        raise fail(f"rules {data!r:.120}: missing fields {missing}, unknown fields {extra} (every field is listed)")
-    try:
-        return Rules.from_dict(data)
-    except OrdonnanceError as error:
-        raise fail(f"rules {data!r:.120}: {error}") from None
+    saying why (:func:`ordonnance.core.rulesio.rules_from_json`)."""
+    return rulesio.rules_from_json(Rules, data, fail)
