@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 import ordonnance as od
-from ordonnance.core.conformance import ConformanceError, check_copies, check_view
+from ordonnance.core.conformance import ConformanceError, check_copies, check_view, check_views
 
 GAMES = {"ordonnance": "ordonnance", "shinobi": "ordonnance.shinobi", "black_prince": "ordonnance.black_prince"}
 RULES: dict[str, dict[str, Any]] = {"ordonnance": {}, "shinobi": {"players": 3}, "black_prince": {}}
@@ -72,3 +72,18 @@ def test_view_json_is_checked_only_when_asked(monkeypatch: pytest.MonkeyPatch) -
     check_view(game, view, samples=[3])
     with pytest.raises(ConformanceError, match="a view's JSON does not read back to it"):
         check_view(game, view, samples=[3], view_json=True)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_check_views_runs_the_games_own_check_and_the_leak_test_on_every_seat(name: str) -> None:
+    game = _game(name)
+    checked: list[int] = []
+    asked: list[int] = []
+
+    def samples(g: Any, seat: int) -> list[int]:
+        assert g is game
+        asked.append(seat)
+        return [seat + 1]
+
+    check_views(game, samples, lambda g, view: checked.append(view.seat))
+    assert checked == asked == list(range(game.rules.players))

@@ -5,7 +5,7 @@ Each game's ``conformance`` module states its invariants (``check_invariants(gam
 :func:`playthrough` plays games with random legal actions, or a policy, and checks
 them after every step, for any game; :func:`random_playthrough_of` makes a game's
 ``random_playthrough`` from its ``Game`` class and its ``check_invariants``.
-:func:`check_copies` and :func:`check_view` check what every game's copies and views
+:func:`check_copies` and :func:`check_views` check what every game's copies and views
 promise: JSON and clones give equal, independent games, and a view shows its seat's hand
 and actions and leaks nothing.
 """
@@ -20,7 +20,7 @@ from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceT
 
 __all__ = [
     "ConformanceError", "require", "playthrough", "RandomPlaythrough", "random_playthrough_of", "check_copies",
-    "check_view",
+    "check_view", "check_views",
 ]  # fmt: skip
 
 
@@ -168,3 +168,20 @@ def check_view(game: Any, view: Any, samples: Iterable[int], *, view_json: bool 
         except OrdonnanceError as error:
             raise ConformanceError(f"a view's JSON does not read back to it: {error}") from None
         require(restored == view, "a view's JSON does not read back to it")
+
+
+def check_views(
+    game: Any,
+    samples: Callable[[Any, int], Iterable[int]],
+    check: Callable[[Any, Any], None] | None = None,
+    *,
+    view_json: bool = False,
+) -> None:
+    """Check every seat's view of ``game``: the game's own ``check(game, view)`` (what its
+    views show besides the hand and the actions), then :func:`check_view` with the leak-test
+    seeds ``samples(game, seat)``."""
+    for seat in range(game.rules.players):
+        view = game.view(seat)
+        if check is not None:
+            check(game, view)
+        check_view(game, view, samples(game, seat), view_json=view_json)

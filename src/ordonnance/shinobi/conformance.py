@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ordonnance.core.conformance import ConformanceError, RandomPlaythrough, check_copies, check_view
+from ordonnance.core.conformance import ConformanceError, RandomPlaythrough, check_copies, check_views
 from ordonnance.core.conformance import random_playthrough_of, require as _require
 from ordonnance.shinobi.actions import Action, Pass
 from ordonnance.shinobi.cards import CLANS
@@ -51,7 +51,8 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
     else:
         _check_actions(game, apply_each=deep)
     if deep:
-        _check_copies(game)
+        check_copies(game)
+        check_views(game, _leak_test_seeds, _check_view)
 
 
 def _check_cards(game: Game) -> None:
@@ -80,12 +81,6 @@ def _check_actions(game: Game, *, apply_each: bool) -> None:
         _check_cards(clone)
 
 
-def _check_copies(game: Game) -> None:
-    check_copies(game)
-    for seat in range(game.players):
-        _check_view(game, game.view(seat))
-
-
 def _check_view(game: Game, view: PlayerView) -> None:
     seat = view.seat
     _require(view.clan == game.clan(seat), "view shows the wrong clan")
@@ -93,10 +88,12 @@ def _check_view(game: Game, view: PlayerView) -> None:
     _require(view.deck_size == game.deck_size and view.discard == game.discard, "view's deck or discard")
     unseen = Counter(game._deck) + Counter(c.code for q in range(game.players) if q != seat for c in game.hand(q))
     _require(view.unseen() == tuple(unseen[code] for code in range(CLANS + 1)), "view's unseen cards")
-    # The seeds of the games redeal_hidden deals (as random.Random(...).getrandbits(64)).
+
+
+def _leak_test_seeds(game: Game, seat: int) -> list[int]:
+    """The seeds of the games :func:`redeal_hidden` deals (``random.Random(...).getrandbits(64)``)."""
     salts = () if game.is_over else range(2)
-    samples = [random.Random(salt * 7919 + seat + 31 * game.turns).getrandbits(64) for salt in salts]
-    check_view(game, view, samples)
+    return [random.Random(salt * 7919 + seat + 31 * game.turns).getrandbits(64) for salt in salts]
 
 
 def redeal_hidden(game: Game, seat: int, rng: random.Random) -> Game:
