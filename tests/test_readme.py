@@ -27,7 +27,7 @@ def test_quick_start_is_two_commands() -> None:
     commands = [line for line in quick.splitlines() if line.strip()]
     assert commands == [
         "pip install . && python -m ordonnance demo",
-        'pip install -e ".[test]" && python -m pytest',
+        'pip install -e ".[test]" && python -m pytest -n auto',
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert commands[1] in ci
