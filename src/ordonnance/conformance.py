@@ -103,10 +103,5 @@ def _leak_test_seeds(game: Game, seat: int) -> list[int]:
 
 
 random_playthrough: RandomPlaythrough[Rules, Game, PlayerView, Action] = random_playthrough_of(
-    Game, Rules, PlayerView, Action, check_invariants, module=__name__,
-    doc="""Play one game with random legal actions (or ``policy``), checking every step.
-
-    Returns the finished game. A ``policy`` receives the acting seat's view and
-    must return one of its legal actions; anything else fails the check.
-    """,
-)  # fmt: skip
+    Game, Rules, PlayerView, Action, check_invariants, module=__name__
+)

@@ -95,6 +95,5 @@ def _leak_test_seeds(game: Game, seat: int) -> list[int]:
 
 
 random_playthrough: RandomPlaythrough[Rules, Game, PlayerView, Action] = random_playthrough_of(
-    Game, Rules, PlayerView, Action, check_invariants, module=__name__,
-    doc="Play one game with random legal actions (or ``policy``), checking every step; returns it finished.",
-)  # fmt: skip
+    Game, Rules, PlayerView, Action, check_invariants, module=__name__
+)

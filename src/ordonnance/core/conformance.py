@@ -19,8 +19,8 @@ from typing import Any, Protocol, TypeVar
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
 
 __all__ = [
-    "ConformanceError", "require", "playthrough", "RandomPlaythrough", "random_playthrough_of", "check_copies",
-    "check_view", "check_views",
+    "ConformanceError", "require", "playthrough", "RandomPlaythrough", "random_playthrough_of", "PLAYTHROUGH_DOC",
+    "check_copies", "check_view", "check_views",
 ]  # fmt: skip
 
 
@@ -99,6 +99,14 @@ class RandomPlaythrough(Protocol[_R, _GameT, _V, _A]):
         ...
 
 
+#: What every game's ``random_playthrough`` says of itself.
+PLAYTHROUGH_DOC = """Play one game with random legal actions (or ``policy``), checking every step.
+
+    Returns the finished game. A ``policy`` receives the acting seat's view and
+    must return one of its legal actions; anything else fails the check.
+    """
+
+
 def random_playthrough_of(
     game_class: Any,
     rules_class: type,
@@ -107,10 +115,10 @@ def random_playthrough_of(
     check_invariants: Callable[..., None],
     *,
     module: str,
-    doc: str,
+    doc: str = PLAYTHROUGH_DOC,
 ) -> RandomPlaythrough[Any, Any, Any, Any]:
     """A game's ``random_playthrough`` (:class:`RandomPlaythrough`), a function of ``module``
-    documented by ``doc``: it deals ``game_class.new(rules, seed=seed)`` (which validates the
+    documented by ``doc`` (by default :data:`PLAYTHROUGH_DOC`): it deals ``game_class.new(rules, seed=seed)`` (which validates the
     rules and the seed) and plays it with :func:`playthrough`, checking
     ``check_invariants(game, deep=deep)`` at every step. ``rules_class``, ``view_class`` and
     ``action`` (the game's ``Rules``, ``PlayerView`` and ``Action``) are its annotations."""

@@ -106,10 +106,5 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 random_playthrough: RandomPlaythrough[Rules, Game, PlayerView, Action] = random_playthrough_of(
-    Game, Rules, PlayerView, Action, check_invariants, module=__name__,
-    doc="""Play one game with random legal actions (or ``policy``), checking every step.
-
-    Returns the finished game. A ``policy`` receives the acting seat's view and
-    must return one of its legal actions; anything else fails the check.
-    """,
-)  # fmt: skip
+    Game, Rules, PlayerView, Action, check_invariants, module=__name__
+)
