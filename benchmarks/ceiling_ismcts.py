@@ -9,8 +9,8 @@ With ``--know hand`` it is told the other seats' real hands only: the draw
 pile is shuffled afresh in every iteration, as the honest search does, so
 the two ceilings part what the hands are worth from what the pile's order is.
 Nothing of the library changes: a copy of ``_ismcts.iterate_halving`` is
-compiled (uncached) against that determinizer, and a subclass of
-``_Setup`` writes the true cards of the game being played into the
+compiled (uncached) against that determinizer, and a wrapper of
+``setup_of`` writes the true cards of the game being played into the
 position's start.
 The matches are those of ``bench_ismcts.py`` (the same duplicate deals and
 bot seeds), with an iteration budget::
@@ -44,7 +44,8 @@ import numpy.typing as npt
 import ordonnance as od
 from ordonnance import _ismcts
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._montecarlo import Position, _Setup, determinize
+from ordonnance._bridge import Position, Setup, setup_of
+from ordonnance._montecarlo import determinize
 from ordonnance.simulation import _wilson, bot_seeds, game_seeds
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -56,7 +57,7 @@ _TRUE: list[od.Game] = []  # the game being played (set before each decision of 
 @numba.njit
 def true_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int64]) -> np.uint64:
     """determinize, then the board of ``pos.start`` again: it holds the true hands and draw pile
-    (:class:`_TrueSetup`); the bots' seeds stay those determinize drew."""
+    (:func:`_true_setup`); the bots' seeds stay those determinize drew."""
     state = determinize(n, pos, state, deal)
     for k in range(pos.start.board.shape[1]):
         pos.dealt.board[0, k] = pos.start.board[0, k]
@@ -65,7 +66,7 @@ def true_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int6
 
 @numba.njit
 def hand_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int64]) -> np.uint64:
-    """determinize over the draw pile only (:class:`_HandSetup` leaves the hands out of the pool and
+    """determinize over the draw pile only (:func:`_hand_setup` leaves the hands out of the pool and
     their sizes at 0), then the other seats' true hands from ``pos.start`` again."""
     state = determinize(n, pos, state, deal)
     for q in range(n):
@@ -74,7 +75,7 @@ def hand_deal(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.int6
     return state
 
 
-def _write_true_hands(view: od.PlayerView, setup: _Setup) -> list[int]:
+def _write_true_hands(view: od.PlayerView, setup: Setup) -> list[int]:
     """Write the other seats' true hands (of the game being played) into ``setup``'s start; returns
     their cards."""
     game, row = _TRUE[-1], setup.position.start.board[0]
@@ -86,33 +87,29 @@ def _write_true_hands(view: od.PlayerView, setup: _Setup) -> list[int]:
     return hidden
 
 
-class _HandSetup(_Setup):
-    @classmethod
-    def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
-        setup = _Setup.of(view, rollout_policy)
-        pos, pool = setup.position, setup.position.pool.tolist()
-        for m in _write_true_hands(view, setup):
-            pool.remove(m)
-        for q in range(view.rules.players):
-            if q != view.seat:
-                pos.sizes[q] = 0
-        assert sorted(pool) == sorted(_TRUE[-1]._deck), "the pool left is not the draw pile"
-        return cls(cfg=setup.cfg, position=pos._replace(pool=np.array(pool, np.int64)), max_score=setup.max_score)
+def _hand_setup(view: od.PlayerView, rollout_policy: str) -> Setup:
+    setup = setup_of(view, rollout_policy)
+    pos, pool = setup.position, setup.position.pool.tolist()
+    for m in _write_true_hands(view, setup):
+        pool.remove(m)
+    for q in range(view.rules.players):
+        if q != view.seat:
+            pos.sizes[q] = 0
+    assert sorted(pool) == sorted(_TRUE[-1]._deck), "the pool left is not the draw pile"
+    return Setup(cfg=setup.cfg, position=pos._replace(pool=np.array(pool, np.int64)), max_score=setup.max_score)
 
 
-class _TrueSetup(_Setup):
-    @classmethod
-    def of(cls, view: od.PlayerView, rollout_policy: str) -> _Setup:
-        setup = _Setup.of(view, rollout_policy)
-        hidden = _write_true_hands(view, setup)
-        deck = _TRUE[-1]._deck[::-1]  # the top card first, as the kernel's ORDER
-        assert sorted(deck + hidden) == sorted(setup.position.pool.tolist()), "the true cards are not the unseen ones"
-        setup.position.start.board[0, kernel.ORDER : kernel.ORDER + len(deck)] = deck
-        return setup
+def _true_setup(view: od.PlayerView, rollout_policy: str) -> Setup:
+    setup = setup_of(view, rollout_policy)
+    hidden = _write_true_hands(view, setup)
+    deck = _TRUE[-1]._deck[::-1]  # the top card first, as the kernel's ORDER
+    assert sorted(deck + hidden) == sorted(setup.position.pool.tolist()), "the true cards are not the unseen ones"
+    setup.position.start.board[0, kernel.ORDER : kernel.ORDER + len(deck)] = deck
+    return setup
 
 
 #: What the cheating search can be told: its determinizer and the setup that writes the true cards.
-KNOWS = {"deal": (true_deal, _TrueSetup), "hand": (hand_deal, _HandSetup)}
+KNOWS = {"deal": (true_deal, _true_setup), "hand": (hand_deal, _hand_setup)}
 
 
 def cheat(know: str = "deal") -> None:
@@ -122,7 +119,7 @@ def cheat(know: str = "deal") -> None:
     f = _ismcts.iterate_halving.py_func
     glob = dict(f.__globals__, determinize=determinizer)
     _ismcts.iterate_halving = numba.njit(types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__))
-    _ismcts._Setup = setup  # type: ignore[misc]
+    _ismcts.setup_of = setup
 
 
 def one_game(deal: int, seat: int, budget: int, options: dict[str, Any], own_seed: int = _ISMCTS_SEED) -> bool:

@@ -23,7 +23,8 @@ import numpy.typing as npt
 import ordonnance as od
 from ordonnance import _ismcts, _ismcts_model
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._montecarlo import Position, _Setup, determinize
+from ordonnance._bridge import Position, setup_of
+from ordonnance._montecarlo import determinize
 
 POLICIES = {"greedy": -1, "potential": 0, "odds": 1}
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -67,7 +68,7 @@ def main() -> None:
     start = time.process_time()
     with np.errstate(over="ignore"):
         for g in range(40):
-            setup = _Setup.of(od.Game.new(od.Rules(players=args.players), seed=g).view(0), "greedy")
+            setup = setup_of(od.Game.new(od.Rules(players=args.players), seed=g).view(0), "greedy")
             wins += duel(setup.cfg, setup.position, np.uint64(g + 1), 250, POLICIES[args.policy], POLICIES[args.opponent], odds)
             games += 250 * args.players
     print(f"{args.policy} vs {args.opponent} ({args.players} players): won {wins}/{games} = {wins / games:.1%} "

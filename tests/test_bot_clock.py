@@ -73,8 +73,8 @@ def _ordonnance_montecarlo(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> 
         counts[active] += count
         sums[active] += count * (active == 1)
 
-    monkeypatch.setattr(_montecarlo._Setup, "run", run)
-    monkeypatch.setattr(_montecarlo._Setup, "of", _with_setup_cost(fake, _montecarlo._Setup.of))
+    monkeypatch.setattr(_montecarlo, "_run", run)
+    monkeypatch.setattr(_montecarlo, "setup_of", _with_setup_cost(fake, _montecarlo.setup_of))
 
 
 def _ordonnance_ismcts(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> None:
@@ -90,16 +90,15 @@ def _ordonnance_ismcts(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> None
 
     monkeypatch.setattr(_ismcts, "iterate_halving", iterate_halving)
     monkeypatch.setattr(_ismcts, "iterate", iterate)
-    monkeypatch.setattr(_montecarlo._Setup, "of", _with_setup_cost(fake, _montecarlo._Setup.of))
+    monkeypatch.setattr(_ismcts, "setup_of", _with_setup_cost(fake, _ismcts.setup_of))
 
 
 def _shinobi_montecarlo(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> None:
-    def rollouts(base: Any, me: int, pool: Any, clans: Any, cumulative: Any, codes: Any, active: Any, first: int,
-                 stop: int, share: int, seed: Any, policies: Any, margin: float, cards: int, horizon: int, sums: Any,
-                 counts: Any) -> tuple[int, int]:  # fmt: skip
+    def rollouts(pos: Any, knobs: Any, tally: Any, active: Any, first: int, stop: int, share: int,
+                 seed: Any) -> tuple[int, int]:  # fmt: skip
         fake.kernel_call(first, stop - first, len(active))
-        counts[active] += stop - first
-        sums[active] += (stop - first) * (active == 1)
+        tally.counts[active] += stop - first
+        tally.sums[active] += (stop - first) * (active == 1)
         return stop, 0
 
     monkeypatch.setattr(shinobi_montecarlo, "rollouts", rollouts)
@@ -116,7 +115,7 @@ def _black_prince_montecarlo(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -
         return stop, 0
 
     monkeypatch.setattr(bp_kernel, "rollouts", rollouts)
-    monkeypatch.setattr(bp_montecarlo, "_base_state", _with_setup_cost(fake, bp_montecarlo._base_state))
+    monkeypatch.setattr(bp_montecarlo, "state_of_view", _with_setup_cost(fake, bp_montecarlo.state_of_view))
 
 
 def _ordonnance_view() -> Any:
@@ -281,7 +280,7 @@ def test_work_shares_survive_chunking(monkeypatch: pytest.MonkeyPatch, fake: Fak
 
         def rollouts(*args: Any) -> tuple[int, int]:
             if module is shinobi_montecarlo:
-                active, first, stop, share, seed, sums, counts = args[6], args[7], args[8], args[9], args[10], args[15], args[16]
+                active, first, stop, share, seed, (_, sums, counts) = args[3], args[4], args[5], args[6], args[7], args[2]
             else:
                 active, first, stop, share, seed, sums, counts = args[7], args[8], args[9], args[10], args[11], args[14], args[15]
             spent = 0

@@ -29,7 +29,8 @@ from ordonnance import _ismcts, _ismcts_model
 from ordonnance.core import clock
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._ismcts import ISMCTS
-from ordonnance._montecarlo import Search, _index, _Setup, determinize
+from ordonnance._bridge import action_code, setup_of
+from ordonnance._montecarlo import Search, determinize
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance import Claim, Pass, Play, Rules, Territory
 
@@ -200,7 +201,7 @@ def _python_deal(pool: list[int], state: int) -> tuple[list[int], int]:
 def test_determinization_is_a_deal_consistent_with_the_view(rules: Rules) -> None:
     game = _advance(od.Game.new(rules, seed=21), 7 * rules.players)
     view = game.view(game.current_player)
-    setup = _Setup.of(view, "greedy")
+    setup = setup_of(view, "greedy")
     n, me = rules.players, view.seat
     for seed in range(5):
         with np.errstate(over="ignore"):
@@ -355,7 +356,7 @@ def test_planner_rollouts_match_python(rules: Rules, deal: int, plays: int, seed
     game = _advance(od.Game.new(rules, seed=deal), plays if JIT else max(plays, 14 * rules.players), seed=deal % 1000)
     if game.is_over:
         return
-    setup = _Setup.of(game.view(game.current_player), "greedy")
+    setup = setup_of(game.view(game.current_player), "greedy")
     with np.errstate(over="ignore"):
         determinize(rules.players, setup.position, np.uint64(seed), np.empty(len(setup.position.pool), np.int64))
         twin = kernel.new_state(1, setup.cfg.deck)
@@ -398,7 +399,7 @@ def test_odds_working_space_forgets_between_games(rules: Rules, deals: list[int]
             game = _advance(od.Game.new(rules, seed=deal), plays, seed=deal % 1000)
             if game.is_over:
                 continue
-            setup = _Setup.of(game.view(game.current_player), "greedy")
+            setup = setup_of(game.view(game.current_player), "greedy")
             cfg, s = setup.cfg, setup.position.dealt
             determinize(rules.players, setup.position, np.uint64(deal), np.empty(len(setup.position.pool), np.int64))
             fresh = kernel.new_state(1, cfg.deck)
@@ -441,7 +442,7 @@ class Reference:
         self, view: od.PlayerView, seed: int, exploration: float, widening: float, margin_weight: float, modelled: bool,
         planners: int = 0, claim_first: bool = False, odds: bool = False,
     ) -> None:
-        self.setup = _Setup.of(view, "greedy")
+        self.setup = setup_of(view, "greedy")
         self.modelled, self.planners, self.claim_first, self.odds = modelled, planners, claim_first, odds
         self.n = view.rules.players
         self.seed, self.exploration, self.widening, self.margin_weight = seed, exploration, widening, margin_weight
@@ -595,10 +596,10 @@ def test_whole_search_matches_the_python_reference(
         if root == "ucb":
             reference.ucb_root(iterations)
         else:
-            chosen = reference.halving([_index(a) for a in view.legal_actions], iterations)
-            assert _index(search.action) == chosen
+            chosen = reference.halving([action_code(a) for a in view.legal_actions], iterations)
+            assert action_code(search.action) == chosen
     expected = reference.root()
-    got = {_index(a): (v, r * v if v else 0.0) for a, v, r in zip(search.actions, search.rollouts, search.values)}
+    got = {action_code(a): (v, r * v if v else 0.0) for a, v, r in zip(search.actions, search.rollouts, search.values)}
     assert {a: v for a, (v, _) in got.items() if v} == {a: v for a, (v, _) in expected.items() if v}
     for a, (v, total) in expected.items():
         assert got[a][1] == pytest.approx(total, abs=1e-9)
@@ -608,7 +609,7 @@ def test_whole_search_matches_the_python_reference(
 def test_the_tree_keeps_its_invariants() -> None:
     """Visits add up, availability is at least the visits, the arrays grow under a time limit."""
     view = _advance(od.Game.new(Rules(players=3), seed=4), 9).view(0)
-    setup = _Setup.of(view, "greedy")
+    setup = setup_of(view, "greedy")
     tree = _ismcts.new_tree(8)
     knobs = _ismcts.Knobs(exploration=0.7, widening=1.0, margin_weight=0.1, max_score=5, me=-1, planner=0, claim_first=False)
     done = 0

@@ -24,7 +24,8 @@ from ordonnance import Claim, Pass, Play, Rules, Territory
 from ordonnance import _montecarlo
 from ordonnance.core import clock
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._montecarlo import MonteCarlo, Search, _Setup
+from ordonnance._bridge import Setup, setup_of
+from ordonnance._montecarlo import MonteCarlo, Search
 
 from .positions import position
 
@@ -223,7 +224,7 @@ def test_a_time_limit_is_planned_by_the_speed_measured(monkeypatch: pytest.Monke
     now = [0.0]
     calls: list[tuple[int, int, int]] = []
 
-    def run(self: _Setup, acts: Any, active: Any, first: int, per_action: int, seed: Any, margin_weight: float,
+    def run(setup: Setup, acts: Any, active: Any, first: int, per_action: int, seed: Any, margin_weight: float,
             sums: Any, counts: Any) -> None:
         calls.append((int(seed), first, per_action))
         counts[active] += per_action
@@ -231,7 +232,7 @@ def test_a_time_limit_is_planned_by_the_speed_measured(monkeypatch: pytest.Monke
         now[0] += per_action * len(active) * 1e-5
 
     monkeypatch.setattr(clock, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
-    monkeypatch.setattr(_Setup, "run", run)
+    monkeypatch.setattr(_montecarlo, "_run", run)
     view = od.Game.new(Rules(), seed=4).view(0)
     bot = MonteCarlo(seed=3, rollouts=10**6, time_limit=0.05)
     bot.warm_up(view)  # the warm-up's rollouts (if this process has not searched yet) are not the decision's
@@ -345,7 +346,7 @@ def test_the_search_starts_from_the_kernel_state_of_the_view(rules: Rules) -> No
         while not batch.is_over[0]:
             game = batch.game(0)
             me = game.current_player
-            setup = _Setup.of(game.view(me), "greedy")
+            setup = setup_of(game.view(me), "greedy")
             theirs, ours = batch._state.board[0], setup.position.start.board[0]
             for name, (at, size) in PUBLIC_FIELDS.items():
                 assert list(ours[at : at + size]) == list(theirs[at : at + size]), (name, game_seed, game.plays)

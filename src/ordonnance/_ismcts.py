@@ -92,15 +92,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
-from ordonnance._montecarlo import (
-    Position,
-    Search,
-    _index,
-    _Setup,
-    check_rollout_options,
-    determinize,
-    reward,
-)
+from ordonnance._bridge import Position, Setup, action_code, setup_of
+from ordonnance._montecarlo import Search, check_rollout_options, determinize, reward
 from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
@@ -708,7 +701,7 @@ class ISMCTS(SearchBot):
         claim_first = self.claims == "first" and n == 2
         budget = self.budget() if iterations is None else iterations
         planner = {"planner": (1 << n) - 1, "mixed": 1 << view.seat}.get(self.rollout_policy, 0)
-        setup = _Setup.of(view, "greedy" if planner else self.rollout_policy)
+        setup = setup_of(view, "greedy" if planner else self.rollout_policy)
         me = -1 if self.opponents == "searched" else view.seat
         knobs = Knobs(self.exploration, min(self.widening, 1e18), self.margin_weight, setup.max_score, me, planner, claim_first,
                       int(self.planner == "odds"),
@@ -736,7 +729,7 @@ class ISMCTS(SearchBot):
 class _Run:
     """One search: the position, the constants, the generator and the tree (which may grow)."""
 
-    def __init__(self, setup: _Setup, knobs: Knobs, seed: np.uint64, tree: Tree) -> None:
+    def __init__(self, setup: Setup, knobs: Knobs, seed: np.uint64, tree: Tree) -> None:
         self.setup, self.knobs, self.seed, self.tree = setup, knobs, seed, tree
 
     def _room(self, nodes: int) -> None:
@@ -769,7 +762,7 @@ class _Run:
         k = len(actions)
         self._room(k)
         for action in actions:
-            add_child(self.tree, 0, _index(action), s.position.me)
+            add_child(self.tree, 0, action_code(action), s.position.me)
         node_of = list(range(1, k + 1))  # the children, in legal order
         survivors = list(range(k))
         rounds = math.ceil(math.log2(k))
@@ -802,7 +795,7 @@ class _Run:
 
 def _report(tree: Tree, actions: tuple[Action, ...], best: int | None, seconds: float) -> Search:
     """The root's statistics per legal action, and the one chosen (``best``, else the most visited)."""
-    index = {_index(action): i for i, action in enumerate(actions)}
+    index = {action_code(action): i for i, action in enumerate(actions)}
     visits = [0] * len(actions)
     values = [math.nan] * len(actions)
     c = int(tree.nodes[0, FIRST_CHILD])

@@ -65,7 +65,6 @@ then about 0.4 s to load from the disk cache in each new process.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
 import attrs
@@ -74,12 +73,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
+from ordonnance._bridge import Position, Setup, action_code, setup_of
 from ordonnance.core.bots import SearchBot, legal
 from ordonnance.core.clock import CHUNK_GROWTH, PLANNED_SHARE, HalvingClock, time_limit_argument
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
-from ordonnance.actions import Action, Claim, Play
-from ordonnance.errors import InvalidGameStateError, InvalidRulesError
+from ordonnance.actions import Action
+from ordonnance.errors import InvalidRulesError
 from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
@@ -107,33 +107,11 @@ MAX_WORK = 10**12
 _MASK64 = (1 << 64) - 1
 _TERRITORIES = kernel.TERRITORIES
 _ARMY = kernel.ARMY
-_NOBODY = kernel.NOBODY
-_NOT_COMPLETE = kernel.NOT_COMPLETE
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _ROUND = np.uint64(0xD1B54A32D192ED03)
 
 
 # --------------------------------------------------------------------- kernels
-
-
-def _word(masks: Iterable[int]) -> int:
-    """The kernel's word of card lanes holding ``masks`` in order (as kernel.pack)."""
-    return sum(m << (8 * i) for i, m in enumerate(masks))
-
-
-class Position(NamedTuple):
-    """A view's position in the kernel, to be dealt again and again (:func:`determinize`).
-
-    Each state holds one game (game 0); :meth:`_Setup.of` builds it from a view.
-    """
-
-    start: kernel.State  # the public position: the other hands empty, no pile
-    dealt: kernel.State  # start with the unseen cards dealt (written by determinize)
-    work: kernel.State  # a copy of dealt to play out
-    me: int  # the seat whose view it is
-    pool: npt.NDArray[np.int64]  # the cards me cannot see, one entry per copy
-    sizes: npt.NDArray[np.int64]  # each other seat's hand size (0 for me)
-    scratch: npt.NDArray[np.int64]  # the rules functions' working memory
 
 
 @numba.njit(cache=True)
@@ -365,9 +343,9 @@ class MonteCarlo(SearchBot):
     def _search(self, view: PlayerView, actions: tuple[Action, ...], decision_seed: int, budget: int,
                 clock: HalvingClock) -> Search:  # fmt: skip
         """Sequential halving over ``actions`` with ``budget`` rollouts in all, timed by ``clock``."""
-        setup = _Setup.of(view, self.rollout_policy)
+        setup = setup_of(view, self.rollout_policy)
         k = len(actions)
-        acts = np.array([_index(action) for action in actions], np.int64)
+        acts = np.array([action_code(action) for action in actions], np.int64)
         sums = np.zeros(k, np.float64)
         counts = np.zeros(k, np.int64)
         survivors = list(range(k))
@@ -378,7 +356,7 @@ class MonteCarlo(SearchBot):
             active = np.array(survivors, np.int64)
 
             def play(first: int, count: int) -> int:
-                setup.run(acts, active, first, count, round_seed, self.margin_weight, sums, counts)
+                _run(setup, acts, active, first, count, round_seed, self.margin_weight, sums, counts)
                 return count
 
             clock.run_round(play, len(survivors), per_action, rounds - r)
@@ -435,88 +413,21 @@ def _cards_left(view: PlayerView) -> int:
     return left
 
 
-def _index(action: Action) -> int:
-    """The kernel's index of an action (ordonnance.rl's numbering)."""
-    if type(action) is Play:
-        return (action.card.mask - 1) * _TERRITORIES + int(action.territory)
-    if type(action) is Claim:
-        return kernel.CLAIM_ACTIONS + int(action.territory)
-    return kernel.PASS_ACTION
-
-
-@attrs.frozen(eq=False)
-class _Setup:
-    """What the search of one view needs: the rules' kernel config, the position, the top score."""
-
-    cfg: kernel.Config
-    position: Position
-    max_score: int
-
-    @classmethod
-    def of(cls, view: PlayerView, rollout_policy: str) -> _Setup:
-        rules = view.rules
-        n = rules.players
-        me = view.seat
-        unseen = np.array(view.unseen, np.int64)
-        pool = np.repeat(np.arange(unseen.shape[0], dtype=np.int64), unseen)
-        sizes = np.array([0 if p == me else view.hand_sizes[p] for p in range(n)], np.int64)
-        if max(view.hand_sizes) > kernel.MAX_HAND:
-            raise InvalidGameStateError(f"inconsistent view: hand sizes {view.hand_sizes}, at most {kernel.MAX_HAND}")
-        if int(sizes.sum()) + view.deck_size != pool.shape[0]:
-            raise InvalidGameStateError(
-                f"inconsistent view: {pool.shape[0]} unseen cards, but the other hands and the deck hold "
-                f"{int(sizes.sum()) + view.deck_size}"
-            )
-        start = kernel.new_state(1, view.deck_size)
-        row = start.board[0]
-        own = [card.mask for card in view.hand]
-        row[kernel.HAND + me] = _word(own)
-        row[kernel.HAND_LEN : kernel.HAND_LEN + n] = view.hand_sizes
-        row[kernel.HIDDEN : kernel.HIDDEN + unseen.shape[0]] = unseen
-        for m in own:
-            row[kernel.HIDDEN + m] += 1
-        for t in range(_TERRITORIES):
-            row[kernel.OWNER + t] = _NOBODY if view.owners[t] is None else view.owners[t]
-            row[kernel.MARKER + t] = view.markers[t] or 0
-            for p in range(n):
-                at = t * kernel.SEATS + p
-                army = view.armies[t][p]
-                row[kernel.ARMY_AT + at] = _word(card.mask for card in army)
-                row[kernel.ARMY_LEN + at] = len(army)
-                done = view.completed_at[t][p]
-                row[kernel.COMPLETED + at] = _NOT_COMPLETE if done is None else done
-        row[kernel.PLAYS] = view.plays
-        row[kernel.DECIDED] = sum(1 for o in view.owners if o is not None)
-        row[kernel.CURRENT] = view.current_player
-        row[kernel.PASSED] = sum(1 << p for p in view.passed)  # not asked again before a play or claim
-        policy = kernel.GREEDY if rollout_policy == "greedy" else kernel.RANDOM
-        cfg = kernel.config(rules, [policy] * n)._replace(deck=view.deck_size)  # the pile left to draw
-        kernel.prepare(cfg, start, 0)
-        position = Position(
-            start=start,
-            dealt=kernel.new_state(1, view.deck_size),
-            work=kernel.new_state(1, view.deck_size),
-            me=me,
-            pool=pool,
-            sizes=sizes,
-            scratch=np.zeros(kernel.SCRATCH, np.int64),
+def _run(
+    setup: Setup,
+    acts: npt.NDArray[np.int64],
+    active: npt.NDArray[np.int64],
+    first: int,
+    per_action: int,
+    seed: np.uint64,
+    margin_weight: float,
+    sums: npt.NDArray[np.float64],
+    counts: npt.NDArray[np.int64],
+) -> None:
+    """:func:`_rollouts` on ``setup``'s position."""
+    # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
+    # scalars, which warn on the wrap-around that the algorithm relies on.
+    with np.errstate(over="ignore"):
+        _rollouts(
+            setup.cfg, setup.position, acts, active, first, per_action, seed, margin_weight, setup.max_score, sums, counts
         )
-        return cls(cfg=cfg, position=position, max_score=(3 if rules.scoring == "points" else 1) * _TERRITORIES)
-
-    def run(
-        self,
-        acts: npt.NDArray[np.int64],
-        active: npt.NDArray[np.int64],
-        first: int,
-        per_action: int,
-        seed: np.uint64,
-        margin_weight: float,
-        sums: npt.NDArray[np.float64],
-        counts: npt.NDArray[np.int64],
-    ) -> None:
-        # Without the JIT (NUMBA_DISABLE_JIT=1) the 64-bit generator runs on NumPy
-        # scalars, which warn on the wrap-around that the algorithm relies on.
-        with np.errstate(over="ignore"):
-            _rollouts(
-                self.cfg, self.position, acts, active, first, per_action, seed, margin_weight, self.max_score, sums, counts
-            )

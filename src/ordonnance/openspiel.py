@@ -67,6 +67,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _openspiel_kernel as ok
+from ordonnance import _bridge as bridge
 from ordonnance import _simulator_kernel as k
 from ordonnance.actions import Action
 from ordonnance.bots import Bot
@@ -512,47 +513,21 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
 # --------------------------------------------------------------- board <-> Game
 
 
-def _lanes(word: int, length: int) -> list[int]:
-    """The masks in the first ``length`` lanes of a kernel word."""
-    return [(word >> (8 * i)) & 255 for i in range(length)]
-
-
-def _word(masks: list[int]) -> int:
-    """The kernel word of ``masks`` (one 8-bit lane each, the first lowest)."""
-    word = 0
-    for i, m in enumerate(masks):
-        word |= m << (8 * i)
-    return word
-
-
 def _game_of(state: OrdonnanceState) -> Game:
-    """The kernel's board of ``state`` as the engine's Game (every field mapped), with its
-    history when the deal is known: the setup's seed, or the chance nodes' cards (a state
+    """The kernel's board of ``state`` as the engine's Game (:func:`ordonnance._bridge.game_of_row`),
+    with its history when the deal is known: the setup's seed, or the chance nodes' cards (a state
     made by :func:`state_of` is past a deal it does not know: its game is set up there)."""
     play = state._p
-    b = play.board.tolist()
     setup = play.setup
-    rules, n, deck = setup.rules, setup.players, setup.deck
-    at = k.SEATS
     dealt = play.dealt
     known = not dealt or 0 not in dealt  # no chance nodes (a seeded setup), or every card dealt by one
-    return Game._from_position(
-        rules,
-        b[k.ORDER + b[k.TOP] : k.ORDER + deck][::-1],
-        [_lanes(b[k.HAND + p], b[k.HAND_LEN + p]) for p in range(n)],
-        [[_lanes(b[k.ARMY_AT + t * at + p], b[k.ARMY_LEN + t * at + p]) for p in range(n)] for t in range(TERRITORY_COUNT)],
-        [[b[k.COMPLETED + t * at + p] for p in range(n)] for t in range(TERRITORY_COUNT)],
-        b[k.OWNER : k.OWNER + TERRITORY_COUNT],
-        b[k.MARKER : k.MARKER + TERRITORY_COUNT],
-        b[k.PLAYS],
-        b[k.CURRENT],
-        bool(b[k.OVER]),
-        b[k.PASSED],
+    return bridge.game_of_row(
+        setup.rules,
+        play.board.tolist(),
         seed=setup.seed if known else None,  # a position past an unknown deal is not the seed's
         rng_state=setup.rng_state if known else None,
         history=[_ACTIONS[i] for i in play.decisions] if known else None,
         order=tuple(dealt) if known and dealt else None,
-        check="none",  # the kernel's board: the simulator kernel is twin-tested against the engine
     )
 
 
@@ -573,31 +548,9 @@ def state_of(
     if spiel_game.rules != game.rules:
         raise InvalidArgumentError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
     state = OrdonnanceState(spiel_game, deal=False)
-    n, deck, at = game.players, len(game.rules.cards), k.SEATS
     play = state._p
-    b = [0] * len(play.board)  # the row in a list first: a NumPy array is slow to fill field by field
-    for p in range(n):
-        hand = game._hands[p]
-        b[k.HAND + p] = _word(hand)
-        b[k.HAND_LEN + p] = len(hand)
-        for t in range(TERRITORY_COUNT):
-            army = game._armies[t][p]
-            b[k.ARMY_AT + t * at + p] = _word(army)
-            b[k.ARMY_LEN + t * at + p] = len(army)
-            b[k.COMPLETED + t * at + p] = game._completed[t][p]
-    b[k.OWNER : k.OWNER + TERRITORY_COUNT] = game._owner
-    b[k.MARKER : k.MARKER + TERRITORY_COUNT] = game._marker
-    b[k.HIDDEN : k.HIDDEN + 32] = game._hidden.tolist()
-    top = deck - len(game._deck)
-    b[k.TOP] = top
-    b[k.ORDER + top : k.ORDER + deck] = game._deck[::-1]
-    b[k.PLAYS] = game._plays
-    b[k.DECIDED] = sum(1 for o in game._owner if o != NOBODY)
-    b[k.CURRENT] = game._current
-    b[k.OVER] = int(game._over)
-    b[k.PASSED] = game._passed
-    play.board[:] = b
-    play.dealt = array("q", [0] * deck)  # past the deal (the order of the cards already drawn is not known)
+    play.board[:] = bridge.game_row(game, len(play.board))
+    play.dealt = array("q", [0] * len(game.rules.cards))  # past the deal (the order of the cards already drawn is not known)
     play.live = array("q")
     play.decisions = array("q", decisions or [])
     state._started(_run(ok.prepared, play.setup.work, play.board))

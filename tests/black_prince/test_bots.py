@@ -178,13 +178,13 @@ def test_work_one_plays_one_rollout_per_action_and_round() -> None:
 
 def test_the_kernel_search_stops_after_the_first_rollout_index_that_reaches_max_steps() -> None:
     from ordonnance.black_prince import _kernel as kernel
-    from ordonnance.black_prince._montecarlo import _base_state
-    from ordonnance.black_prince.simulation import encode, tables
+    from ordonnance.black_prince._bridge import encode, state_of_view, tables
+    from ordonnance.black_prince._montecarlo import ROLLOUT_HORIZON
 
     rollouts = 4 if numba.config.DISABLE_JIT else 12
     for view in _views(seed=8, count=VIEWS // 2 + 1):
         kinds = tables(view.rules)
-        base, own, other = _base_state(view)
+        base, own, other = state_of_view(view, min(view.rules.max_turns, view.turn + ROLLOUT_HORIZON))
         codes = np.array([encode(a, kinds) for a in view.legal_actions], np.int64)
         active = np.arange(len(codes), dtype=np.int64)
         policies = np.array([kernel.GREEDY, kernel.GREEDY], np.int64)

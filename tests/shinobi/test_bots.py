@@ -12,7 +12,7 @@ import pytest
 from ordonnance.errors import IllegalActionError, InvalidRulesError
 from ordonnance.shinobi import CLANS, Game, Rules, bots, simulate
 from ordonnance.shinobi import _kernel as kernel
-from ordonnance.shinobi._montecarlo import clan_prior, determinize, rollouts, state_of_view
+from ordonnance.shinobi._montecarlo import Knobs, Position, Tally, clan_prior, determinize, position_of, rollouts, state_of_view
 
 from .test_game import random_game
 
@@ -75,14 +75,13 @@ def _open_view(k: int) -> object:
 
 def _search(view: object, per_action: int, share: int, first: int = 0) -> tuple[int, np.ndarray, np.ndarray]:
     """Rollouts ``first ..`` of one round of MonteCarlo's for every legal action of ``view``: (work, sums, counts)."""
-    base, pool = state_of_view(view)  # type: ignore[arg-type]
-    clans, cumulative = clan_prior(view, 0.0)  # type: ignore[arg-type]
+    pos = position_of(view, 0.0)  # type: ignore[arg-type]
     codes = np.array([a.code for a in view.legal_actions], np.int64)  # type: ignore[attr-defined]
     sums, counts = np.zeros(len(codes)), np.zeros(len(codes), np.int64)
+    knobs = Knobs(np.full(pos.base[kernel.N], kernel.GREEDY, np.int64), 0.1, 58, 4)
     with np.errstate(over="ignore"):
-        end, work = rollouts(base, view.seat, pool, clans, cumulative, codes, np.arange(len(codes), dtype=np.int64),  # type: ignore[attr-defined]
-                             first, first + per_action, share, np.uint64(11), np.full(base[kernel.N], kernel.GREEDY, np.int64),
-                             0.1, 58, 4, sums, counts)  # fmt: skip
+        end, work = rollouts(pos, knobs, Tally(codes, sums, counts), np.arange(len(codes), dtype=np.int64), first,
+                             first + per_action, share, np.uint64(11))  # fmt: skip
     assert (counts == end - first).all()
     return work, sums, counts
 
@@ -153,7 +152,7 @@ def test_montecarlo_deals_are_consistent_with_the_view(home_weight: float) -> No
             out = np.zeros_like(base)
             work = np.zeros(kernel.WORK, np.int64)
             for k in range(10):
-                determinize(base, me, pool, clans, cumulative, out, np.uint64(k))
+                determinize(Position(base, me, pool, clans, cumulative), out, np.uint64(k))
                 n = game.players
                 assert sorted(out[kernel.CLAN : kernel.CLAN + CLANS]) == list(range(CLANS)) and out[kernel.CLAN + me] == view.clan
                 hands = out[kernel.HAND : kernel.HAND + kernel.CODES * n].reshape(n, kernel.CODES)
@@ -180,7 +179,7 @@ def test_montecarlo_deals_every_consistent_clan_and_the_prior_leans_to_home_armi
     out = np.zeros_like(base)
     with np.errstate(over="ignore"):
         for k in range(400):
-            determinize(base, 0, pool, clans, cumulative, out, np.uint64(k))
+            determinize(Position(base, 0, pool, clans, cumulative), out, np.uint64(k))
             seen[int(out[kernel.CLAN + 1])] += 1
     assert set(seen) == set(range(CLANS)) - {view.clan} and min(seen.values()) > 60
     biased = random_game(3, 4, 60)

@@ -55,14 +55,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import numpy.typing as npt
 
 from ordonnance.core.rng import splitmix64
 from ordonnance.black_prince import _kernel as kernel
+from ordonnance.black_prince._bridge import encode, state_of_view, tables
 from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
-from ordonnance.black_prince.simulation import encode, tables
 from ordonnance.black_prince.view import PlayerView
 from ordonnance.core.bots import SearchBot, legal
 from ordonnance.core.clock import HalvingClock, time_limit_argument
@@ -81,38 +80,6 @@ MAX_WORK = 10**9
 #: A rollout ends, scored as at the turn limit, this many turns after the decision: games
 #: last about 12 turns, but a stalled one (a full front line of ties) would run to the limit.
 ROLLOUT_HORIZON = 40
-_PHASES = {"place": kernel.PLACE, "choose": kernel.CHOOSE, "battle": kernel.BATTLE, "over": kernel.OVER}
-
-
-def _base_state(view: PlayerView) -> tuple[kernel.State, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The public state of ``view`` in the kernel's arrays, and the two pools of unseen kinds."""
-    kinds = tables(view.rules)
-    index = kinds.index
-    st = kernel.new_state(kinds.canon.shape[1])
-    for r in range(4):
-        for c in range(6):
-            card = view.battlefield.cells[r][c]
-            st.cells[r, c] = -1 if card is None else index[card]
-    me = view.seat
-    st.hands[me, : len(view.hand)] = [index[c] for c in view.hand]
-    st.hand_len[me] = len(view.hand)
-    for seat in (0, 1):
-        pile = view.discards[seat]
-        st.discards[seat, : len(pile)] = [index[c] for c in pile]
-        st.discard_len[seat] = len(pile)
-    st.flags[0] = view.attacked
-    st.flags[1] = view.moved
-    st.flags[2] = view.contact
-    st.ints[kernel.CURRENT] = view.current_player
-    st.ints[kernel.PHASE] = _PHASES[view.phase]
-    st.ints[kernel.TURN] = view.turn
-    st.ints[kernel.FOUGHT] = view.fought
-    st.ints[kernel.ROUTED] = view.routed[0]
-    st.ints[kernel.ROUTED + 1] = view.routed[1]
-    st.ints[kernel.MAX_TURNS] = min(view.rules.max_turns, view.turn + ROLLOUT_HORIZON)
-    own = np.array([index[c] for c in view.unseen(me)], np.int64)
-    other = np.array([index[c] for c in view.unseen(1 - me)], np.int64)
-    return st, own, other
 
 
 class MonteCarlo(SearchBot):
@@ -179,7 +146,7 @@ class MonteCarlo(SearchBot):
         ``work_left`` decisions in all, timed by ``clock``."""
         kinds = tables(view.rules)
         codes = np.array([encode(a, kinds) for a in actions], np.int64)
-        base, own, other = _base_state(view)
+        base, own, other = state_of_view(view, min(view.rules.max_turns, view.turn + ROLLOUT_HORIZON))
         policy = kernel.GREEDY if self.rollout_policy == "greedy" else kernel.RANDOM
         policies = np.array([policy, policy], np.int64)
         other_hand = view.hand_sizes[1 - view.seat]

@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numba
 import numpy as np
@@ -90,6 +90,7 @@ from ordonnance.core.jit import nth_output
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
 from ordonnance.errors import InvalidRulesError
 from ordonnance.shinobi import _kernel as kernel
+from ordonnance.shinobi._bridge import state_of_view
 from ordonnance.shinobi.actions import Action
 from ordonnance.core.bots import legal
 from ordonnance.shinobi.cards import CLANS
@@ -98,7 +99,7 @@ from ordonnance.shinobi.rules import Rules
 from ordonnance.shinobi.view import PlayerView
 
 __all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "MAX_ROLLOUTS", "MAX_WORK", "DEFAULT_HORIZON", "state_of_view",
-           "clan_prior", "determinize"]
+           "clan_prior", "determinize", "rollouts", "position_of", "Position", "Knobs", "Tally"]
 
 #: Rollouts per decision by default.
 DEFAULT_ROLLOUTS = 1_600
@@ -111,35 +112,6 @@ MAX_WORK = 10**10
 #: Turns a rollout plays by default before the table is scored (2.5 rounds of 4 players).
 DEFAULT_HORIZON = 10
 _MASK64 = (1 << 64) - 1
-
-
-def state_of_view(view: PlayerView) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The kernel state record of everything ``view`` shows (other hands and clans left
-    empty, the deck's place holding nothing yet) and the pool of unseen card codes."""
-    n = view.players
-    pool = np.array([code for code, count in enumerate(view.unseen()) for _ in range(count)], np.int64)
-    state = np.zeros(kernel.DECK + len(pool), np.int64)
-    state[kernel.N] = n
-    state[kernel.CUR] = view.current_player
-    state[kernel.ORDER] = view.order
-    state[kernel.OVER] = int(view.is_over)
-    state[kernel.EXTRA] = kernel.NOT_FINAL if view.extra_turns_left is None else view.extra_turns_left
-    state[kernel.OPTIONAL] = int(view.rules.optional_attack)
-    state[kernel.DECK_POS] = 0
-    state[kernel.DECK_END] = view.deck_size
-    state[kernel.TURNS] = view.turns
-    state[kernel.CLAN + view.seat] = view.clan
-    for card in view.hand:
-        state[kernel.HAND + kernel.CODES * view.seat + card.code] += 1
-    for q in range(n):
-        state[kernel.HAND_LEN + q] = view.hand_sizes[q]
-        for c in range(CLANS):
-            state[kernel.PROV + CLANS * q + c] = view.provinces[q][c]
-            state[kernel.CHANGED + q] |= int(view.changed[q][c]) << c
-    for code, count in enumerate(view.discard):
-        state[kernel.DISCARD + code] = count
-    kernel.refresh(state)
-    return state, pool
 
 
 def clan_prior(view: PlayerView, home_weight: float) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
@@ -163,19 +135,48 @@ def clan_prior(view: PlayerView, home_weight: float) -> tuple[npt.NDArray[np.int
     return np.array(rows, np.int64), np.cumsum(weights)
 
 
+class Position(NamedTuple):
+    """A view's position in the kernel, to be dealt again and again (:func:`determinize`);
+    :func:`position_of` builds it."""
+
+    base: npt.NDArray[np.int64]  # the state record of what the view shows (state_of_view)
+    me: int  # the seat whose view it is
+    pool: npt.NDArray[np.int64]  # the card codes me cannot see, one entry per copy
+    clans: npt.NDArray[np.int64]  # every consistent clan assignment (clan_prior)
+    cumulative: npt.NDArray[np.float64]  # their cumulative weights
+
+
+class Knobs(NamedTuple):
+    """How a rollout is played and valued (see :func:`rollouts`)."""
+
+    policies: npt.NDArray[np.int64]  # the kernel bot of each seat
+    margin_weight: float  # the weight of the final score margin
+    cards: int  # the unit of the margin: the cards in the game
+    horizon: int  # turns a rollout plays (kernel.ALL_TURNS: to the end)
+
+
+class Tally(NamedTuple):
+    """The actions under test and what their rollouts have added up (see :func:`rollouts`)."""
+
+    codes: npt.NDArray[np.int64]  # action codes
+    sums: npt.NDArray[np.float64]  # [a]: the values of a's rollouts, summed
+    counts: npt.NDArray[np.int64]  # [a]: a's rollouts
+
+
+def position_of(view: PlayerView, home_weight: float) -> Position:
+    """``view``'s position (:func:`~ordonnance.shinobi._bridge.state_of_view`) with the clan
+    prior of ``home_weight`` (:func:`clan_prior`)."""
+    base, pool = state_of_view(view)
+    clans, cumulative = clan_prior(view, home_weight)
+    return Position(base, view.seat, pool, clans, cumulative)
+
+
 @numba.njit(cache=True)
-def determinize(
-    base: npt.NDArray[np.int64],
-    me: int,
-    pool: npt.NDArray[np.int64],
-    clans: npt.NDArray[np.int64],
-    cumulative: npt.NDArray[np.float64],
-    out: npt.NDArray[np.int64],
-    rng: np.uint64,
-) -> np.uint64:
-    """``out``: ``base`` with the clans (a row of ``clans`` drawn by its ``cumulative``
-    weight), the other seats' hands and the deck dealt at random (``pool`` shuffled:
+def determinize(pos: Position, out: npt.NDArray[np.int64], rng: np.uint64) -> np.uint64:
+    """``out``: ``pos.base`` with the clans (a row of ``pos.clans`` drawn by its ``cumulative``
+    weight), the other seats' hands and the deck dealt at random (``pos.pool`` shuffled:
     other hands in seat order, then the deck); returns the new rng."""
+    base, me, pool, clans, cumulative = pos.base, pos.me, pos.pool, pos.clans, pos.cumulative
     n = base[kernel.N]
     out[:] = base
     rng, value = _splitmix64_jit(rng)
@@ -189,48 +190,36 @@ def determinize(
     for i in range(pool.shape[0]):
         out[start + i] = pool[i]
     rng = kernel._shuffle(out, start, pool.shape[0], rng)
-    pos = 0
+    at = 0
     for q in range(n):
         if q != me:
             for _ in range(base[kernel.HAND_LEN + q]):
-                out[kernel.HAND + kernel.CODES * q + out[start + pos]] += 1
-                pos += 1
+                out[kernel.HAND + kernel.CODES * q + out[start + at]] += 1
+                at += 1
     # The deck is what is left: shift it to the front of the deck area.
-    for i in range(pool.shape[0] - pos):
-        out[start + i] = out[start + pos + i]
+    for i in range(pool.shape[0] - at):
+        out[start + i] = out[start + at + i]
     out[kernel.DECK_POS] = 0
-    out[kernel.DECK_END] = pool.shape[0] - pos
+    out[kernel.DECK_END] = pool.shape[0] - at
     kernel.refresh(out)
     return rng
 
 
 @numba.njit(cache=True)
 def rollouts(
-    base: npt.NDArray[np.int64],
-    me: int,
-    pool: npt.NDArray[np.int64],
-    clans: npt.NDArray[np.int64],
-    cumulative: npt.NDArray[np.float64],
-    codes: npt.NDArray[np.int64],
-    active: npt.NDArray[np.int64],
-    first: int,
-    stop: int,
-    share: int,
+    pos: Position, knobs: Knobs, tally: Tally, active: npt.NDArray[np.int64], first: int, stop: int, share: int,
     seed: np.uint64,
-    policies: npt.NDArray[np.int64],
-    margin_weight: float,
-    cards: int,
-    horizon: int,
-    sums: npt.NDArray[np.float64],
-    counts: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
-    """Rollouts ``j = first, first + 1, ...`` of each action ``codes[a]`` for ``a`` in ``active``,
-    adding their values to ``sums[a]`` and their number to ``counts[a]``, until ``j`` reaches
-    ``stop`` or the work (decisions played, and actions Greedy valued) reaches ``share`` after
-    some ``j``; returns the next ``j`` and the work. Rollout ``j`` deals (from the ``j + 1``-th
+    """Rollouts ``j = first, first + 1, ...`` of each action ``tally.codes[a]`` for ``a`` in ``active``,
+    adding their values to ``tally.sums[a]`` and their number to ``tally.counts[a]``, until ``j``
+    reaches ``stop`` or the work (decisions played, and actions Greedy valued) reaches ``share``
+    after some ``j``; returns the next ``j`` and the work. Rollout ``j`` deals (from the ``j + 1``-th
     output of SplitMix64 seeded ``seed``) and seeds the bots alike for every action, whichever
-    call plays it; a rollout stops after ``horizon`` turns, and its margin counts in units of
-    ``cards``."""
+    call plays it; a rollout stops after ``knobs.horizon`` turns, and its margin counts in units
+    of ``knobs.cards``."""
+    base, me = pos.base, pos.me
+    codes, sums, counts = tally.codes, tally.sums, tally.counts
+    policies, margin_weight, cards, horizon = knobs.policies, knobs.margin_weight, knobs.cards, knobs.horizon
     n = base[kernel.N]
     dealt = np.empty_like(base)
     state = np.empty_like(base)
@@ -242,7 +231,7 @@ def rollouts(
     for j in range(first, stop):
         if j > first and decisions + work[kernel.VALUED] >= share:
             return j, int(decisions + work[kernel.VALUED])
-        rng = determinize(base, me, pool, clans, cumulative, dealt, nth_output(seed, j + 1))
+        rng = determinize(pos, dealt, nth_output(seed, j + 1))
         for q in range(n):
             rng, rng0[q] = _splitmix64_jit(rng)
         for ai in range(active.shape[0]):
@@ -337,18 +326,16 @@ class MonteCarlo(SearchBot):
                 clock: HalvingClock) -> int:  # fmt: skip
         """The index of the action sequential halving keeps, with ``budget`` rollouts and
         ``work_left`` work in all, timed by ``clock``."""
-        base, pool = state_of_view(view)
-        clans, cumulative = clan_prior(view, self.home_weight)
-        codes = np.array([action.code for action in actions], np.int64)
+        pos = position_of(view, self.home_weight)
         alive = list(range(len(actions)))
         policy = kernel.GREEDY if self.rollout_policy == "greedy" else kernel.RANDOM
-        policies = np.full(view.players, policy, np.int64)
-        sums = np.zeros(len(actions))
-        played = np.zeros(len(actions), np.int64)
+        knobs = Knobs(np.full(view.players, policy, np.int64), self.margin_weight, len(view.rules.troop_deck),
+                      kernel.ALL_TURNS if self.horizon is None else self.horizon)  # fmt: skip
+        tally = Tally(np.array([action.code for action in actions], np.int64), np.zeros(len(actions)),
+                      np.zeros(len(actions), np.int64))  # fmt: skip
+        sums, played = tally.sums, tally.counts
         rounds = max(1, math.ceil(math.log2(len(alive))))
         stream = seed
-        horizon = kernel.ALL_TURNS if self.horizon is None else self.horizon
-        cards = len(view.rules.troop_deck)
         for r in range(rounds):
             per_action = max(1, budget // (rounds * len(alive)))
             stream, round_seed = splitmix64(stream)
@@ -361,9 +348,8 @@ class MonteCarlo(SearchBot):
                 if first and used >= share:  # the round's work was spent by its last rollout index
                     return 0
                 with np.errstate(over="ignore"):
-                    end, spent = rollouts(base, view.seat, pool, clans, cumulative, codes, active, first, first + count,
-                                          share - used, np.uint64(round_seed), policies, self.margin_weight, cards, horizon,
-                                          sums, played)  # fmt: skip
+                    end, spent = rollouts(pos, knobs, tally, active, first, first + count, share - used,
+                                          np.uint64(round_seed))  # fmt: skip
                 used += spent
                 return end - first
 
