@@ -246,7 +246,7 @@ def test_every_json_type_in_every_field_of_a_view_is_refused(key: str) -> None:
         (lambda d: d["armies"][0][0].extend(["L"] * 5), "the hand and the table are not the rules' cards"),
         (lambda d: d["completed_at"][0].__setitem__(0, 0), "completed_at[0][0] does not match an army of"),
         (lambda d: d.__setitem__("current_player", 3), "current_player must be an int in 0..2, got 3"),
-        (lambda d: d["rules"].__setitem__("players", 2), "must be"),
+        (lambda d: d["rules"].__setitem__("players", 2), "armies[0] must have 2 entries, got 3"),
         (lambda d: d["rules"].pop("auto_claim"), "rules: missing fields ['auto_claim']"),
     ],
 )

@@ -121,28 +121,15 @@ def _fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid game JSON: {message}")
 
 
+_read = jsonio.Reader(_fail)
+
+
 # --------------------------------------------------------------------- parsing
-
-
-def _int(value: Any, where: str, low: int, high: int, *, nullable: bool = False) -> int | None:
-    if value is None and nullable:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(f"{where} must be an int in {low}..{high}{' or null' if nullable else ''}, got {value!r:.80}")
-    return value
-
-
-def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(f"{where} must be a list, got {value!r:.80}")
-    if length is not None and len(value) != length:
-        raise _fail(f"{where} must have {length} entries, got {len(value)}")
-    return value
 
 
 def _masks(value: Any, where: str) -> list[int]:
     masks = []
-    for i, text in enumerate(_list(value, where)):
+    for i, text in enumerate(_read.array(value, where)):
         if not isinstance(text, str):
             raise _fail(f"{where}[{i}] must be a card text, got {text!r:.80}")
         try:
@@ -160,34 +147,34 @@ def _position(data: dict[str, Any], rules: Rules, at: str = "") -> dict[str, Any
     """The parts of the position saved in ``data`` (keyword arguments of ``Game._from_position``),
     each checked alone; ``at`` prefixes the names in messages (``"start."``)."""
     n = rules.players
-    plays = _int(data["plays"], f"{at}plays", 0, len(rules.cards))
+    plays = _read.integer(data["plays"], f"{at}plays", 0, len(rules.cards))
     assert plays is not None
     armies = []
     completed = []
-    for t, row in enumerate(_list(data["armies"], f"{at}armies", TERRITORY_COUNT)):
-        armies.append([_masks(a, f"{at}armies[{t}][{p}]") for p, a in enumerate(_list(row, f"{at}armies[{t}]", n))])
-    for t, row in enumerate(_list(data["completed_at"], f"{at}completed_at", TERRITORY_COUNT)):
-        cells = (_int(d, f"{at}completed_at[{t}][{p}]", 0, max(plays - 1, 0), nullable=True)
-                 for p, d in enumerate(_list(row, f"{at}completed_at[{t}]", n)))  # fmt: skip
+    for t, row in enumerate(_read.array(data["armies"], f"{at}armies", TERRITORY_COUNT)):
+        armies.append([_masks(a, f"{at}armies[{t}][{p}]") for p, a in enumerate(_read.array(row, f"{at}armies[{t}]", n))])
+    for t, row in enumerate(_read.array(data["completed_at"], f"{at}completed_at", TERRITORY_COUNT)):
+        cells = (_read.integer_or_null(d, f"{at}completed_at[{t}][{p}]", 0, max(plays - 1, 0))
+                 for p, d in enumerate(_read.array(row, f"{at}completed_at[{t}]", n)))  # fmt: skip
         completed.append([NOT_COMPLETE if d is None else d for d in cells])
-    owners = (_int(o, f"{at}owners", 0, n - 1, nullable=True) for o in _list(data["owners"], f"{at}owners", TERRITORY_COUNT))
-    markers = (_int(m, f"{at}markers", 1, TERRITORY_COUNT, nullable=True)
-               for m in _list(data["markers"], f"{at}markers", TERRITORY_COUNT))  # fmt: skip
+    owners = (_read.integer_or_null(o, f"{at}owners", 0, n - 1) for o in _read.array(data["owners"], f"{at}owners", TERRITORY_COUNT))
+    markers = (_read.integer_or_null(m, f"{at}markers", 1, TERRITORY_COUNT)
+               for m in _read.array(data["markers"], f"{at}markers", TERRITORY_COUNT))  # fmt: skip
     if not isinstance(data["over"], bool):
         raise _fail(f"{at}over must be true or false, got {data['over']!r:.80}")
-    passed = _list(data.get("passed", []), f"{at}passed")
-    seats = [int(_int(p, f"{at}passed", 0, n - 1) or 0) for p in passed]
+    passed = _read.array(data.get("passed", []), f"{at}passed")
+    seats = [int(_read.integer(p, f"{at}passed", 0, n - 1) or 0) for p in passed]
     if seats != sorted(set(seats)):
         raise _fail(f"{at}passed must list seats in increasing order, each once, got {passed!r:.80}")
     return {
         "pile": _masks(data["deck"], f"{at}deck")[::-1],
-        "hands": [_masks(h, f"{at}hands[{p}]") for p, h in enumerate(_list(data["hands"], f"{at}hands", n))],
+        "hands": [_masks(h, f"{at}hands[{p}]") for p, h in enumerate(_read.array(data["hands"], f"{at}hands", n))],
         "armies": armies,
         "completed": completed,
         "owners": [NOBODY if o is None else o for o in owners],
         "markers": [m or 0 for m in markers],
         "plays": plays,
-        "current": _int(data["current_player"], f"{at}current_player", 0, n - 1),
+        "current": _read.integer(data["current_player"], f"{at}current_player", 0, n - 1),
         "over": data["over"],
         "passed": sum(1 << p for p in seats),
     }
@@ -212,8 +199,8 @@ def _load(text: str | bytes, *, reachable: bool) -> Game:
     version = jsonio.check_format(data, _fail, FORMAT, _KEYS_BY_VERSION)
     jsonio.check_keys(data, _fail, _KEYS_BY_VERSION[version])
     rules = _rules(data["rules"])
-    seed = _int(data["seed"], "seed", 0, _LIMIT, nullable=True)
-    rng_state = _int(data["rng_state"], "rng_state", 0, _LIMIT, nullable=True)
+    seed = _read.integer_or_null(data["seed"], "seed", 0, _LIMIT)
+    rng_state = _read.integer_or_null(data["rng_state"], "rng_state", 0, _LIMIT)
     position = _position(data, rules)
     check: Check = "reachable" if reachable else "consistent"
     if version < 3:
@@ -255,7 +242,7 @@ def _origin(data: dict[str, Any], rules: Rules, seed: int | None, rng_state: int
 
 
 def _replay(game: Game, history: Any) -> None:
-    for i, item in enumerate(_list(history, "history")):
+    for i, item in enumerate(_read.array(history, "history")):
         action = action_from_data(item, lambda message: _fail(f"history[{i}]: {message}"))  # called at once
         try:
             game.apply(action)
@@ -324,23 +311,12 @@ def _view_fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid view JSON: {message}")
 
 
-def _checked(value: Any, where: str, low: int, high: int, *, nullable: bool = False) -> Any:
-    if value is None and nullable:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _view_fail(f"{where} must be an int in {low}..{high}{' or null' if nullable else ''}, got {value!r:.80}")
-    return value
-
-
-def _sized(value: Any, where: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise _view_fail(f"{where} must be a list{f' of {length} entries' if length is not None else ''}, got {value!r:.80}")
-    return value
+_read_view = jsonio.Reader(_view_fail)
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
     cards = []
-    for i, text in enumerate(_sized(value, where)):
+    for i, text in enumerate(_read_view.array(value, where)):
         if not isinstance(text, str):
             raise _view_fail(f"{where}[{i}] must be a card text, got {text!r:.80}")
         try:
@@ -361,7 +337,7 @@ def _unseen(value: Any, total: int) -> tuple[int, ...]:
             raise _view_fail(f"unseen: {error}") from None
         if counts[mask]:
             raise _view_fail(f"unseen names card {Card.from_mask(mask)} twice ({text!r:.20})")
-        counts[mask] = _checked(count, f"unseen[{text!r:.20}]", 1, total)
+        counts[mask] = _read_view.integer(count, f"unseen[{text!r:.20}]", 1, total)
     return tuple(counts)
 
 
@@ -376,36 +352,36 @@ def view_from_json(text: str | bytes) -> PlayerView:
     jsonio.check_keys(data, _view_fail, _VIEW_KEYS)
     rules = _rules(data["rules"], _view_fail)
     n, total = rules.players, len(rules.cards)
-    seat = _checked(data["seat"], "seat", 0, n - 1)
+    seat = _read_view.integer(data["seat"], "seat", 0, n - 1)
     for key in ("is_over",):
         if not isinstance(data[key], bool):
             raise _view_fail(f"{key} must be true or false, got {data[key]!r:.80}")
     actions = [action_from_data(item, lambda m: _view_fail(f"legal_actions[{i}]: {m}"))  # called at once
-               for i, item in enumerate(_sized(data["legal_actions"], "legal_actions"))]  # fmt: skip
+               for i, item in enumerate(_read_view.array(data["legal_actions"], "legal_actions"))]  # fmt: skip
     armies, completed = [], []
-    for t, row in enumerate(_sized(data["armies"], "armies", TERRITORY_COUNT)):
-        armies.append(tuple(_cards(army, f"armies[{t}][{p}]") for p, army in enumerate(_sized(row, f"armies[{t}]", n))))
-    for t, row in enumerate(_sized(data["completed_at"], "completed_at", TERRITORY_COUNT)):
-        cells = enumerate(_sized(row, f"completed_at[{t}]", n))
-        completed.append(tuple(_checked(d, f"completed_at[{t}][{p}]", 0, total - 1, nullable=True) for p, d in cells))
-    passed = tuple(_checked(p, f"passed[{i}]", 0, n - 1) for i, p in enumerate(_sized(data["passed"], "passed")))
+    for t, row in enumerate(_read_view.array(data["armies"], "armies", TERRITORY_COUNT)):
+        armies.append(tuple(_cards(army, f"armies[{t}][{p}]") for p, army in enumerate(_read_view.array(row, f"armies[{t}]", n))))
+    for t, row in enumerate(_read_view.array(data["completed_at"], "completed_at", TERRITORY_COUNT)):
+        cells = enumerate(_read_view.array(row, f"completed_at[{t}]", n))
+        completed.append(tuple(_read_view.integer_or_null(d, f"completed_at[{t}][{p}]", 0, total - 1) for p, d in cells))
+    passed = tuple(_read_view.integer(p, f"passed[{i}]", 0, n - 1) for i, p in enumerate(_read_view.array(data["passed"], "passed")))
     candidate = PlayerView(
         seat=seat,
         rules=rules,
-        current_player=_checked(data["current_player"], "current_player", 0, n - 1),
+        current_player=_read_view.integer(data["current_player"], "current_player", 0, n - 1),
         is_over=data["is_over"],
-        winner=_checked(data["winner"], "winner", 0, n - 1, nullable=True),
-        scores=tuple(_checked(x, f"scores[{p}]", 0, 3 * TERRITORY_COUNT) for p, x in enumerate(_sized(data["scores"], "scores", n))),
-        plays=_checked(data["plays"], "plays", 0, total),
+        winner=_read_view.integer_or_null(data["winner"], "winner", 0, n - 1),
+        scores=tuple(_read_view.integer(x, f"scores[{p}]", 0, 3 * TERRITORY_COUNT) for p, x in enumerate(_read_view.array(data["scores"], "scores", n))),
+        plays=_read_view.integer(data["plays"], "plays", 0, total),
         hand=_cards(data["hand"], "hand"),
-        hand_sizes=tuple(_checked(x, f"hand_sizes[{p}]", 0, total) for p, x in enumerate(_sized(data["hand_sizes"], "hand_sizes", n))),
-        deck_size=_checked(data["deck_size"], "deck_size", 0, total),
+        hand_sizes=tuple(_read_view.integer(x, f"hand_sizes[{p}]", 0, total) for p, x in enumerate(_read_view.array(data["hand_sizes"], "hand_sizes", n))),
+        deck_size=_read_view.integer(data["deck_size"], "deck_size", 0, total),
         armies=tuple(armies),
         completed_at=tuple(completed),
-        owners=tuple(_checked(o, f"owners[{t}]", 0, n - 1, nullable=True)
-                     for t, o in enumerate(_sized(data["owners"], "owners", TERRITORY_COUNT))),  # fmt: skip
-        markers=tuple(_checked(m, f"markers[{t}]", 1, TERRITORY_COUNT, nullable=True)
-                      for t, m in enumerate(_sized(data["markers"], "markers", TERRITORY_COUNT))),  # fmt: skip
+        owners=tuple(_read_view.integer_or_null(o, f"owners[{t}]", 0, n - 1)
+                     for t, o in enumerate(_read_view.array(data["owners"], "owners", TERRITORY_COUNT))),  # fmt: skip
+        markers=tuple(_read_view.integer_or_null(m, f"markers[{t}]", 1, TERRITORY_COUNT)
+                      for t, m in enumerate(_read_view.array(data["markers"], "markers", TERRITORY_COUNT))),  # fmt: skip
         unseen=_unseen(data["unseen"], total),
         legal_actions=tuple(actions),
         passed=passed,

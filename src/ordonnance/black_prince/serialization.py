@@ -120,6 +120,9 @@ def _fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid Black Prince JSON: {message}")
 
 
+_read = jsonio.Reader(_fail)
+
+
 def _cards_data(cards: tuple[Card, ...]) -> list[Any]:
     return [card_data(card) for card in cards]
 
@@ -161,12 +164,6 @@ def game_to_json(game: Game) -> str:
 # --------------------------------------------------------------------- reading
 
 
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(f"{where} must be a list, got {value!r:.80}")
-    return value
-
-
 def _card(value: Any, where: str) -> Card:
     try:
         return card_from_data(value)
@@ -175,11 +172,11 @@ def _card(value: Any, where: str) -> Card:
 
 
 def _cards(value: Any, where: str) -> list[Card]:
-    return [_card(c, f"{where}[{i}]") for i, c in enumerate(_list(value, where))]
+    return [_card(c, f"{where}[{i}]") for i, c in enumerate(_read.array(value, where))]
 
 
 def _card_lists(value: Any, where: str) -> list[list[Card]]:
-    return [_cards(cards, f"{where}[{seat}]") for seat, cards in enumerate(_list(value, where))]
+    return [_cards(cards, f"{where}[{seat}]") for seat, cards in enumerate(_read.array(value, where))]
 
 
 def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
@@ -188,8 +185,8 @@ def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
         raise _fail(f"{where}must be an object, got {data!r:.80}")
     jsonio.check_keys(data, lambda message: _fail(f"{where}{message}"), _POSITION_KEYS)
     cells = []
-    for r, row in enumerate(_list(data["cells"], f"{where}cells")):
-        squares = enumerate(_list(row, f"{where}cells[{r}]"))
+    for r, row in enumerate(_read.array(data["cells"], f"{where}cells")):
+        squares = enumerate(_read.array(row, f"{where}cells[{r}]"))
         cells.append([None if card is None else _card(card, f"{where}cells[{r}][{c}]") for c, card in squares])
     try:
         return Game._from_position(
@@ -203,9 +200,9 @@ def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
             current_player=data["current_player"],
             phase=data["phase"],
             turn=data["turn"],
-            attacked=_list(data["attacked"], f"{where}attacked"),
-            moved=_list(data["moved"], f"{where}moved"),
-            contact=_list(data["contact"], f"{where}contact"),
+            attacked=_read.array(data["attacked"], f"{where}attacked"),
+            moved=_read.array(data["moved"], f"{where}moved"),
+            contact=_read.array(data["contact"], f"{where}contact"),
             fought=data["fought"],
         )
     except InvalidGameStateError as error:
@@ -223,7 +220,7 @@ def _deal(rules: Rules, seed: Any, orders: Any) -> Game:
 
 
 def _replay(game: Game, history: Any) -> None:
-    for i, item in enumerate(_list(history, "history")):
+    for i, item in enumerate(_read.array(history, "history")):
         try:
             action = action_from_data(item)
         except InvalidArgumentError as error:

@@ -255,24 +255,24 @@ class PlayerView:
         rules = rules_from_json(data["rules"], _fail)
         winner = data["winner"]
         if winner is not None:
-            winner = _int(winner, "winner", 0, 1)
+            winner = _read.integer(winner, "winner", 0, 1)
         if data["phase"] not in _PHASES:
             raise _fail(f"phase must be one of {', '.join(map(repr, _PHASES))}, got {data['phase']!r:.80}")
-        rows = [enumerate(_list(row, f"cells[{r}]", COLUMNS)) for r, row in enumerate(_list(data["cells"], "cells", ROWS))]
+        rows = [enumerate(_read.array(row, f"cells[{r}]", COLUMNS)) for r, row in enumerate(_read.array(data["cells"], "cells", ROWS))]
         cells = tuple(tuple(_card_or_none(card, f"cells[{r}][{c}]") for c, card in row) for r, row in enumerate(rows))
-        piles = _list(data["discards"], "discards", 2)
+        piles = _read.array(data["discards"], "discards", 2)
         actions = []
-        for i, item in enumerate(_list(data["legal_actions"], "legal_actions")):
+        for i, item in enumerate(_read.array(data["legal_actions"], "legal_actions")):
             try:
                 actions.append(action_from_data(item))
             except InvalidArgumentError as error:
                 raise _fail(f"legal_actions[{i}]: {error}") from None
         view = cls(
-            seat=_int(data["seat"], "seat", 0, 1),
+            seat=_read.integer(data["seat"], "seat", 0, 1),
             rules=rules,
-            current_player=_int(data["current_player"], "current_player", 0, 1),
+            current_player=_read.integer(data["current_player"], "current_player", 0, 1),
             phase=data["phase"],
-            turn=_int(data["turn"], "turn", 1, rules.max_turns),
+            turn=_read.integer(data["turn"], "turn", 1, rules.max_turns),
             winner=winner,
             routed=_pair(data["routed"], "routed"),
             hand=tuple(_cards(data["hand"], "hand")),
@@ -283,7 +283,7 @@ class PlayerView:
             attacked=_flags(data["attacked"], "attacked"),
             moved=_flags(data["moved"], "moved"),
             contact=_flags(data["contact"], "contact"),
-            fought=_bool(data["fought"], "fought"),
+            fought=_read.boolean(data["fought"], "fought"),
             legal_actions=tuple(actions),
         )
         _check_given(view)
@@ -306,33 +306,16 @@ def _fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid Black Prince view JSON: {message}")
 
 
-def _int(value: Any, where: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise _fail(f"{where} must be an int in {low}..{high}, got {value!r:.80}")
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if type(value) is not bool:
-        raise _fail(f"{where} must be true or false, got {value!r:.80}")
-    return value
-
-
-def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(f"{where} must be a list, got {value!r:.80}")
-    if length is not None and len(value) != length:
-        raise _fail(f"{where} must have {length} entries, got {len(value)}")
-    return value
+_read = jsonio.Reader(_fail)
 
 
 def _pair(value: Any, where: str) -> tuple[int, int]:
-    first, second = (_int(n, f"{where}[{i}]", 0, 1 << 16) for i, n in enumerate(_list(value, where, 2)))
+    first, second = (_read.integer(n, f"{where}[{i}]", 0, 1 << 16) for i, n in enumerate(_read.array(value, where, 2)))
     return (first, second)
 
 
 def _flags(value: Any, where: str) -> tuple[bool, ...]:
-    return tuple(_bool(flag, f"{where}[{i}]") for i, flag in enumerate(_list(value, where, COLUMNS)))
+    return tuple(_read.boolean(flag, f"{where}[{i}]") for i, flag in enumerate(_read.array(value, where, COLUMNS)))
 
 
 def _card_or_none(value: Any, where: str) -> Card | None:
@@ -346,7 +329,7 @@ def _card_or_none(value: Any, where: str) -> Card | None:
 
 def _cards(value: Any, where: str) -> list[Card]:
     cards = []
-    for i, item in enumerate(_list(value, where)):
+    for i, item in enumerate(_read.array(value, where)):
         card = None if item is None else _card_or_none(item, f"{where}[{i}]")
         if card is None:
             raise _fail(f"{where}[{i}] must be a card, got null")

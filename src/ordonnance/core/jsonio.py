@@ -4,7 +4,7 @@
 bounded size and nesting: too long, nested too deeply (checked before parsing, so no
 input can exhaust the parser's recursion or memory), not UTF-8, repeated keys,
 ``NaN``/``Infinity``. :func:`check_format` checks the envelope every format here
-carries: ``{"format": ..., "version": ...}``.
+carries: ``{"format": ..., "version": ...}``; a :class:`Reader` checks the values inside.
 
 >>> from ordonnance.core.jsonio import parse
 >>> parse('{"a": [1, 2]}', ValueError)
@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Collection
 from typing import Any
 
-__all__ = ["dumps", "parse", "check_format", "check_keys", "MAX_TEXT_SIZE", "MAX_DEPTH"]
+__all__ = ["dumps", "parse", "check_format", "check_keys", "Reader", "MAX_TEXT_SIZE", "MAX_DEPTH"]
 
 #: The longest text :func:`parse` reads by default, in characters (or bytes).
 MAX_TEXT_SIZE = 1_000_000
@@ -106,3 +106,51 @@ def check_keys(data: dict[str, Any], fail: Failure, required: Collection[str], o
     extra = sorted(set(data) - set(required) - set(optional))
     if missing or extra:
         raise fail(f"missing keys {missing}, unknown keys {extra}")
+
+
+class Reader:
+    """Checks of the values a parsed document holds, each refusing with ``fail(message)``
+    that names where the value stands (``where``, e.g. ``"hands[1]"``) and shows it.
+
+    >>> read = Reader(ValueError)
+    >>> read.integer(3, "seat", 0, 3), read.integer_or_null(None, "winner", 0, 1)
+    (3, None)
+    >>> read.array([True, 1], "flags", 2)
+    [True, 1]
+    >>> read.boolean(1, "flags[1]")
+    Traceback (most recent call last):
+        ...
+    ValueError: flags[1] must be true or false, got 1
+    """
+
+    __slots__ = ("fail",)
+
+    def __init__(self, fail: Failure) -> None:
+        self.fail = fail
+        """Makes the error to raise from a message (the format's error class, or a function)."""
+
+    def integer(self, value: Any, where: str, low: int, high: int) -> int:
+        """``value`` if it is an int (not a bool) in ``low..high``."""
+        if type(value) is not int or not low <= value <= high:
+            raise self.fail(f"{where} must be an int in {low}..{high}, got {value!r:.80}")
+        return value
+
+    def integer_or_null(self, value: Any, where: str, low: int, high: int) -> int | None:
+        """``value`` if it is null or an int (not a bool) in ``low..high``."""
+        if value is not None and (type(value) is not int or not low <= value <= high):
+            raise self.fail(f"{where} must be an int in {low}..{high} or null, got {value!r:.80}")
+        return value
+
+    def boolean(self, value: Any, where: str) -> bool:
+        """``value`` if it is true or false."""
+        if type(value) is not bool:
+            raise self.fail(f"{where} must be true or false, got {value!r:.80}")
+        return value
+
+    def array(self, value: Any, where: str, length: int | None = None) -> list[Any]:
+        """``value`` if it is an array (of ``length`` items, when given)."""
+        if not isinstance(value, list):
+            raise self.fail(f"{where} must be a list, got {value!r:.80}")
+        if length is not None and len(value) != length:
+            raise self.fail(f"{where} must have {length} entries, got {len(value)}: {value!r:.80}")
+        return value

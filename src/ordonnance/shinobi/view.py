@@ -288,15 +288,15 @@ class PlayerView:
         rules = rules_from_json(data["rules"], _fail)
         fields: dict[str, Any] = {key: _read(data[key], key, kind) for key, kind in _NUMBERS.items()}
         fields["clan"] = _clan(data["clan"], "clan")
-        fields["clans"] = tuple(_clan(clan, f"clans[{seat}]", null=True) for seat, clan in enumerate(_array(data["clans"], "clans")))
+        fields["clans"] = tuple(_clan(clan, f"clans[{seat}]", null=True) for seat, clan in enumerate(_json.array(data["clans"], "clans")))
         neutral = data["neutral_clans"]
         fields["neutral_clans"] = None if neutral is None else tuple(
-            _clan(clan, f"neutral_clans[{i}]") for i, clan in enumerate(_array(neutral, "neutral_clans"))
+            _clan(clan, f"neutral_clans[{i}]") for i, clan in enumerate(_json.array(neutral, "neutral_clans"))
         )  # fmt: skip
-        fields["hand"] = tuple(_card(card, f"hand[{i}]") for i, card in enumerate(_array(data["hand"], "hand")))
+        fields["hand"] = tuple(_card(card, f"hand[{i}]") for i, card in enumerate(_json.array(data["hand"], "hand")))
         fields["legal_actions"] = tuple(
             action_from_data(item, lambda message, i=i: _fail(f"legal_actions[{i}]: {message}"))  # type: ignore[misc]
-            for i, item in enumerate(_array(data["legal_actions"], "legal_actions"))
+            for i, item in enumerate(_json.array(data["legal_actions"], "legal_actions"))
         )
         try:
             view = cls(rules=rules, **fields)
@@ -319,6 +319,9 @@ class PlayerView:
 
 def _fail(message: str) -> InvalidGameStateError:
     return InvalidGameStateError(f"invalid shinobi view JSON: {message}")
+
+
+_json = jsonio.Reader(_fail)
 
 
 _KEYS = (
@@ -348,12 +351,6 @@ def _read(value: Any, name: str, kind: Any) -> Any:
     wanted = bool if kind is bool else int
     if type(value) is not wanted:
         raise _fail(f"{name} must be {'a bool' if kind is bool else 'an int'}, got {value!r:.120}")
-    return value
-
-
-def _array(value: Any, name: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(f"{name} must be an array, got {value!r:.80}")
     return value
 
 
