@@ -780,20 +780,9 @@ class Game(EngineGame[Rules, "PlayerView"]):
             self._passed,
         )
 
-    def _repr_svg_(self) -> str:
-        """The table as SVG with hands hidden, for Jupyter (see :func:`ordonnance.render.svg`)."""
-        from ordonnance.render import game_repr_svg
-
-        return game_repr_svg(self)
-
     def __repr__(self) -> str:
         status = "over" if self._over else f"player {self._current} to act"
         return f"<Game {self.players} players, {self._plays} cards played, {status}>"
-
-    def __str__(self) -> str:
-        from ordonnance.text import board
-
-        return board(self)
 
 
 def shuffled_deck(rules: Rules, seed: int) -> tuple[list[int], int]:

@@ -590,20 +590,9 @@ class Game(EngineGame[Rules, "PlayerView"]):
             raise OrdonnanceTypeError(f"a seat is 0 or 1, not {type(seat).__name__}: {seat!r}")
         raise InvalidSeatError(f"seats are 0 and 1, got {seat!r}")
 
-    def _repr_svg_(self) -> str:
-        """The battlefield as SVG, hands hidden, for Jupyter."""
-        from ordonnance.black_prince.render import svg
-
-        return svg(self)
-
     def __repr__(self) -> str:
         status = "over" if self._phase == "over" else f"player {self._current} to {self._phase}"
         return f"<black_prince.Game turn {self._turn}, routed {self.routed}, {status}>"
-
-    def __str__(self) -> str:
-        from ordonnance.black_prince.render import board
-
-        return board(self)
 
 
 _ACTION_TYPES = frozenset({Place, PlaceBehind, Move, PlayBattle, EndTurn, MountedMove, Fight, EndBattle})

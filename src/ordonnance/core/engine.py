@@ -41,15 +41,16 @@ class EngineGame(Generic[RulesT, ViewT]):
 
     A subclass holds ``_rules``, ``_current`` (the seat to act) and, unless it says
     otherwise in :attr:`is_over`, ``_over``; it names its package in ``_package`` (whose
-    ``view`` and ``serialization`` modules give :meth:`view`, :meth:`to_json` and
-    :meth:`from_json`) and implements ``clone()``. Two games are equal when every slot of
+    ``view``, ``serialization`` and ``render`` modules give :meth:`view`, :meth:`to_json`,
+    :meth:`from_json` and the pictures) and implements ``clone()``. Two games are equal when every slot of
     their state is (:meth:`_state`; a game may compare less).
     """
 
     __slots__ = ()
 
-    #: The game's package (``"ordonnance.shinobi"``): its ``view.PlayerView`` and
-    #: ``serialization.game_to_json``/``game_from_json`` serve the faces below.
+    #: The game's package (``"ordonnance.shinobi"``): its ``view.PlayerView``,
+    #: ``serialization.game_to_json``/``game_from_json`` and ``render.svg``/``board``
+    #: serve the faces below.
     _package: ClassVar[str]
     #: What the refusal of ``Game(...)`` calls a game (``"shinobi game"``).
     _noun: ClassVar[str] = "game"
@@ -131,6 +132,14 @@ class EngineGame(Generic[RulesT, ViewT]):
         starts; malformed input, or a position the game could not have reached that way, raises
         :class:`~ordonnance.errors.InvalidGameStateError` saying why."""
         return cast(Self, cls._module("serialization").game_from_json(text))
+
+    def _repr_svg_(self) -> str:
+        """The table as SVG with hidden cards hidden, for Jupyter (the game's ``render.svg``)."""
+        return str(self._module("render").svg(self))
+
+    def __str__(self) -> str:
+        """The table as text (the game's ``render.board``)."""
+        return cast(str, self._module("render").board(self))
 
     # ------------------------------------------------------------------ equality
 

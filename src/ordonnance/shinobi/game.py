@@ -605,20 +605,9 @@ class Game(EngineGame[Rules, "PlayerView"]):
 
     # ------------------------------------------------------------------ helpers
 
-    def _repr_svg_(self) -> str:
-        """The table as SVG with hands and clans hidden, for Jupyter."""
-        from ordonnance.shinobi.render import svg
-
-        return svg(self)
-
     def __repr__(self) -> str:
         status = "over" if self._over else f"player {self._current} to give order {self._order}"
         return f"<shinobi.Game {self.players} players, {self._turns} turns, {status}>"
-
-    def __str__(self) -> str:
-        from ordonnance.shinobi.render import board
-
-        return board(self)
 
 
 def _card_code(card: object) -> int:
