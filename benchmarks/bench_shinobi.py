@@ -244,8 +244,7 @@ def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30, pla
     def run(kernel: Any) -> tuple[float, Any]:
         out = _Outputs(games, rules, record=False)
         start = time.thread_time()
-        kernel.simulate(players, troop, False, seeds, per_game, np.zeros(players, np.int64), out.winners, out.winner, out.scores,
-                        out.totals, out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
+        kernel.simulate(players, troop, False, seeds, per_game, np.zeros(players, np.int64), out.results())
         return time.thread_time() - start, out
 
     first = run(kernels[0])[1]

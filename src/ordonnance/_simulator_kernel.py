@@ -1022,6 +1022,19 @@ def _dealt_hand(order: npt.NDArray[np.int64], n: int, p: int) -> int:
     return hand
 
 
+class Results(NamedTuple):
+    """The arrays :func:`simulate` and :func:`simulate_random` fill, one row per game: those of
+    :class:`ordonnance.SimulationResult` (:func:`simulate` takes them as int64)."""
+
+    owner: npt.NDArray[np.integer[Any]]  # [game, territory]: the seat that won it, or -1
+    marker: npt.NDArray[np.integer[Any]]  # [game, territory]: its victory marker 1..5, or 0
+    scores: npt.NDArray[np.integer[Any]]  # [game, seat]: the seat's score
+    winner: npt.NDArray[np.integer[Any]]  # the winning seat, or -1
+    actions: npt.NDArray[np.integer[Any]]  # [game, i]: the i-th action (see record_action), if recorded
+    decisions: npt.NDArray[np.integer[Any]]  # actions the seats took
+    rounds: npt.NDArray[np.integer[Any]]  # rounds the game lasted (see advance)
+
+
 @numba.njit(cache=True)
 def simulate(
     cfg: Config,
@@ -1029,34 +1042,28 @@ def simulate(
     cards: Array,
     seeds: npt.NDArray[np.uint64],
     bot_seeds: npt.NDArray[np.uint64],
-    out_owner: Array,
-    out_marker: Array,
-    out_scores: Array,
-    out_winner: Array,
-    out_actions: Array,
-    out_action_count: Array,
-    out_rounds: Array,
+    out: Results,
     record: bool,
     scratch: Array,
 ) -> None:
-    """Play ``len(seeds)`` games one after another in game 0 of ``s``.
+    """Play ``len(seeds)`` games one after another in game 0 of ``s``, game ``g`` into row ``g`` of ``out``.
 
     Recorded actions are (player, mask, territory) as :func:`record_action`;
     every game's actions and rounds are counted (rounds: see :func:`advance`).
     """
-    s, cards, out_actions, scratch = borrowed_state(s), borrowed(cards), borrowed(out_actions), borrowed(scratch)
+    s, cards, actions, scratch = borrowed_state(s), borrowed(cards), borrowed(out.actions), borrowed(scratch)
     n = cfg.n
     scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
         deal(cfg, s, 0, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
-        out_action_count[_u(g)] = play_out(cfg, s, 0, -1, out_actions[_u(g)], record, scratch)
-        out_rounds[_u(g)] = s.board[0, ROUNDS]
-        out_winner[_u(g)] = outcome(cfg, s, 0, scores, scratch)
+        out.decisions[_u(g)] = play_out(cfg, s, 0, -1, actions[_u(g)], record, scratch)
+        out.rounds[_u(g)] = s.board[0, ROUNDS]
+        out.winner[_u(g)] = outcome(cfg, s, 0, scores, scratch)
         for t in range(TERRITORIES):
-            out_owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
-            out_marker[_u(g), _u(t)] = s.board[0, _u(MARKER + t)]
+            out.owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
+            out.marker[_u(g), _u(t)] = s.board[0, _u(MARKER + t)]
         for p in range(n):
-            out_scores[_u(g), _u(p)] = scores[_u(p)]
+            out.scores[_u(g), _u(p)] = scores[_u(p)]
 
 
 @numba.njit(cache=True, inline="always")
@@ -1102,7 +1109,7 @@ def _place(
     there: int,
     army: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
-    out_actions: npt.NDArray[np.int8],
+    out_actions: npt.NDArray[np.integer[Any]],
     record: bool,
 ) -> None:
     """Seat p's k-th play (play number kn + p of game g) onto the table;
@@ -1124,13 +1131,7 @@ def simulate_random(
     bot_seeds: npt.NDArray[np.uint64],
     scoring: int,
     tie_break: int,
-    out_owner: npt.NDArray[np.int8],
-    out_marker: npt.NDArray[np.int8],
-    out_scores: npt.NDArray[np.int16],
-    out_winner: npt.NDArray[np.int8],
-    out_actions: npt.NDArray[np.int8],
-    out_action_count: npt.NDArray[np.int16],
-    out_rounds: npt.NDArray[np.int16],
+    out: Results,
     record: bool,
 ) -> None:
     """:func:`simulate` for Random bots in every seat without automatic claims, a player at a time.
@@ -1169,21 +1170,21 @@ def simulate_random(
         for slot in range(n * TERRITORIES):
             army[_u(slot)] = 0
         if refills:  # a constant in each copy of the turns
-            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, True, values)
+            _play_random(g, n, deck, bot_seeds, army, completed, out.actions, record, True, values)
         else:
-            _play_random(g, n, deck, bot_seeds, army, completed, out_actions, record, False, values)
+            _play_random(g, n, deck, bot_seeds, army, completed, out.actions, record, False, values)
         _decide(n, army, completed, scoring, keys, owner, marker, decided_at, scores)
         for t in range(TERRITORIES):
-            out_owner[_u(g), _u(t)] = owner[_u(t)]
-            out_marker[_u(g), _u(t)] = marker[_u(t)]
+            out.owner[_u(g), _u(t)] = owner[_u(t)]
+            out.marker[_u(g), _u(t)] = marker[_u(t)]
         for p in range(n):
-            out_scores[_u(g), _u(p)] = scores[_u(p)]
+            out.scores[_u(g), _u(p)] = scores[_u(p)]
         leader = _sole_leader(scores, n)
         if leader == NOBODY:
             leader = _winner(scores, owner, marker, n, tie_break, ties[0:n], ties[n : 2 * n], ties[2 * n : 3 * n], ties[3 * n :])
-        out_winner[_u(g)] = leader
-        out_action_count[_u(g)] = TERRITORIES * ARMY * n
-        out_rounds[_u(g)] = TERRITORIES * ARMY  # every seat's turn in each, no seat skipped
+        out.winner[_u(g)] = leader
+        out.decisions[_u(g)] = TERRITORIES * ARMY * n
+        out.rounds[_u(g)] = TERRITORIES * ARMY  # every seat's turn in each, no seat skipped
 
 
 @numba.njit(cache=True, inline="always")
@@ -1194,7 +1195,7 @@ def _play_random(
     bot_seeds: npt.NDArray[np.uint64],
     army: npt.NDArray[np.int64],
     completed: npt.NDArray[np.int64],
-    out_actions: npt.NDArray[np.int8],
+    out_actions: npt.NDArray[np.integer[Any]],
     record: bool,
     refills: bool,
     values: npt.NDArray[np.uint64],

@@ -178,6 +178,11 @@ class _Outputs(_driver.Outputs):
         self.markers = np.zeros((games, TERRITORY_COUNT), np.int8)
         self.actions = np.zeros((games, kernel.MAX_ACTIONS, 3), np.int8) if record else None
 
+    def results(self) -> kernel.Results:
+        """The arrays as the kernel fills them (without a record, a row of one action it writes nothing to)."""
+        actions = np.zeros((len(self.winner), 1, 3), np.int8) if self.actions is None else self.actions
+        return kernel.Results(self.owners, self.markers, self.scores, self.winner, actions, self.decisions, self.rounds)
+
 
 def _rounds(steps: Sequence[tuple[int, Action]]) -> int:
     """The rounds of a game played with ``steps`` (see :class:`SimulationResult`)."""
@@ -248,28 +253,21 @@ def _run_kernel(
     if independent:
         # Its working memory does not grow with the games: one call, straight into the results.
         with wrapping():
-            kernel.simulate_random(
-                cards, n, seeds, bot_seeds, cfg.scoring, cfg.tie_break, out.owners, out.markers, out.scores, out.winner,
-                np.zeros((len(seeds), 1, 3), np.int8) if out.actions is None else out.actions,
-                out.decisions, out.rounds, record,
-            )  # fmt: skip
+            kernel.simulate_random(cards, n, seeds, bot_seeds, cfg.scoring, cfg.tie_break, out.results(), record)
         return
     state = kernel.new_state(1, len(cards))
     scratch = np.zeros(kernel.SCRATCH, np.int64)
+    results = out.results()
     for start in range(0, len(seeds), _CHUNK):
         stop = min(start + _CHUNK, len(seeds))
         size = stop - start
-        o = np.empty((size, TERRITORY_COUNT), np.int64)
-        m = np.empty((size, TERRITORY_COUNT), np.int64)
-        s = np.empty((size, n), np.int64)
-        w = np.empty(size, np.int64)
-        a = np.zeros((size, kernel.MAX_ACTIONS if record else 1, 3), np.int64)
-        c = np.zeros(size, np.int64)
-        r = np.zeros(size, np.int64)
+        part = kernel.Results(
+            np.empty((size, TERRITORY_COUNT), np.int64), np.empty((size, TERRITORY_COUNT), np.int64),
+            np.empty((size, n), np.int64), np.empty(size, np.int64),
+            np.zeros((size, kernel.MAX_ACTIONS if record else 1, 3), np.int64), np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+        )  # fmt: skip
         with wrapping():
-            kernel.simulate(cfg, state, cards, seeds[start:stop], bot_seeds[start:stop], o, m, s, w, a, c, r, record,
-                            scratch)  # fmt: skip
-        out.owners[start:stop], out.markers[start:stop], out.scores[start:stop], out.winner[start:stop] = o, m, s, w
-        out.decisions[start:stop], out.rounds[start:stop] = c, r
-        if out.actions is not None:
-            out.actions[start:stop] = a
+            kernel.simulate(cfg, state, cards, seeds[start:stop], bot_seeds[start:stop], part, record, scratch)
+        for into, came in zip(results, part):
+            into[start:stop] = came

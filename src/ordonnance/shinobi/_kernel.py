@@ -29,6 +29,8 @@ Everything arrives validated; nothing here raises or reads out of bounds.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -776,6 +778,20 @@ def winners(state: npt.NDArray[np.int64]) -> int:
     return mask
 
 
+class Results(NamedTuple):
+    """The arrays :func:`simulate` fills, one row per game: those of
+    :class:`ordonnance.shinobi.SimulationResult` of the same names."""
+
+    winners: npt.NDArray[np.bool_]  # [game, seat]: the seat is among the winners
+    winner: npt.NDArray[np.int8]  # the seat that won alone, or -1
+    scores: npt.NDArray[np.int16]  # [game, seat]: the cards of the seat's clan on the table
+    totals: npt.NDArray[np.int16]  # [game, clan]: the clan's cards on the table
+    clans: npt.NDArray[np.int8]  # [game, i]: the clan cards in dealt order
+    turns: npt.NDArray[np.int16]  # turns the game lasted
+    decisions: npt.NDArray[np.int16]  # actions the seats chose
+    actions: npt.NDArray[np.int16]  # [game, i]: the i-th action's code, while the row has room
+
+
 @numba.njit(cache=True)
 def simulate(
     n: int,
@@ -784,41 +800,32 @@ def simulate(
     seeds: npt.NDArray[np.uint64],
     bot_seeds: npt.NDArray[np.uint64],
     policies: npt.NDArray[np.int64],
-    won: npt.NDArray[np.bool_],
-    sole: npt.NDArray[np.int8],
-    scores: npt.NDArray[np.int16],
-    totals: npt.NDArray[np.int16],
-    clans: npt.NDArray[np.int8],
-    turns: npt.NDArray[np.int16],
-    decisions: npt.NDArray[np.int16],
-    actions: npt.NDArray[np.int16],
+    out: Results,
 ) -> None:
-    """Play ``len(seeds)`` games straight into the result arrays of
-    :class:`ordonnance.shinobi.SimulationResult` (``won`` its ``winners``, ``sole``
-    its ``winner``): row ``g`` gets game ``g``'s results, and its action codes go
-    into ``actions[g]`` while it has room."""
+    """Play ``len(seeds)`` games straight into ``out``: row ``g`` gets game ``g``'s results,
+    and its action codes go into ``out.actions[g]`` while it has room."""
     state = np.zeros(DECK + troop.shape[0], np.int64)
     work = np.zeros(WORK, np.int64)
     rngs = np.zeros(n, np.uint64)
-    record = np.zeros(actions.shape[1], np.int64)
+    record = np.zeros(out.actions.shape[1], np.int64)
     for g in range(seeds.shape[0]):
         deal(state, n, troop, optional, seeds[g])
         for p in range(n):
             rngs[_u(p)] = bot_seeds[g, p]
         steps = play_out(state, policies, rngs, work, record, ALL_TURNS)
-        decisions[g] = steps
+        out.decisions[g] = steps
         for i in range(min(steps, record.shape[0])):
-            actions[g, i] = record[_u(i)]
+            out.actions[g, i] = record[_u(i)]
         mask = winners(state)
-        sole[g] = -1
+        out.winner[g] = -1
         for p in range(n):
-            won[g, p] = mask >> p & 1 == 1
-            sole[g] = p if mask == 1 << p else sole[g]
-            scores[g, p] = score(state, p)
-        turns[g] = state[TURNS]
+            out.winners[g, p] = mask >> p & 1 == 1
+            out.winner[g] = p if mask == 1 << p else out.winner[g]
+            out.scores[g, p] = score(state, p)
+        out.turns[g] = state[TURNS]
         for c in range(CLANS):
             total = 0
             for q in range(n):
                 total += state[_u(PROV + CLANS * q + c)]
-            totals[g, c] = total
-            clans[g, c] = state[_u(CLAN + c)]
+            out.totals[g, c] = total
+            out.clans[g, c] = state[_u(CLAN + c)]

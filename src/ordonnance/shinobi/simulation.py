@@ -194,6 +194,11 @@ class _Outputs(_driver.Outputs):
         self.turns = np.zeros(games, np.int16)
         self.actions = np.zeros((games, max_decisions(rules) if record else 0), np.int16)
 
+    def results(self) -> kernel.Results:
+        """The arrays as the kernel fills them."""
+        return kernel.Results(self.winners, self.winner, self.scores, self.totals, self.clans, self.turns,
+                              self.decisions, self.actions)  # fmt: skip
+
 
 def simulate(
     rules: Rules | None = None,
@@ -227,8 +232,7 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
         rules, out = call.rules, call.out
         with wrapping():
             kernel.simulate(rules.players, np.array(rules.troop_deck, np.int64), rules.optional_attack, call.seeds,
-                            call.bot_seeds, call.policies, out.winners, out.winner, out.scores, out.totals,
-                            out.clans, out.turns, out.decisions, out.actions)  # fmt: skip
+                            call.bot_seeds, call.policies, out.results())  # fmt: skip
         out.rounds[:] = _rounds(out.turns, rules.players)
 
     def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:
