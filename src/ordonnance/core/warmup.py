@@ -180,10 +180,9 @@ def cache_locations() -> list[str]:
 
     from numba.core.dispatcher import Dispatcher
 
-    import ordonnance
-
+    package_folder = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # core's parent
     found: set[str] = set()
-    for info in pkgutil.walk_packages(ordonnance.__path__, "ordonnance."):
+    for info in pkgutil.walk_packages([package_folder], "ordonnance."):
         spec = importlib.util.find_spec(info.name)
         if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
             continue
