@@ -71,3 +71,12 @@ def test_a_seat_is_checked(name: str) -> None:
         game.view(True)
     with pytest.raises(OrdonnanceTypeError, match="not Territory"):
         game.view(od.Territory(1))
+
+
+def test_every_view_holds_the_shared_fields_alike(game: Any) -> None:
+    for seat in range(game.players):
+        view = game.view(seat)
+        assert (view.seat, view.rules, view.current_player, view.hand) == (seat, game.rules, game.current_player, game.hand(seat))
+        assert view.hand_sizes == tuple(len(game.hand(other)) for other in range(game.players))
+        assert view.legal_actions == (tuple(game.legal_actions()) if seat == game.current_player else ())
+        assert view.legal_actions or seat != game.current_player

@@ -94,22 +94,17 @@ class PlayerView:
         for card, count in game.unseen(seat).items():
             unseen[card.mask] = count
         return cls(
-            seat=seat,
-            rules=game.rules,
-            current_player=game.current_player,
+            **game._view_fields(seat),
             is_over=game.is_over,
             winner=game.winner,
             scores=game.scores,
             plays=game.plays,
-            hand=game.hand(seat),
-            hand_sizes=tuple(len(game.hand(p)) for p in players),
             deck_size=game.deck_size,
             armies=tuple(tuple(game.army(t, p) for p in players) for t in territories),
             completed_at=tuple(tuple(game.completed_at(t, p) for p in players) for t in territories),
             owners=tuple(game.territory_owner(t) for t in territories),
             markers=tuple(game.marker(t) for t in territories),
             unseen=tuple(unseen),
-            legal_actions=tuple(game.legal_actions()) if game.current_player == seat and not game.is_over else (),
             passed=tuple(p for p in players if game._passed >> p & 1),
         )
 

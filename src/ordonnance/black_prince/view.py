@@ -98,15 +98,11 @@ class PlayerView:
         """The view of ``game`` from ``seat`` (see :meth:`Game.view`)."""
         attacked, moved, contact, fought = game.battle_state()
         return cls(
-            seat=seat,
-            rules=game.rules,
-            current_player=game.current_player,
+            **game._view_fields(seat),
             phase=game.phase,
             turn=game.turn,
             winner=game.winner,
             routed=game.routed,
-            hand=game.hand(seat),
-            hand_sizes=(len(game.hand(0)), len(game.hand(1))),
             deck_sizes=(game.deck_size(0), game.deck_size(1)),
             battlefield=game.battlefield,
             discards=(game.discard(0), game.discard(1)),
@@ -114,7 +110,6 @@ class PlayerView:
             moved=moved,
             contact=contact,
             fought=fought,
-            legal_actions=tuple(game.legal_actions()) if game.current_player == seat else (),
         )
 
     @property

@@ -101,6 +101,27 @@ class EngineGame(Generic[RulesT, ViewT]):
         """Whether the game has ended (the class docstring says when a game ends)."""
         return self._over
 
+    def hand(self, seat: int) -> tuple[Any, ...]:
+        """``seat``'s hand in the order drawn (hidden information)."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal action of :attr:`current_player` now (empty once the game is over)."""
+        raise NotImplementedError
+
+    def _view_fields(self, seat: int) -> dict[str, Any]:
+        """What every game's view of ``seat`` holds alike, as its ``PlayerView``'s fields: the seat,
+        the rules, the seat to act, its own hand, every hand's size and its legal actions (none
+        when it is not to act)."""
+        return {
+            "seat": seat,
+            "rules": self._rules,
+            "current_player": self._current,
+            "hand": self.hand(seat),
+            "hand_sizes": tuple(len(self.hand(other)) for other in range(self.players)),
+            "legal_actions": tuple(self.legal_actions()) if self._current == seat and not self.is_over else (),
+        }
+
     def _seat(self, seat: int) -> int:
         """``seat`` as a seat number of this game, else the library's error showing it."""
         if type(seat) is int and 0 <= seat < self.players:

@@ -96,11 +96,8 @@ class PlayerView:
         seats = range(game.players)
         over = game.is_over
         return cls(
-            seat=seat,
-            rules=game.rules,
+            **game._view_fields(seat),
             clan=game.clan(seat),
-            hand=game.hand(seat),
-            current_player=game.current_player,
             order=game.order,
             is_over=over,
             turns=game.turns,
@@ -109,11 +106,9 @@ class PlayerView:
             changed=tuple(tuple(game.changed(q, clan) for clan in range(CLANS)) for q in seats),
             discard=game.discard,
             deck_size=game.deck_size,
-            hand_sizes=tuple(len(game.hand(q)) for q in seats),
             clans=tuple(game.clan(q) if over or q == seat else None for q in seats),
             neutral_clans=game.neutral_clans if over else None,
             winners=game.winners,
-            legal_actions=tuple(game.legal_actions()) if game.current_player == seat and not over else (),
         )
 
     @property
