@@ -627,11 +627,21 @@ def winner(st: State) -> int:
     return 0 if a > b else 1 if b > a else -1
 
 
+class Results(NamedTuple):
+    """The arrays :func:`simulate` fills, one row per game (those of
+    :class:`ordonnance.black_prince.SimulationResult` of the same names, as int64)."""
+
+    winner: Array  # the winning seat, or -1 on a draw
+    scores: Array  # [game, seat]: the enemy troops the seat routed
+    turns: Array  # turns the game lasted
+    decisions: Array  # decisions the seats made
+    actions: Array  # [game, i]: the i-th decision, while the row has room (width 0: none kept)
+
+
 @numba.njit(cache=True)
 def simulate(tb: Tables, canon: Array, canon_len: Array, coin: bool, max_turns: int, seeds: npt.NDArray[np.uint64],
-             bot_seeds: npt.NDArray[np.uint64], policies: Array, winners: Array, scores: Array, turns: Array,
-             steps: Array, records: Array) -> None:  # fmt: skip
-    """Play one game per seed; ``records[g]`` keeps game g's first decisions (width 0: none)."""
+             bot_seeds: npt.NDArray[np.uint64], policies: Array, out: Results) -> None:  # fmt: skip
+    """Play one game per seed, game g into row g of ``out``."""
     st = new_state(canon.shape[1])
     scratch = np.empty(MAX_LEGAL, np.int64)
     work = np.empty((4, COLUMNS), np.int64)
@@ -641,11 +651,11 @@ def simulate(tb: Tables, canon: Array, canon_len: Array, coin: bool, max_turns: 
         deal(tb, st, canon, canon_len, seeds[g], coin, max_turns)
         bot_rng[0] = bot_seeds[g, 0]
         bot_rng[1] = bot_seeds[g, 1]
-        steps[g] = play_out(tb, st, policies, bot_rng, records[g], scratch, work, best)
-        winners[g] = winner(st)
-        scores[g, 0] = st.ints[ROUTED]
-        scores[g, 1] = st.ints[ROUTED + 1]
-        turns[g] = st.ints[TURN]
+        out.decisions[g] = play_out(tb, st, policies, bot_rng, out.actions[g], scratch, work, best)
+        out.winner[g] = winner(st)
+        out.scores[g, 0] = st.ints[ROUTED]
+        out.scores[g, 1] = st.ints[ROUTED + 1]
+        out.turns[g] = st.ints[TURN]
 
 
 # ------------------------------------------------------------------ Monte-Carlo rollouts

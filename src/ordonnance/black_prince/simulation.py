@@ -180,18 +180,15 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
         for start in range(0, len(seeds), chunk):
             stop = min(start + chunk, len(seeds))
             size = stop - start
-            w = np.empty(size, np.int64)
-            s = np.empty((size, 2), np.int64)
-            t = np.empty(size, np.int64)
-            d = np.empty(size, np.int64)
-            r = np.zeros((size, width), np.int64)
+            part = kernel.Results(np.empty(size, np.int64), np.empty((size, 2), np.int64), np.empty(size, np.int64),
+                                  np.empty(size, np.int64), np.zeros((size, width), np.int64))  # fmt: skip
             with wrapping():
                 kernel.simulate(kinds.tables, kinds.canon, kinds.canon_len, rules.first == "coin", rules.max_turns,
-                                seeds[start:stop], call.bot_seeds[start:stop], call.policies,
-                                w, s, t, d, r)  # fmt: skip
-            out.winner[start:stop], out.scores[start:stop], out.turns[start:stop], out.decisions[start:stop] = w, s, t, d
+                                seeds[start:stop], call.bot_seeds[start:stop], call.policies, part)  # fmt: skip
+            out.winner[start:stop], out.scores[start:stop], out.turns[start:stop] = part.winner, part.scores, part.turns
+            out.decisions[start:stop] = part.decisions
             if out.actions is not None:
-                out.actions[start:stop] = r
+                out.actions[start:stop] = part.actions
         out.rounds[:] = _rounds(out.turns)
 
     def read(self, game: Game, steps: Sequence[tuple[int, Any]], out: _Outputs, g: int) -> None:

@@ -804,28 +804,29 @@ def simulate(
 ) -> None:
     """Play ``len(seeds)`` games straight into ``out``: row ``g`` gets game ``g``'s results,
     and its action codes go into ``out.actions[g]`` while it has room."""
+    won, sole, scores, totals, clans, turns, decisions, actions = out  # once: each use of a field counts a reference
     state = np.zeros(DECK + troop.shape[0], np.int64)
     work = np.zeros(WORK, np.int64)
     rngs = np.zeros(n, np.uint64)
-    record = np.zeros(out.actions.shape[1], np.int64)
+    record = np.zeros(actions.shape[1], np.int64)
     for g in range(seeds.shape[0]):
         deal(state, n, troop, optional, seeds[g])
         for p in range(n):
             rngs[_u(p)] = bot_seeds[g, p]
         steps = play_out(state, policies, rngs, work, record, ALL_TURNS)
-        out.decisions[g] = steps
+        decisions[g] = steps
         for i in range(min(steps, record.shape[0])):
-            out.actions[g, i] = record[_u(i)]
+            actions[g, i] = record[_u(i)]
         mask = winners(state)
-        out.winner[g] = -1
+        sole[g] = -1
         for p in range(n):
-            out.winners[g, p] = mask >> p & 1 == 1
-            out.winner[g] = p if mask == 1 << p else out.winner[g]
-            out.scores[g, p] = score(state, p)
-        out.turns[g] = state[TURNS]
+            won[g, p] = mask >> p & 1 == 1
+            sole[g] = p if mask == 1 << p else sole[g]
+            scores[g, p] = score(state, p)
+        turns[g] = state[TURNS]
         for c in range(CLANS):
             total = 0
             for q in range(n):
                 total += state[_u(PROV + CLANS * q + c)]
-            out.totals[g, c] = total
-            out.clans[g, c] = state[_u(CLAN + c)]
+            totals[g, c] = total
+            clans[g, c] = state[_u(CLAN + c)]
