@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance import _army_kernel
-from ordonnance.core.engine import EngineGame
+from ordonnance.core.engine import EngineGame, OneDrawPile
 from ordonnance.core.rng import shuffle
 from ordonnance.core.seeds import SEED_LIMIT as _SEED_LIMIT, check_seed as _check_seed
 from ordonnance.actions import CLAIMS, PASS, PLAYS, Action, Claim, Pass, Play, to_territory
@@ -86,7 +86,7 @@ class Counterexample:
         return f"player {self.opponent} could still reach {describe(self.key)}{with_cards}"
 
 
-class Game(EngineGame[Rules, "PlayerView"]):
+class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
     """A game of Ordonnance in progress (or finished).
 
     Create games with :meth:`new` or :meth:`from_json`. The state changes only
@@ -364,11 +364,6 @@ class Game(EngineGame[Rules, "PlayerView"]):
         return Game.new(self._rules, seed=self._seed)
 
     @property
-    def deck_size(self) -> int:
-        """Cards left in the draw pile."""
-        return len(self._deck)
-
-    @property
     def plays(self) -> int:
         """Cards played so far."""
         return self._plays
@@ -509,12 +504,6 @@ class Game(EngineGame[Rules, "PlayerView"]):
         return actions
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action`` for :attr:`current_player`.
-
-        Raises :class:`~ordonnance.errors.IllegalActionError` (a ValueError)
-        with the reason when the action is not legal now, and a TypeError for
-        an object that is no action; the game is then unchanged.
-        """
         kind = type(action)
         mask = territory = 0
         if kind is Play:

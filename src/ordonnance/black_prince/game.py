@@ -373,13 +373,6 @@ class Game(EngineGame[Rules, "PlayerView"]):
         return []
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action`` for :attr:`current_player`.
-
-        Raises :class:`~ordonnance.errors.IllegalActionError` (a ValueError)
-        with the reason when the action is not legal now, and an
-        :class:`~ordonnance.errors.OrdonnanceTypeError` for an object that is
-        no action; the game is then unchanged.
-        """
         kind = type(action)
         if kind not in _ACTION_TYPES:
             raise OrdonnanceTypeError(f"not a Black Prince action: {action!r}")

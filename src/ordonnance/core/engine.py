@@ -29,7 +29,7 @@ import numpy as np
 from ordonnance.core.spec import RulesLike
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
 
-__all__ = ["EngineGame"]
+__all__ = ["EngineGame", "OneDrawPile"]
 
 RulesT = TypeVar("RulesT", bound=RulesLike)
 ViewT = TypeVar("ViewT")
@@ -109,6 +109,16 @@ class EngineGame(Generic[RulesT, ViewT]):
         """Every legal action of :attr:`current_player` now (empty once the game is over)."""
         raise NotImplementedError
 
+    def apply(self, action: Any) -> None:
+        """Carry out ``action`` for :attr:`current_player`.
+
+        Raises :class:`~ordonnance.errors.IllegalActionError` (a ValueError)
+        with the reason when the action is not legal now, and an
+        :class:`~ordonnance.errors.OrdonnanceTypeError` for an object that is
+        no action; the game is then unchanged.
+        """
+        raise NotImplementedError
+
     def _view_fields(self, seat: int) -> dict[str, Any]:
         """What every game's view of ``seat`` holds alike, as its ``PlayerView``'s fields: the seat,
         the rules, the seat to act, its own hand, every hand's size and its legal actions (none
@@ -174,3 +184,17 @@ class EngineGame(Generic[RulesT, ViewT]):
     def _state(self) -> tuple[Any, ...]:
         """What equality compares: every slot of the game's state."""
         return tuple(getattr(self, name) for kind in type(self).__mro__ for name in kind.__dict__.get("__slots__", ()))
+
+
+class OneDrawPile:
+    """The draw pile of a game whose seats all draw from one deck (Ordonnance, Shinobi),
+    held as ``_deck``, top card last."""
+
+    __slots__ = ()
+
+    _deck: list[Any]
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left in the draw pile."""
+        return len(self._deck)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ordonnance.core.engine import EngineGame
+from ordonnance.core.engine import EngineGame, OneDrawPile
 from ordonnance.core.rng import shuffle
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.errors import (
@@ -65,7 +65,7 @@ def dealt(rules: Rules, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(clans), tuple(deck)
 
 
-class Game(EngineGame[Rules, "PlayerView"]):
+class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
     """A game of Shinobi: War of Clans in progress (or finished).
 
     Create games with :meth:`new` or :meth:`from_json` (``Game()`` is refused). The
@@ -361,11 +361,6 @@ class Game(EngineGame[Rules, "PlayerView"]):
         return self._order
 
     @property
-    def deck_size(self) -> int:
-        """Cards left in the troop deck."""
-        return len(self._deck)
-
-    @property
     def turns(self) -> int:
         """Turns finished so far (a turn whose orders were all skipped counts)."""
         return self._turns
@@ -480,12 +475,6 @@ class Game(EngineGame[Rules, "PlayerView"]):
         return codes
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action`` for :attr:`current_player`.
-
-        Raises :class:`~ordonnance.errors.IllegalActionError` (a ValueError)
-        with the reason when the action is not legal now, and a TypeError for
-        an object that is no action; the game is then unchanged.
-        """
         if not is_action(action):
             raise OrdonnanceTypeError(f"an action is Deploy, Ninja, Reinforce, Move, Attack or Pass, not {action!r}")
         if self._over:
