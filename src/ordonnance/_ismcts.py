@@ -93,7 +93,8 @@ import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._bridge import Position, Setup, action_code, setup_of
-from ordonnance._montecarlo import Search, check_rollout_options, determinize, reward
+from ordonnance._montecarlo import Search, determinize, reward
+from ordonnance.core.rollouts import check_rollout_options
 from ordonnance._ismcts_model import Odds, forced, in_hand, no_tables, odds_action, odds_into, odds_work, tables
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit

@@ -74,7 +74,8 @@ import numpy.typing as npt
 
 from ordonnance import _simulator_kernel as kernel
 from ordonnance._bridge import Position, Setup, action_code, setup_of
-from ordonnance.core.bots import SearchBot, legal
+from ordonnance.core.bots import legal
+from ordonnance.core.rollouts import RolloutBot
 from ordonnance.core.clock import CHUNK_GROWTH, PLANNED_SHARE, HalvingClock, time_limit_argument
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
@@ -229,7 +230,7 @@ def _finite(x: float) -> float:
     return x if math.isfinite(x) else -math.inf
 
 
-class MonteCarlo(SearchBot):
+class MonteCarlo(RolloutBot):
     """Determinized Monte-Carlo search over the simulator kernel; strongest built-in bot.
 
     ``seed`` makes the bot reproducible (an int in 0..2**64-1; drawn at
@@ -256,6 +257,15 @@ class MonteCarlo(SearchBot):
     """
 
     view_type = PlayerView
+    ROLLOUT_LIMIT = MAX_ROLLOUTS
+    WORK_LIMIT = MAX_WORK
+    UNTIMED_ROLLOUTS = None  # budget() works them out
+    UNTIMED_WORK = None
+    DEFAULT_MARGIN_WEIGHT = 0.1
+    BUDGET_ERROR = "{name} must be a positive int of at most {limit:,}, got {value!r}"
+    BUDGET_OPTIONS = (("min_rollouts", DEFAULT_MIN_ROLLOUTS), ("max_rollouts", DEFAULT_MAX_ROLLOUTS))
+    rollouts: int | None
+    work: int | None
 
     def __init__(
         self,
@@ -271,37 +281,16 @@ class MonteCarlo(SearchBot):
         time_budget: float | None = None,
     ) -> None:
         for name, value in (("min_rollouts", min_rollouts), ("max_rollouts", max_rollouts)):
-            _check_positive(name, value, MAX_ROLLOUTS)
-        for name, maybe, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
-            if maybe is not None:
-                _check_positive(name, maybe, limit)
+            self.check_budget(name, value, MAX_ROLLOUTS)
         if min_rollouts > max_rollouts:
             raise InvalidRulesError(f"min_rollouts ({min_rollouts}) must not exceed max_rollouts ({max_rollouts})")
         seconds = time_limit_argument(time_limit, time_budget, "MonteCarlo")
-        check_rollout_options(rollout_policy, margin_weight)
-        super().__init__(seed, time_limit=seconds)
-        self.rollouts = rollouts
-        """Rollouts per decision in total (None: from ``work``)."""
-        self.work = work
-        """Cards simulated per decision, which sizes the rollouts (None: :func:`default_work`)."""
+        super().__init__(seed, rollouts=rollouts, work=work, time_limit=seconds, rollout_policy=rollout_policy,
+                         margin_weight=margin_weight)  # fmt: skip
         self.min_rollouts = min_rollouts
         """The fewest rollouts ``work`` may give."""
         self.max_rollouts = max_rollouts
         """The most rollouts ``work`` may give."""
-        self.rollout_policy = rollout_policy
-        """The kernel bot of every seat in the rollouts."""
-        self.margin_weight = float(margin_weight)
-        """The weight of the score margin in a rollout's value."""
-
-    def __repr__(self) -> str:
-        parts = [f"seed={self.seed}"]
-        for name, default in (("rollouts", None), ("work", None), ("min_rollouts", DEFAULT_MIN_ROLLOUTS),
-                              ("max_rollouts", DEFAULT_MAX_ROLLOUTS), ("time_limit", None),
-                              ("rollout_policy", "greedy"), ("margin_weight", 0.1)):  # fmt: skip
-            value = getattr(self, name)
-            if value != default:
-                parts.append(f"{name}={value!r}")
-        return f"bots.MonteCarlo({', '.join(parts)})"
 
     def choose(self, view: PlayerView) -> Action:
         """The action with the best rollout value for this view."""
@@ -384,23 +373,6 @@ def default_work(rules: Rules) -> int:
     if rules.auto_claim and rules.players > 2:
         return DEFAULT_WORK_AUTO_CLAIM_MULTIPLAYER
     return DEFAULT_WORK
-
-
-def check_rollout_options(
-    rollout_policy: object, margin_weight: object, policies: tuple[str, ...] = ("greedy", "random")
-) -> None:
-    """Raise :class:`~ordonnance.errors.InvalidRulesError` unless the rollout policy is one of
-    ``policies`` and the margin weight is valid."""
-    if rollout_policy not in policies:
-        named = ", ".join(repr(p) for p in policies[:-1]) + f" or {policies[-1]!r}"
-        raise InvalidRulesError(f"rollout_policy must be {named}, got {rollout_policy!r}")
-    if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
-        raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
-
-
-def _check_positive(name: str, value: object, limit: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
-        raise InvalidRulesError(f"{name} must be a positive int of at most {limit:,}, got {value!r}")
 
 
 def _cards_left(view: PlayerView) -> int:

@@ -63,9 +63,9 @@ from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.core.bots import SearchBot, legal
+from ordonnance.core.rollouts import RolloutBot
 from ordonnance.core.clock import HalvingClock, time_limit_argument
-from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import OrdonnanceTypeError
 
 __all__ = ["MonteCarlo", "DEFAULT_ROLLOUTS", "DEFAULT_WORK", "MAX_ROLLOUTS", "MAX_WORK", "ROLLOUT_HORIZON"]
 
@@ -82,7 +82,7 @@ MAX_WORK = 10**9
 ROLLOUT_HORIZON = 40
 
 
-class MonteCarlo(SearchBot):
+class MonteCarlo(RolloutBot):
     """Determinized Monte-Carlo search with sequential halving over the legal actions.
 
     ``rollouts`` is the most rollouts of a decision in total and ``work`` the
@@ -98,50 +98,25 @@ class MonteCarlo(SearchBot):
 
     prefix = "black_prince."
     view_type = PlayerView
+    ROLLOUT_LIMIT = MAX_ROLLOUTS
+    WORK_LIMIT = MAX_WORK
+    UNTIMED_ROLLOUTS = DEFAULT_ROLLOUTS
+    UNTIMED_WORK = DEFAULT_WORK
+    rollouts: int
+    work: int
+    DEFAULT_MARGIN_WEIGHT = 0.05
+    BUDGET_ERROR = "{name} must be an int in 1..{limit}, got {value!r}"
+    MARGIN_ERROR = OrdonnanceTypeError
 
     def __init__(self, seed: int | None = None, *, rollouts: int | None = None, work: int | None = None,
                  time_limit: float | None = None, rollout_policy: str = "greedy", margin_weight: float = 0.05,
                  time_budget: float | None = None) -> None:  # fmt: skip
-        super().__init__(seed, time_limit=time_limit_argument(time_limit, time_budget, "MonteCarlo"))
-        for name, value, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit):
-                raise InvalidRulesError(f"{name} must be an int in 1..{limit}, got {value!r}")
-        if rollout_policy not in ("greedy", "random"):
-            raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
-        if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
-            raise OrdonnanceTypeError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
-        timed = self.time_limit is not None
-        self.rollouts: int = rollouts if rollouts is not None else MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS
-        """The most rollouts of a decision, in total."""
-        self.work: int = work if work is not None else MAX_WORK if timed else DEFAULT_WORK
-        """The most decisions the rollouts of one decision may play (a bound on its time)."""
-        self.rollout_policy = rollout_policy
-        """The bot both seats play in the rollouts."""
-        self.margin_weight = float(margin_weight)
-        """Weight of the rout margin in a rollout's value."""
+        seconds = time_limit_argument(time_limit, time_budget, "MonteCarlo")
+        super().__init__(seed, rollouts=rollouts, work=work, time_limit=seconds, rollout_policy=rollout_policy,
+                         margin_weight=margin_weight)  # fmt: skip
 
-    def __repr__(self) -> str:
-        timed = self.time_limit is not None
-        parts = [f"seed={self.seed}"]
-        for name, default in (("rollouts", MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS),
-                              ("work", MAX_WORK if timed else DEFAULT_WORK), ("time_limit", None),
-                              ("rollout_policy", "greedy"), ("margin_weight", 0.05)):  # fmt: skip
-            value = getattr(self, name)
-            if value != default:
-                parts.append(f"{name}={value!r}")
-        return f"black_prince.MonteCarlo({', '.join(parts)})"
-
-    def choose(self, view: PlayerView) -> Action:
-        """The action with the best mean rollout value (see the module)."""
-        actions: tuple[Action, ...] = legal(view, PlayerView)
-        self._state, seed = splitmix64(self._state)
-        if len(actions) == 1:
-            return actions[0]
-        clock = self._clock(view)
-        return actions[self._search(view, actions, seed, self.rollouts, self.work, clock)]
-
-    def _search(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
-                clock: HalvingClock) -> int:  # fmt: skip
+    def _halving(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
+                 clock: HalvingClock) -> int:  # fmt: skip
         """The index of the action sequential halving keeps, with ``budget`` rollouts and
         ``work_left`` decisions in all, timed by ``clock``."""
         kinds = tables(view.rules)
@@ -180,9 +155,6 @@ class MonteCarlo(SearchBot):
                 break
         means_all = sums / np.maximum(counts, 1)
         return int(max(active.tolist(), key=lambda a: (means_all[a], -a)))
-
-    def _rehearse(self, view: PlayerView) -> None:
-        self._search(view, legal(view, PlayerView), 0, 1, 1, HalvingClock(None))
 
     def _example_view(self) -> PlayerView:
         game = Game.new(Rules(), seed=0)

@@ -83,7 +83,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance.core.bots import SearchBot
+from ordonnance.core.rollouts import RolloutBot
 from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import nth_output
@@ -92,7 +92,6 @@ from ordonnance.errors import InvalidRulesError
 from ordonnance.shinobi import _kernel as kernel
 from ordonnance.shinobi._bridge import state_of_view
 from ordonnance.shinobi.actions import Action
-from ordonnance.core.bots import legal
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.rules import Rules
@@ -256,7 +255,7 @@ def rollouts(
     return stop, int(decisions + work[kernel.VALUED])
 
 
-class MonteCarlo(SearchBot):
+class MonteCarlo(RolloutBot):
     """Determinized Monte-Carlo search with Greedy rollouts (see the module docs).
 
     ``rollouts`` is the most rollouts of a decision in total (default
@@ -274,6 +273,14 @@ class MonteCarlo(SearchBot):
 
     prefix = "shinobi.bots."
     view_type = PlayerView
+    ROLLOUT_LIMIT = MAX_ROLLOUTS
+    WORK_LIMIT = MAX_WORK
+    UNTIMED_ROLLOUTS = DEFAULT_ROLLOUTS
+    UNTIMED_WORK = DEFAULT_WORK
+    rollouts: int
+    work: int
+    DEFAULT_MARGIN_WEIGHT = 0.1
+    SEARCH_OPTIONS = (("horizon", DEFAULT_HORIZON), ("home_weight", 0.0))
 
     def __init__(
         self,
@@ -287,43 +294,19 @@ class MonteCarlo(SearchBot):
         horizon: int | None = DEFAULT_HORIZON,
         home_weight: float = 0.0,
     ) -> None:
-        super().__init__(seed, time_limit=time_limit)
-        for name, value, limit in (("rollouts", rollouts, MAX_ROLLOUTS), ("work", work, MAX_WORK)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit):
-                raise InvalidRulesError(f"{name} must be an int in 1..{limit:,}, got {value!r}")
-        if rollout_policy not in ("greedy", "random"):
-            raise InvalidRulesError(f"rollout_policy must be 'greedy' or 'random', got {rollout_policy!r}")
-        if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
-            raise InvalidRulesError(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
+        super().__init__(seed, rollouts=rollouts, work=work, time_limit=time_limit, rollout_policy=rollout_policy,
+                         margin_weight=margin_weight)  # fmt: skip
         if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= 1 << 30):
             raise InvalidRulesError(f"horizon must be a positive int (turns) or None, got {horizon!r}")
         if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
             raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
-        timed = self.time_limit is not None
-        self.rollouts: int = rollouts if rollouts is not None else MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS
-        """The most rollouts of a decision, in total."""
-        self.work: int = work if work is not None else MAX_WORK if timed else DEFAULT_WORK
-        """The most work (rollout decisions and actions Greedy values) of one decision: a bound on its time."""
-        self.rollout_policy = rollout_policy
-        """The policy of every seat in the rollouts."""
-        self.margin_weight = float(margin_weight)
-        """Weight of the final score margin in a rollout's value."""
         self.horizon = horizon
         """Turns a rollout plays before the table is scored as if the game ended (None: to the end)."""
         self.home_weight = float(home_weight)
         """How strongly a seat's armies at home hint at its clan (0: every consistent clan equally likely)."""
 
-    def choose(self, view: PlayerView) -> Action:
-        """The action with the best mean rollout value."""
-        actions: tuple[Action, ...] = legal(view, PlayerView)
-        self._state, seed = splitmix64(self._state)
-        if len(actions) == 1:
-            return actions[0]
-        clock = self._clock(view)
-        return actions[self._search(view, actions, seed, self.rollouts, self.work, clock)]
-
-    def _search(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
-                clock: HalvingClock) -> int:  # fmt: skip
+    def _halving(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
+                 clock: HalvingClock) -> int:  # fmt: skip
         """The index of the action sequential halving keeps, with ``budget`` rollouts and
         ``work_left`` work in all, timed by ``clock``."""
         pos = position_of(view, self.home_weight)
@@ -361,21 +344,6 @@ class MonteCarlo(SearchBot):
                 break
         return alive[0]
 
-    def _rehearse(self, view: PlayerView) -> None:
-        self._search(view, legal(view, PlayerView), 0, 1, 1, HalvingClock(None))
-
     def _example_view(self) -> PlayerView:
         game = Game.new(Rules(), seed=0)
         return game.view(game.current_player)
-
-    def __repr__(self) -> str:
-        timed = self.time_limit is not None
-        parts = [f"seed={self.seed}"]
-        for name, default in (("rollouts", MAX_ROLLOUTS if timed else DEFAULT_ROLLOUTS),
-                              ("work", MAX_WORK if timed else DEFAULT_WORK), ("time_limit", None),
-                              ("rollout_policy", "greedy"), ("margin_weight", 0.1), ("horizon", DEFAULT_HORIZON),
-                              ("home_weight", 0.0)):  # fmt: skip
-            value = getattr(self, name)
-            if value != default:
-                parts.append(f"{name}={value!r}")
-        return f"shinobi.bots.MonteCarlo({', '.join(parts)})"
