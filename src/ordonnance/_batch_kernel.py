@@ -222,6 +222,30 @@ def reset(cfg: Config, s: State, ep: Episodes, cards: Array, base: np.uint64, se
         _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
 
 
+class Steps(NamedTuple):
+    """What :func:`step` writes for every game, one row each: the arrays of
+    :class:`ordonnance.batch.StepResult` (``restarted`` is its ``reset``)."""
+
+    rewards: npt.NDArray[np.float32]  # [g, p]: when a game ends with a winner, +1 for it and -1 for every other seat; else 0
+    terminated: npt.NDArray[np.bool_]  # the episode ended (by the rules, or by an illegal action with illegal_ends)
+    illegal: npt.NDArray[np.bool_]  # the action was illegal (nothing changed)
+    actor: Array  # the seat that acted; -1 for a game that started its next episode
+    winner: Array  # the winner of a game that ended (-1: nobody; -1 elsewhere)
+    scores: Array  # [g, p]: the scores of a game that ended (zeros elsewhere)
+    reward: npt.NDArray[np.float32]  # rewards[g, observer]: the learner's seat, or in self-play the seat that acted
+    finished: npt.NDArray[np.bool_]  # the game ended by its rules at this step (not by an illegal action)
+    restarted: npt.NDArray[np.bool_]  # the game started its next episode instead
+
+
+@numba.njit(cache=True, inline="always")
+def _borrowed_steps(out: Steps) -> Steps:
+    return Steps(
+        borrowed(out.rewards), borrowed(out.terminated), borrowed(out.illegal), borrowed(out.actor),
+        borrowed(out.winner), borrowed(out.scores), borrowed(out.reward), borrowed(out.finished),
+        borrowed(out.restarted),
+    )  # fmt: skip
+
+
 @numba.njit(cache=True, inline="always")
 def _step_game(
     cfg: Config,
@@ -234,12 +258,7 @@ def _step_game(
     seat_mode: int,
     illegal_ends: bool,
     illegal_reward: float,
-    rewards: npt.NDArray[np.float32],
-    terminated: npt.NDArray[np.bool_],
-    illegal: npt.NDArray[np.bool_],
-    actor: Array,
-    winner: Array,
-    scores: Array,
+    out: Steps,
     scratch: Array,
 ) -> None:
     """One step of game g (see :func:`step`; its ``reward``, ``finished`` and
@@ -247,35 +266,35 @@ def _step_game(
     n = cfg.n
     b = s.board
     for p in range(n):
-        rewards[_u(g), _u(p)] = 0.0
-        scores[_u(g), _u(p)] = 0
-    terminated[_u(g)] = False
-    illegal[_u(g)] = False
-    winner[_u(g)] = -1
+        out.rewards[_u(g), _u(p)] = 0.0
+        out.scores[_u(g), _u(p)] = 0
+    out.terminated[_u(g)] = False
+    out.illegal[_u(g)] = False
+    out.winner[_u(g)] = -1
     if ep.book[_u(g), DONE]:
-        actor[_u(g)] = -1
+        out.actor[_u(g)] = -1
         ep.seeds[_u(g), INDEX] += np.uint64(b.shape[0])
         _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
         return
     p = b[_u(g), k.CURRENT]
-    actor[_u(g)] = p
+    out.actor[_u(g)] = p
     if not k.is_legal(cfg, s, g, a, scratch):
-        illegal[_u(g)] = True
+        out.illegal[_u(g)] = True
         if illegal_ends:
-            rewards[_u(g), _u(p)] = illegal_reward
-            terminated[_u(g)] = True
+            out.rewards[_u(g), _u(p)] = illegal_reward
+            out.terminated[_u(g)] = True
             ep.book[_u(g), DONE] = 1
         return
     _record(ep, g, a)
     k.apply_action(cfg, s, g, a, scratch)
     _bots_play(cfg, s, ep, g, scratch)
     if b[_u(g), k.OVER]:
-        w = k.outcome(cfg, s, g, scores[_u(g)], scratch)
-        winner[_u(g)] = w
+        w = k.outcome(cfg, s, g, out.scores[_u(g)], scratch)
+        out.winner[_u(g)] = w
         if w >= 0:
             for q in range(n):
-                rewards[_u(g), _u(q)] = 1.0 if q == w else -1.0
-        terminated[_u(g)] = True
+                out.rewards[_u(g), _u(q)] = 1.0 if q == w else -1.0
+        out.terminated[_u(g)] = True
         ep.book[_u(g), DONE] = 1
 
 
@@ -290,15 +309,7 @@ def step(
     seat_mode: int,
     illegal_ends: bool,
     illegal_reward: float,
-    rewards: npt.NDArray[np.float32],
-    terminated: npt.NDArray[np.bool_],
-    illegal: npt.NDArray[np.bool_],
-    actor: Array,
-    winner: Array,
-    scores: Array,
-    reward: npt.NDArray[np.float32],
-    finished: npt.NDArray[np.bool_],
-    restarted: npt.NDArray[np.bool_],
+    out: Steps,
     observe_too: bool,
     observations: Observations,
     masks: npt.NDArray[np.bool_],
@@ -315,18 +326,11 @@ def step(
     A game whose episode ended at the previous step starts its next episode
     instead (its action is not read: gymnasium's next-step autoreset). An
     illegal action changes nothing; with ``illegal_ends`` it ends the episode,
-    ``illegal_reward`` for the seat that chose it. ``rewards[g, p]`` is +1 for
-    the winner and -1 for every other seat when a game ends (0 everywhere on
-    a draw and on every other step). ``actor[g]`` is the seat that acted
-    (-1 for a game that started a new episode); ``winner[g]`` (-1: nobody)
-    and ``scores[g]`` are those of a game that ended (-1 and zeros elsewhere).
-    ``reward[g]`` is ``rewards[g, observer]``: the learner's seat, or in
-    self-play the seat that acted (0 where the game restarted);
-    ``finished[g]``: the game ended by its rules at this step (not by an
-    illegal action); ``restarted[g]``: it started its next episode instead.
+    ``illegal_reward`` for the seat that chose it. What happened goes into
+    ``out`` (see :class:`Steps`; ``reward[g]`` is 0 where the game restarted).
     """
     s, ep, cards, actions, scratch = borrowed_state(s), _borrowed_episodes(ep), borrowed(cards), borrowed(actions), borrowed(scratch)
-    rewards, scores, observations, masks = borrowed(rewards), borrowed(scores), borrowed(observations), borrowed(masks)
+    out, observations, masks = _borrowed_steps(out), borrowed(observations), borrowed(masks)
     b = s.board
     games = b.shape[0]
     # The observation cells a step writes: the card counts (the first 62) and the
@@ -350,17 +354,14 @@ def step(
                 if tail > CARD_COUNTS:
                     prefetch_cells(observations, ahead, 0, CARD_COUNTS)
                 prefetch_cells(observations, ahead, tail, width)
-        _step_game(
-            cfg, s, ep, g, cards, base, actions[_u(g)], seat_mode, illegal_ends, illegal_reward, rewards, terminated,
-            illegal, actor, winner, scores, scratch,
-        )  # fmt: skip
-        who = actor[_u(g)]
-        restarted[_u(g)] = who < 0
-        finished[_u(g)] = terminated[_u(g)] and not illegal[_u(g)]
+        _step_game(cfg, s, ep, g, cards, base, actions[_u(g)], seat_mode, illegal_ends, illegal_reward, out, scratch)
+        who = out.actor[_u(g)]
+        out.restarted[_u(g)] = who < 0
+        out.finished[_u(g)] = out.terminated[_u(g)] and not out.illegal[_u(g)]
         seat = ep.book[_u(g), SEAT]
         if seat != EVERY_SEAT:
             who = seat
-        reward[_u(g)] = rewards[_u(g), _u(who)] if who >= 0 else 0.0
+        out.reward[_u(g)] = out.rewards[_u(g), _u(who)] if who >= 0 else 0.0
         k.legal_mask(cfg, s, g, masks[_u(g)], scratch)
         if observe_too:
             encode_update(cfg, b[_u(g)], b[_u(g), k.CURRENT] if seat == EVERY_SEAT else seat, observations[_u(g)], ep.seen[_u(g)], scratch)

@@ -3,15 +3,19 @@
 One game is a one-row :class:`~ordonnance._simulator_kernel.State` played by
 the simulator's rules functions and observed through the batch kernel's
 encoder (:func:`ordonnance._batch_kernel.encode`): no rule and no encoding
-of its own. The entry points take plain arrays, the rules as
-:func:`~ordonnance._simulator_kernel.pack_config`'s vector included, and rebuild the records inside:
-numba's dispatcher types a NamedTuple argument in about a microsecond (an
-array in a twentieth of that), which would be most of an environment step.
+of its own. The entry points take the game's arrays as one :class:`Arrays`
+record, the rules as :func:`~ordonnance._simulator_kernel.pack_config`'s
+vector among them, and rebuild the simulator's records inside; callers call
+their machine code (:func:`ordonnance._entry.compiled_entry`), since numba's
+dispatcher types a NamedTuple argument in about a microsecond, which would be
+most of an environment step.
 
 Everything arrives validated; nothing here raises or reads out of bounds.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -65,24 +69,26 @@ def _look(
         mask[:] = False
 
 
+class Arrays(NamedTuple):
+    """One game's arrays, as the environment holds them from deal to deal."""
+
+    config: Array  # the rules and kernel bots: pack_config's vector
+    board: Array  # the simulator State's board, one row
+    rng: npt.NDArray[np.uint64]  # the simulator State's bot generators
+    book: Array  # LENGTH, WINNER, SCORES + p and the SEEN row (see above)
+    history: npt.NDArray[np.int16]  # the action indices played since the deal, while it has room
+    observation: bk.Observations  # the observation vector of the seat last observed
+    mask: npt.NDArray[np.bool_]  # that seat's legal actions (all False when it is not to act)
+    scratch: Array  # the simulator's working space
+
+
 @numba.njit(cache=True)
 def start(
-    c: Array,
-    board: Array,
-    rng: npt.NDArray[np.uint64],
-    book: Array,
-    history: npt.NDArray[np.int16],
-    cards: Array,
-    seed: np.uint64,
-    bot_seeds: npt.NDArray[np.uint64],
-    kernel_seats: int,
-    seat: int,
-    observation: bk.Observations,
-    mask: npt.NDArray[np.bool_],
-    scratch: Array,
+    arrays: Arrays, cards: Array, seed: np.uint64, bot_seeds: npt.NDArray[np.uint64], kernel_seats: int, seat: int
 ) -> None:
     """Deal ``Game.new(rules, seed=seed)`` (``bot_seeds[p]`` seeds seat p's kernel bot),
     let the kernel bots play, and observe the game from ``seat`` (``seat < 0``: do not)."""
+    c, board, rng, book, history, observation, mask, scratch = arrays
     cfg = k.unpack_config(c)
     s = State(board, rng)
     k.deal(cfg, s, 0, cards, seed, bot_seeds, scratch)
@@ -95,22 +101,11 @@ def start(
 
 
 @numba.njit(cache=True)
-def step(
-    c: Array,
-    board: Array,
-    rng: npt.NDArray[np.uint64],
-    book: Array,
-    history: npt.NDArray[np.int16],
-    a: int,
-    kernel_seats: int,
-    seat: int,
-    observation: bk.Observations,
-    mask: npt.NDArray[np.bool_],
-    scratch: Array,
-) -> int:
+def step(arrays: Arrays, a: int, kernel_seats: int, seat: int) -> int:
     """Action index ``a`` for the seat to act, then the kernel bots of ``kernel_seats``;
     the game observed from ``seat`` (``seat < 0``: not observed). Returns
     ILLEGAL (nothing changed), GOING_ON, or the winner once over (-1: nobody)."""
+    c, board, rng, book, history, observation, mask, scratch = arrays
     cfg = k.unpack_config(c)
     s = State(board, rng)
     if not k.is_legal(cfg, s, 0, a, scratch):
@@ -123,10 +118,8 @@ def step(
 
 
 @numba.njit(cache=True)
-def look(
-    c: Array, board: Array, rng: npt.NDArray[np.uint64], book: Array, seat: int, observation: bk.Observations,
-    mask: npt.NDArray[np.bool_], scratch: Array,
-) -> None:  # fmt: skip
+def look(arrays: Arrays, seat: int) -> None:
     """The game observed from ``seat``: its observation vector (``observation`` must hold
     what ``book``'s SEEN row says) and legal-action mask (all False when ``seat`` is not to act)."""
+    c, board, rng, book, history, observation, mask, scratch = arrays
     _look(k.unpack_config(c), State(board, rng), book, seat, observation, mask, scratch)

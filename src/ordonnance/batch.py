@@ -196,6 +196,8 @@ class Batch:
         self._scores = np.zeros((games, n), np.int64)
         self._finished = np.zeros(games, np.bool_)
         self._restarted = np.zeros(games, np.bool_)
+        self._steps = bk.Steps(self._rewards, self._terminated, self._illegal, self._actor, self._winner, self._scores,
+                               self._reward, self._finished, self._restarted)  # fmt: skip
         self._step_entry: Callable[..., object] | None = None  # bk.step's machine code, found at the first step
         self._observers = np.zeros(games, np.int64)
         self._observation = np.zeros((games, observation_size(n)), np.float32)
@@ -282,9 +284,7 @@ class Batch:
         chosen = self._check_actions(actions)
         args = (
             self._cfg, self._state, self._episodes, self._cards, self._base, chosen, self._seat_mode, self._illegal_ends,
-            self._illegal_reward, self._rewards, self._terminated, self._illegal, self._actor, self._winner,
-            self._scores, self._reward, self._finished, self._restarted, self._observe_too, self._fused, self._mask,
-            self._scratch,
+            self._illegal_reward, self._steps, self._observe_too, self._fused, self._mask, self._scratch,
         )  # fmt: skip
         with np.errstate(over="ignore"):
             if self._step_entry is None:  # the dispatcher's call (it compiles, or loads from the disk cache)

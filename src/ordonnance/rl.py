@@ -82,7 +82,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numba
 import numpy as np
@@ -487,13 +487,15 @@ class _KernelGame:
         self.kernel_seats = 0
         self._shadow: Game | None = None
         self._applied = 0
-        self._head = (self.config, self.board, self.rng, self.book, self.history)
-        self._tail = (self.observation, self.mask, self.scratch)
-        # A step through numba's dispatcher types its eleven arguments first (about a tenth
-        # of a step): call its machine code (found by an illegal action, which changes nothing).
+        self.arrays = ek.Arrays(self.config, self.board, self.rng, self.book, self.history, self.observation,
+                                self.mask, self.scratch)  # fmt: skip
+        # Through numba's dispatcher a step would type its record first (about a tenth of a
+        # step): call the machine code (found by an illegal action, which changes nothing).
         self._step: Callable[..., int] = (
-            compiled_entry(ek.step, *self._head, NUM_ACTIONS, 0, -1, *self._tail) if _JIT else partial(_kernel_call, ek.step)
+            compiled_entry(ek.step, self.arrays, NUM_ACTIONS, 0, -1) if _JIT else partial(_kernel_call, ek.step)
         )
+        self._start: Callable[..., object] | None = None  # ek.start's machine code, found at the first deal
+        self._look: Callable[..., object] | None = None  # ek.look's, found at the first look
 
     @property
     def current_player(self) -> int:
@@ -518,20 +520,24 @@ class _KernelGame:
         self.config[2] = greedy
         self._shadow = None
         self._applied = 0
+        args = (self.arrays, self.cards, np.uint64(seed), bot_seeds, kernel_seats, seat)
         with np.errstate(over="ignore"):
-            ek.start(
-                self.config, self.board, self.rng, self.book, self.history, self.cards, np.uint64(seed), bot_seeds,
-                kernel_seats, seat, self.observation, self.mask, self.scratch,
-            )  # fmt: skip
+            if self._start is None:  # the dispatcher's call (it compiles, or loads from the disk cache)
+                self._start = compiled_entry(cast(Callable[..., int], ek.start), *args)
+            else:
+                self._start(*args)
 
     def step(self, a: int, seat: int) -> int:
         """Action index ``a``, then the kernel bots; observe from ``seat`` (-1: do not).
         Returns ``ek.ILLEGAL``, ``ek.GOING_ON`` or the winner (-1: nobody)."""
-        return int(self._step(*self._head, a, self.kernel_seats, seat, *self._tail))
+        return int(self._step(self.arrays, a, self.kernel_seats, seat))
 
     def look(self, seat: int) -> None:
         """``observation`` and ``mask`` from ``seat``."""
-        _kernel_call(ek.look, self.config, self.board, self.rng, self.book, seat, self.observation, self.mask, self.scratch)
+        if self._look is None:  # the dispatcher's call, as for start
+            self._look = _kernel_call(compiled_entry, ek.look, self.arrays, seat)
+        else:
+            _kernel_call(self._look, self.arrays, seat)
 
     def game(self) -> Game:
         """The Game of this position (kept, and brought up to date from the actions played)."""
