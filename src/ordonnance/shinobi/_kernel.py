@@ -177,14 +177,14 @@ def refresh(state: npt.NDArray[np.int64]) -> None:
     state[ATTACKS] = _attack_counts(state) if state[ORDER] == 3 and state[OVER] == 0 else 0
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _targets(sizes: int) -> int:
     """``sizes`` with :data:`_NO_TARGET` in its empty lanes (no carry between lanes below :data:`_HIGH`)."""
     empty = ~(sizes + _NO_TARGET * _LANES) & _HIGHS
     return sizes | (empty >> (LANE - 1)) * _NO_TARGET
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _mask(state: npt.NDArray[np.int64], at: int) -> int:
     """Bit ``c`` set where ``state[at + c] > 0``, for the five clans."""
     mask = 0
@@ -208,7 +208,7 @@ def _has_legal(state: npt.NDArray[np.int64], order: int) -> bool:
     return bool(state[TABLE_ARMIES] > POPCOUNT[_u(state[_u(ARMIES + p)])])  # a ninja target, or a card to move
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _attack_code(a: int, q: int, b: int) -> int:
     """The code of the attack of the mover's army of clan ``a`` on province ``q``'s army of clan ``b``."""
     return ATTACK_BASE + CLANS * (SEATS * a + q) + b
@@ -264,7 +264,7 @@ def legal(state: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     return k
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
     size = state[_u(PROV + CLANS * q + c)] + delta
     state[_u(PROV + CLANS * q + c)] = size
@@ -276,7 +276,7 @@ def _add(state: npt.NDArray[np.int64], q: int, c: int, delta: int) -> None:
     state[_u(TARGETS + q)] |= _NO_TARGET << (LANE * c)  # changed this turn: not to be attacked
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _play(state: npt.NDArray[np.int64], p: int, code: int) -> None:
     """Take a card of ``code`` from seat ``p``'s hand."""
     left = state[_u(HAND + CODES * p + code)] - 1
@@ -285,13 +285,13 @@ def _play(state: npt.NDArray[np.int64], p: int, code: int) -> None:
     state[_u(HELD + p)] &= ~((1 << code) & 31) if left == 0 else -1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _deploy(state: npt.NDArray[np.int64], p: int, c: int, q: int) -> None:
     _play(state, p, c)
     _add(state, q, c, 1)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _ninja(state: npt.NDArray[np.int64], p: int, q: int, c: int) -> None:
     _play(state, p, NINJA)
     state[DISCARD + NINJA] += 1
@@ -299,13 +299,13 @@ def _ninja(state: npt.NDArray[np.int64], p: int, q: int, c: int) -> None:
     state[_u(DISCARD + c)] += 1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _move(state: npt.NDArray[np.int64], f: int, c: int, t: int) -> None:
     _add(state, f, c, -1)
     _add(state, t, c, 1)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _strike(state: npt.NDArray[np.int64], q: int, b: int) -> None:
     """An attack on the army of clan ``b`` in province ``q``: it loses a card."""
     _add(state, q, b, -1)
@@ -390,7 +390,7 @@ def evaluate(state: npt.NDArray[np.int64], seat: int, clan: int, work: npt.NDArr
     return _value(work, state[N], seat, clan)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _reach(word: int) -> int:
     """Lane ``c``: the largest army of a clan other than ``c`` in the province of size word ``word``
     (the largest army everywhere but in its own lane, which holds the second largest)."""
@@ -403,7 +403,7 @@ def _reach(word: int) -> int:
     return int(best * _LANES - ((best - second) << (LANE * at)))
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _lane_max(x: int, y: int) -> int:
     """The larger of ``x`` and ``y`` in each lane (lanes below :data:`_HIGH`)."""
     keep = ((((x | _HIGHS) - y) & _HIGHS) >> (LANE - 1)) * _LANE_MASK  # the lanes where x >= y
@@ -511,7 +511,7 @@ def greedy(state: npt.NDArray[np.int64], count: int, rng: np.uint64, work: npt.N
     return work[_u(TIES + bounded(draw, ties))], rng
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _nth_other(j: int, p: int) -> int:
     """The ``j``-th seat other than ``p``, in seat order."""
     return j if j < p else j + 1
@@ -547,14 +547,14 @@ _BYTE_LANES = 0xFFFFFFFFFF
 _BYTE_HIGHS = 0x80 * _BYTES
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _below(word: int, size: int) -> int:
     """A 1 at the bottom of each lane of ``word`` below ``size``, for lanes and ``size`` of 1 and
     more (and below :data:`_HIGH`, so that the subtraction borrows from no other lane)."""
     return (((((size - 1) * _LANES) | _HIGHS) - word) & _HIGHS) >> (LANE - 1)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _gather(bits: int) -> int:
     """The lanes' bottom bits of ``bits`` gathered to a 5-bit mask (lane c to bit c)."""
     return (bits | bits >> (LANE - 1) | bits >> 2 * (LANE - 1) | bits >> 3 * (LANE - 1) | bits >> 4 * (LANE - 1)) & 31
@@ -618,14 +618,14 @@ def _nth_attack(state: npt.NDArray[np.int64], p: int, n: int, a: int, i: int) ->
 _RECIPROCALS = np.array([0, 1 << 16, 1 << 15, 21_846, 1 << 14], np.int64)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _divmod_small(i: int, d: int) -> tuple[int, int]:
     """``divmod(i, d)`` for ``0 <= i < 4096`` and ``1 <= d <= 4`` without a division instruction."""
     q = (i * _RECIPROCALS[_u(d)]) >> 16
     return q, i - q * d
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _within(i: int, k: int) -> int:
     """All ones if ``0 <= i < k``, else 0: a choice among a few random ones made without a branch,
     which the processor would mispredict about as often as it took it."""
