@@ -368,10 +368,16 @@ def test_a_save_that_cannot_be_written_is_one_line_and_status_1(tmp_path: Path, 
     assert err.startswith("ordonnance play: error: cannot save the game to ") and err.count("\n") == 1
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """Run in the child before it starts: SIGINT's default action, as a terminal's foreground
+    command has it (pytest-xdist's workers ignore SIGINT, and an ignored signal is inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_leaves_the_game_without_a_traceback() -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "ordonnance", "play", "--seed", "2"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_ctrl_c_as_in_a_terminal,
     )  # fmt: skip
     assert process.stdout is not None
     seen = b""
@@ -659,7 +665,7 @@ def test_ctrl_c_stops_a_tournament_and_its_workers_without_a_traceback() -> None
     # A terminal sends Ctrl-C to the whole process group: the command and its workers.
     process = subprocess.Popen(
         [sys.executable, "-m", "ordonnance", "tournament", "--games", "100000000", "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal,
     )  # fmt: skip
     assert process.stdout is not None
     assert process.stdout.readline().startswith(b"rules: ")  # the tournament is starting

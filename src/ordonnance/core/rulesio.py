@@ -11,7 +11,7 @@ True
 >>> shinobi.Rules.from_dict({"players": 3, "colour": "red"})
 Traceback (most recent call last):
     ...
-ordonnance.errors.InvalidRulesError: unknown rules field(s): 'colour'
+ordonnance.errors.InvalidRulesError: unknown rules field(s): 'colour' in {'players': 3, 'colour': 'red'}
 >>> from ordonnance.core.rulesio import rules_from_json
 >>> rules_from_json(shinobi.Rules, {"players": 9, "samurai": [8] * 5, "ninjas": 3, "attack": "optional"}, ValueError)
 Traceback (most recent call last):
@@ -50,7 +50,7 @@ class DictRules:
             raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
         unknown = set(data) - set(cls._field_names())
         if unknown:
-            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))}")
+            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))} in {data!r:.80}")
         return cls._from_fields(dict(data))
 
     @classmethod
