@@ -28,7 +28,7 @@ from ordonnance.army import (
     describe,
     warm_up,
 )
-from ordonnance import bots, render
+from ordonnance import bots, games, render
 from ordonnance.actions import Action, Claim, Pass, Play, action_from_json, action_to_json
 from ordonnance.cards import Card, CardLike, Symbol, build_deck, deck_counts, standard_deck
 from ordonnance.completion import Completion, best_completion, best_completion_key, can_beat
@@ -107,6 +107,7 @@ __all__ = [
     "compare_armies",
     "deck_counts",
     "describe",
+    "games",
     "ladder",
     "render",
     "simulate",

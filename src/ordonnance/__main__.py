@@ -8,7 +8,8 @@ game) and ``warm-up`` (compile the kernels ahead of their first use).
 NAME --help`` with that game's options. Every mistake gets one line on standard
 error, never a traceback: bad arguments exit with status 2, a file that cannot
 be read or is no valid game (or any other refused value) with status 1; Ctrl-C
-exits with status 130.
+exits with status 130. A long first compile shows on stderr as it runs
+(:mod:`ordonnance.core.compile_bar`).
 
 The commands are written once (:mod:`ordonnance.core.cli`); each game's ``cli``
 module gives its hooks.
@@ -31,6 +32,8 @@ import numpy as np
 
 from ordonnance.cli import demo
 from ordonnance.core import cli as core
+from ordonnance.core import compiling
+from ordonnance.core.compile_bar import CompileBar
 from ordonnance.core import registry
 from ordonnance.errors import OrdonnanceError
 
@@ -432,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
         # (NUMBA_DISABLE_JIT=1) NumPy would report each wraparound as an overflow.
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore"), compiling.watch(CompileBar(sys.stderr)):
             return int(args.run(args, args.parser))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
