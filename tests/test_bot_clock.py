@@ -106,12 +106,11 @@ def _shinobi_montecarlo(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> Non
 
 
 def _black_prince_montecarlo(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> None:
-    def rollouts(tables: Any, base: Any, me: int, own: Any, other: Any, other_hand: int, codes: Any, active: Any,
-                 first: int, stop: int, max_steps: int, seed: Any, policies: Any, margin: float, sums: Any,
-                 counts: Any) -> tuple[int, int]:  # fmt: skip
+    def rollouts(tables: Any, deal: Any, knobs: Any, tally: Any, active: Any, first: int, stop: int,
+                 max_steps: int, seed: Any) -> tuple[int, int]:  # fmt: skip
         fake.kernel_call(first, stop - first, len(active))
-        counts[active] += stop - first
-        sums[active] += (stop - first) * (active == 1)
+        tally.counts[active] += stop - first
+        tally.sums[active] += (stop - first) * (active == 1)
         return stop, 0
 
     monkeypatch.setattr(bp_kernel, "rollouts", rollouts)
@@ -282,7 +281,7 @@ def test_work_shares_survive_chunking(monkeypatch: pytest.MonkeyPatch, fake: Fak
             if module is shinobi_montecarlo:
                 active, first, stop, share, seed, (_, sums, counts) = args[3], args[4], args[5], args[6], args[7], args[2]
             else:
-                active, first, stop, share, seed, sums, counts = args[7], args[8], args[9], args[10], args[11], args[14], args[15]
+                active, first, stop, share, seed, (_, sums, counts) = args[4], args[5], args[6], args[7], args[8], args[3]
             spent = 0
             for j in range(first, stop):
                 if j > first and spent >= share:

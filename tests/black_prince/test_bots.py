@@ -192,9 +192,10 @@ def test_the_kernel_search_stops_after_the_first_rollout_index_that_reaches_max_
         def search(first: int, stop: int, max_steps: int) -> tuple[int, int, np.ndarray]:
             sums, counts = np.zeros(len(codes)), np.zeros(len(codes), np.int64)
             with np.errstate(over="ignore"):
-                j, steps = kernel.rollouts(kinds.tables, base, view.seat, own, other, view.hand_sizes[1 - view.seat],
-                                           codes, active, first, stop, max_steps, np.uint64(11), policies, 0.05,
-                                           sums, counts)  # fmt: skip
+                deal = kernel.Deal(base, view.seat, own, other, view.hand_sizes[1 - view.seat])
+                j, steps = kernel.rollouts(kinds.tables, deal, kernel.Knobs(policies, 0.05),
+                                           kernel.Tally(codes, sums, counts), active, first, stop, max_steps,
+                                           np.uint64(11))  # fmt: skip
             assert (counts == j - first).all()
             return j, steps, sums
 

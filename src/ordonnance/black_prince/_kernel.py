@@ -674,15 +674,38 @@ def shuffled(pool: npt.NDArray[np.int64], state: np.uint64) -> tuple[npt.NDArray
     return out, state
 
 
+class Deal(NamedTuple):
+    """A seat's view, to be dealt again and again by :func:`rollouts`."""
+
+    base: State  # what the view shows (black_prince._bridge.state_of_view)
+    me: int  # the seat whose view it is
+    own_pool: npt.NDArray[np.int64]  # the seat's own deck, unseen order
+    other_pool: npt.NDArray[np.int64]  # the other seat's hand and deck, unseen
+    other_hand: int  # how many of other_pool are in its hand
+
+
+class Knobs(NamedTuple):
+    """How :func:`rollouts` plays and values a rollout."""
+
+    policies: npt.NDArray[np.int64]  # the kernel bot of each seat
+    margin_weight: float  # the weight of the routed-cards margin
+
+
+class Tally(NamedTuple):
+    """The actions under test and what their rollouts add up (see :func:`rollouts`)."""
+
+    actions: npt.NDArray[np.int64]  # action codes
+    sums: npt.NDArray[np.float64]  # [a]: the values of a's rollouts, summed
+    counts: npt.NDArray[np.int64]  # [a]: a's rollouts
+
+
 @numba.njit(cache=True)
-def rollouts(tb: Tables, base: State, me: int, own_pool: npt.NDArray[np.int64],
-             other_pool: npt.NDArray[np.int64], other_hand: int, actions: npt.NDArray[np.int64],
-             active: npt.NDArray[np.int64], first: int, stop: int, max_steps: int, seed: np.uint64,
-             policies: npt.NDArray[np.int64], margin_weight: float, sums: npt.NDArray[np.float64],
-             counts: npt.NDArray[np.int64]) -> tuple[int, int]:  # fmt: skip
+def rollouts(tb: Tables, deal: Deal, knobs: Knobs, tally: Tally, active: npt.NDArray[np.int64],
+             first: int, stop: int, max_steps: int, seed: np.uint64) -> tuple[int, int]:  # fmt: skip
     """The Monte-Carlo bot's search: determinized rollouts ``first .. stop - 1`` of each
-    action in ``active`` from ``base`` (seat ``me``'s view), played out by ``policies``;
-    adds each rollout's value to ``sums[action]`` and counts it in ``counts``.
+    action in ``active`` from ``deal.base`` (seat ``deal.me``'s view), played out by
+    ``knobs.policies``; adds each rollout's value to ``tally.sums[action]`` and counts it
+    in ``tally.counts``.
 
     Rollout ``j`` deals the same hidden cards and bot streams for every action: the
     own deck ``own_pool`` shuffled, the other seat's ``other_pool`` shuffled into a hand
@@ -690,6 +713,9 @@ def rollouts(tb: Tables, base: State, me: int, own_pool: npt.NDArray[np.int64],
     played for every action, the search stops once the decisions played in the
     rollouts reach ``max_steps`` (so every action keeps the same rollouts and at least
     one). Returns the next ``j`` and the decisions played."""
+    base, me, own_pool, other_pool, other_hand = deal  # unpacked once: no reference count per use
+    policies, margin_weight = knobs
+    actions, sums, counts = tally
     size = base.decks.shape[1]
     dealt = new_state(size)
     st = new_state(size)

@@ -128,6 +128,9 @@ class MonteCarlo(RolloutBot):
         sums = np.zeros(len(actions))
         counts = np.zeros(len(actions), np.int64)
         active = np.arange(len(actions), dtype=np.int64)
+        deal = kernel.Deal(base, view.seat, own, other, other_hand)
+        knobs = kernel.Knobs(policies, self.margin_weight)
+        tally = kernel.Tally(codes, sums, counts)
         rounds = max(1, math.ceil(math.log2(len(actions))))
         for r in range(rounds):
             per_action = max(1, budget // rounds // len(active))
@@ -140,9 +143,8 @@ class MonteCarlo(RolloutBot):
                 if first and used >= share:  # the round's work was spent by its last rollout index
                     return 0
                 with np.errstate(over="ignore"):
-                    end, steps = kernel.rollouts(kinds.tables, base, view.seat, own, other, other_hand, codes, active,
-                                                 first, first + count, share - used, np.uint64(round_seed), policies,
-                                                 self.margin_weight, sums, counts)  # fmt: skip
+                    end, steps = kernel.rollouts(kinds.tables, deal, knobs, tally, active, first, first + count,
+                                                 share - used, np.uint64(round_seed))
                 used += steps
                 return int(end) - first
 
