@@ -63,7 +63,7 @@ from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.core.rollouts import RolloutBot
+from ordonnance.core.rollouts import RolloutBot, WorkShare
 from ordonnance.core.clock import HalvingClock, time_limit_argument
 from ordonnance.errors import OrdonnanceTypeError
 
@@ -134,22 +134,14 @@ class MonteCarlo(RolloutBot):
         rounds = max(1, math.ceil(math.log2(len(actions))))
         for r in range(rounds):
             per_action = max(1, budget // rounds // len(active))
-            share = work_left // (rounds - r)
             round_seed, _ = splitmix64((seed + r * 0x9E3779B97F4A7C15) & ((1 << 64) - 1))
-            used = 0
-
-            def play(first: int, count: int) -> int:
-                nonlocal used
-                if first and used >= share:  # the round's work was spent by its last rollout index
-                    return 0
-                with np.errstate(over="ignore"):
-                    end, steps = kernel.rollouts(kinds.tables, deal, knobs, tally, active, first, first + count,
-                                                 share - used, np.uint64(round_seed))
-                used += steps
-                return int(end) - first
-
-            clock.run_round(play, len(active), per_action, rounds - r)
-            work_left -= used
+            round_ = WorkShare(
+                work_left // (rounds - r),
+                lambda first, stop, most: kernel.rollouts(kinds.tables, deal, knobs, tally, active, first, stop, most,
+                                                          np.uint64(round_seed)),
+            )  # fmt: skip
+            clock.run_round(round_.play, len(active), per_action, rounds - r)
+            work_left -= round_.used
             means = sums[active] / counts[active]
             order = sorted(range(len(active)), key=lambda i: (-means[i], int(active[i])))
             active = np.array(sorted(int(active[i]) for i in order[: max(1, (len(active) + 1) // 2)]), np.int64)

@@ -18,14 +18,17 @@ shinobi.bots.MonteCarlo(seed=1, rollouts=64, margin_weight=0.2)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
+
+import numpy as np
 
 from ordonnance.core.bots import SearchBot, legal
 from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
 from ordonnance.errors import InvalidRulesError, OrdonnanceError
 
-__all__ = ["RolloutBot", "check_rollout_options"]
+__all__ = ["RolloutBot", "WorkShare", "check_rollout_options"]
 
 
 def check_rollout_options(
@@ -142,3 +145,31 @@ class RolloutBot(SearchBot):
 
     def _rehearse(self, view: Any) -> None:
         self._halving(view, legal(view, self.view_type), 0, 1, 1, HalvingClock(None))
+
+
+class WorkShare:
+    """One round of sequential halving under a work bound, played in the chunks the clock asks
+    for (:meth:`HalvingClock.run_round <ordonnance.core.clock.HalvingClock.run_round>`).
+
+    ``run(first, stop, max_work)`` plays rollout indices ``first .. stop - 1`` of every
+    action left, stopping after the first index whose work reaches ``max_work``, and
+    returns the next index and the work it spent. The round stops after the first rollout
+    index whose work reaches ``share``, whichever chunk that falls in, so a round in
+    chunks plays exactly the rollouts of the same round in one call.
+    """
+
+    def __init__(self, share: int, run: Callable[[int, int, int], tuple[int, int]]) -> None:
+        self.share = share
+        """The work the round may spend."""
+        self.used = 0
+        """The work spent so far."""
+        self._run = run
+
+    def play(self, first: int, count: int) -> int:
+        """Play up to ``count`` rollout indices from ``first``; return how many were played."""
+        if first and self.used >= self.share:  # spent by the last rollout index of an earlier chunk
+            return 0
+        with np.errstate(over="ignore"):
+            end, spent = self._run(first, first + count, self.share - self.used)
+        self.used += int(spent)
+        return int(end) - first

@@ -83,7 +83,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance.core.rollouts import RolloutBot
+from ordonnance.core.rollouts import RolloutBot, WorkShare
 from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import nth_output
@@ -322,22 +322,13 @@ class MonteCarlo(RolloutBot):
         for r in range(rounds):
             per_action = max(1, budget // (rounds * len(alive)))
             stream, round_seed = splitmix64(stream)
-            share = work_left // (rounds - r)
             active = np.array(alive, np.int64)
-            used = 0
-
-            def play(first: int, count: int) -> int:
-                nonlocal used
-                if first and used >= share:  # the round's work was spent by its last rollout index
-                    return 0
-                with np.errstate(over="ignore"):
-                    end, spent = rollouts(pos, knobs, tally, active, first, first + count, share - used,
-                                          np.uint64(round_seed))  # fmt: skip
-                used += spent
-                return end - first
-
-            clock.run_round(play, len(alive), per_action, rounds - r)
-            work_left -= used
+            round_ = WorkShare(
+                work_left // (rounds - r),
+                lambda first, stop, most: rollouts(pos, knobs, tally, active, first, stop, most, np.uint64(round_seed)),
+            )  # fmt: skip
+            clock.run_round(round_.play, len(alive), per_action, rounds - r)
+            work_left -= round_.used
             alive.sort(key=lambda a: (-sums[a] / played[a], a))
             alive = alive[: max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1 or clock.out():
