@@ -47,6 +47,23 @@ def mc(m, rules, rollouts, moves=5):
             m.bots.MonteCarlo(seed=s, rollouts=rollouts).choose(g.view(g.current_player))
     return run
 
+def ismcts(iterations, moves=3):
+    def run():
+        for s in range(moves):
+            g = od.Game.new(od.Rules(), seed=s)
+            od.bots.ISMCTS(seed=s, iterations=iterations).choose(g.view(g.current_player))
+    return run
+
+def batch(games, steps):
+    from ordonnance.batch import Batch
+    def run():
+        b = Batch(games, od.Rules(), opponent="greedy", seed=1)
+        rng = np.random.default_rng(0)
+        for _ in range(steps):
+            mask = b.legal_action_mask()
+            b.step(np.argmax(mask * rng.random(mask.shape), axis=1))
+    return run
+
 cases = {
  "ordonnance simulate random 100k": lambda: od.simulate(od.Rules(), games=100_000, seed=1),
  "ordonnance simulate greedy 20k": lambda: od.simulate(od.Rules(), games=20_000, seed=1, players=[od.bots.Greedy(seed=0), od.bots.Greedy(seed=1)]),
@@ -55,9 +72,11 @@ cases = {
  "ordonnance Game API 200 games": playthrough(od, od.Rules(), 200),
  "shinobi Game API 50 games": playthrough(shinobi, shinobi.Rules(), 50),
  "black_prince Game API 50 games": playthrough(bp, bp.Rules(), 50),
- "ordonnance MonteCarlo 5 moves x 400": mc(od, od.Rules(), 400),
+ "ordonnance MonteCarlo 5 moves x 4000": mc(od, od.Rules(), 4000),
  "shinobi MonteCarlo 5 moves x 64": mc(shinobi, shinobi.Rules(), 64),
  "black_prince MonteCarlo 5 moves x 64": mc(bp, bp.Rules(), 64),
+ "ordonnance ISMCTS 3 moves x 3000": ismcts(3000),
+ "ordonnance Batch 512 games x 40 steps": batch(512, 40),
 }
 if len(sys.argv) > 1:
     cases = {k: v for k, v in cases.items() if sys.argv[1] in k}

@@ -188,9 +188,9 @@ def _bots_play(cfg: Config, s: State, ep: Episodes, g: int, scratch: Array) -> N
         return
     b = s.board
     while not b[_u(g), k.OVER] and b[_u(g), k.CURRENT] != seat:
-        a = k.bot_action(cfg, s, g, scratch)
+        a = k.chosen(cfg, s, g, scratch)
         _record(ep, g, a)
-        k.apply_action(cfg, s, g, a, scratch)
+        k.step(cfg, s, g, a, scratch)
 
 
 @numba.njit(cache=True)
@@ -278,7 +278,7 @@ def _step_game(
         return
     p = b[_u(g), k.CURRENT]
     out.actor[_u(g)] = p
-    if not k.is_legal(cfg, s, g, a, scratch):
+    if not k.legal(cfg, s, g, a, scratch):
         out.illegal[_u(g)] = True
         if illegal_ends:
             out.rewards[_u(g), _u(p)] = illegal_reward
@@ -286,7 +286,7 @@ def _step_game(
             ep.book[_u(g), DONE] = 1
         return
     _record(ep, g, a)
-    k.apply_action(cfg, s, g, a, scratch)
+    k.step(cfg, s, g, a, scratch)
     _bots_play(cfg, s, ep, g, scratch)
     if b[_u(g), k.OVER]:
         w = k.outcome(cfg, s, g, out.scores[_u(g)], scratch)
@@ -362,7 +362,7 @@ def step(
         if seat != EVERY_SEAT:
             who = seat
         out.reward[_u(g)] = out.rewards[_u(g), _u(who)] if who >= 0 else 0.0
-        k.legal_mask(cfg, s, g, masks[_u(g)], scratch)
+        k.fill_legal_mask(cfg, s, g, masks[_u(g)], scratch)
         if observe_too:
             encode_update(cfg, b[_u(g)], b[_u(g), k.CURRENT] if seat == EVERY_SEAT else seat, observations[_u(g)], ep.seen[_u(g)], scratch)
 
@@ -372,7 +372,7 @@ def legal_masks(cfg: Config, s: State, out: npt.NDArray[np.bool_], scratch: Arra
     """``out[g]``: the legal actions of the seat to act in game g (all False once over)."""
     s, out, scratch = borrowed_state(s), borrowed(out), borrowed(scratch)
     for g in range(s.board.shape[0]):
-        k.legal_mask(cfg, s, g, out[_u(g)], scratch)
+        k.fill_legal_mask(cfg, s, g, out[_u(g)], scratch)
 
 
 @numba.njit(cache=True)

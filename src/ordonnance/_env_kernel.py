@@ -44,7 +44,7 @@ def _apply(cfg: Config, s: State, book: Array, history: npt.NDArray[np.int16], a
     if length < history.shape[0]:
         history[length] = a
     book[LENGTH] = length + 1
-    k.apply_action(cfg, s, 0, a, scratch)
+    k.step(cfg, s, k.ONLY_GAME, a, scratch)
 
 
 @numba.njit(cache=True, inline="always")
@@ -53,9 +53,9 @@ def _bots_play(cfg: Config, s: State, book: Array, history: npt.NDArray[np.int16
     the winner goes into ``book`` once the game is over."""
     b = s.board
     while not b[0, k.OVER] and (kernel_seats >> b[0, k.CURRENT]) & 1:
-        _apply(cfg, s, book, history, k.bot_action(cfg, s, 0, scratch), scratch)
+        _apply(cfg, s, book, history, k.chosen(cfg, s, k.ONLY_GAME, scratch), scratch)
     if b[0, k.OVER]:
-        book[WINNER] = k.outcome(cfg, s, 0, book[SCORES : SCORES + k.SEATS], scratch)
+        book[WINNER] = k.outcome(cfg, s, k.ONLY_GAME, book[SCORES : SCORES + k.SEATS], scratch)
 
 
 @numba.njit(cache=True, inline="always")
@@ -64,7 +64,7 @@ def _look(
 ) -> None:
     bk.encode_update(cfg, s.board[0], seat, observation, book[SEEN : SEEN + bk.SEEN], scratch)
     if s.board[0, k.CURRENT] == seat:
-        k.legal_mask(cfg, s, 0, mask, scratch)
+        k.fill_legal_mask(cfg, s, k.ONLY_GAME, mask, scratch)
     else:
         mask[:] = False
 
@@ -91,7 +91,7 @@ def start(
     c, board, rng, book, history, observation, mask, scratch = arrays
     cfg = k.unpack_config(c)
     s = State(board, rng)
-    k.deal(cfg, s, 0, cards, seed, bot_seeds, scratch)
+    k.deal(cfg, s, k.ONLY_GAME, cards, seed, bot_seeds, scratch)
     book[LENGTH] = 0
     book[WINNER] = -1
     book[SEEN + bk.SEEN_ME] = -1  # a new deal: its first observation is written afresh
@@ -108,7 +108,7 @@ def step(arrays: Arrays, a: int, kernel_seats: int, seat: int) -> int:
     c, board, rng, book, history, observation, mask, scratch = arrays
     cfg = k.unpack_config(c)
     s = State(board, rng)
-    if not k.is_legal(cfg, s, 0, a, scratch):
+    if not k.legal(cfg, s, k.ONLY_GAME, a, scratch):
         return ILLEGAL
     _apply(cfg, s, book, history, a, scratch)
     _bots_play(cfg, s, book, history, kernel_seats, scratch)

@@ -316,15 +316,15 @@ def descend(
     while s.board[0, kernel.OVER] == 0 and depth < MAX_DEPTH:
         p = s.board[0, kernel.CURRENT]
         if knobs.claim_first and cfg.explicit_claims:
-            t = kernel._first_claim(cfg, s.board, 0, p, scratch)
+            t = kernel.first_claim(cfg, s.board, kernel.ONLY_GAME, p, scratch)
             if t >= 0:
-                kernel.apply_action(cfg, s, 0, kernel.CLAIM_ACTIONS + t, scratch)  # claimed, not searched
+                kernel.step(cfg, s, kernel.ONLY_GAME, kernel.CLAIM_ACTIONS + t, scratch)  # claimed, not searched
                 continue
         if knobs.me >= 0 and p != knobs.me:
-            a = planned(cfg, s, knobs.planner_kind, knobs.odds, scratch) if (knobs.planner >> p) & 1 else kernel.bot_action(cfg, s, 0, scratch)
-            kernel.apply_action(cfg, s, 0, a, scratch)  # modelled, not searched
+            a = planned(cfg, s, knobs.planner_kind, knobs.odds, scratch) if (knobs.planner >> p) & 1 else kernel.chosen(cfg, s, kernel.ONLY_GAME, scratch)
+            kernel.step(cfg, s, kernel.ONLY_GAME, a, scratch)  # modelled, not searched
             continue
-        kernel.legal_mask(cfg, s, 0, legal, scratch)
+        kernel.fill_legal_mask(cfg, s, kernel.ONLY_GAME, legal, scratch)
         k = untried(tree, node, legal, choices)
         total = 0
         for a in range(kernel.NUM_ACTIONS):
@@ -333,7 +333,7 @@ def descend(
             best = priority(s, choices[0])
             for i in range(1, k):
                 best = max(best, priority(s, choices[i]))
-            a = NONE
+            a = kernel.NO_ACTION  # not the literal NONE, for which numba would compile kernel.step again
             ties = 0
             for i in range(k):
                 if priority(s, choices[i]) == best:  # the best at random: keep the t-th with chance 1/t
@@ -346,14 +346,14 @@ def descend(
                             a = choices[i]
             select(tree, node, legal, knobs.exploration)  # the legal siblings were available too
             node = add_child(tree, node, a, s.board[0, kernel.CURRENT])
-            kernel.apply_action(cfg, s, 0, a, scratch)
+            kernel.step(cfg, s, kernel.ONLY_GAME, a, scratch)
             path[depth] = node
             return depth + 1
         child = select(tree, node, legal, knobs.exploration)
         if child == NONE:
             break  # no legal action (only where the engine would not ask): defensive
         node = child
-        kernel.apply_action(cfg, s, 0, nodes[node, ACTION], scratch)
+        kernel.step(cfg, s, kernel.ONLY_GAME, nodes[node, ACTION], scratch)
         path[depth] = node
         depth += 1
     return depth
@@ -442,8 +442,8 @@ def roll_out(cfg: kernel.Config, s: kernel.State, planner: int, kind: int, odds:
         if (planner >> s.board[0, kernel.CURRENT]) & 1:
             a = odds_into(cfg, s, odds, scratch, work) if kind == 1 else planner_action(cfg, s, scratch)
         else:
-            a = kernel.bot_action(cfg, s, 0, scratch)
-        kernel.apply_action(cfg, s, 0, a, scratch)
+            a = kernel.chosen(cfg, s, kernel.ONLY_GAME, scratch)
+        kernel.step(cfg, s, kernel.ONLY_GAME, a, scratch)
 
 
 @numba.njit(cache=True)
@@ -464,8 +464,8 @@ def finish(
     if knobs.planner:
         roll_out(cfg, s, knobs.planner, knobs.planner_kind, knobs.odds, scratch)
     else:
-        kernel.play_out(cfg, s, 0, -1, out_actions, False, scratch)
-    winner = kernel.outcome(cfg, s, 0, scores, scratch)
+        kernel.play_out(cfg, s, kernel.ONLY_GAME, kernel.NO_ACTION, out_actions, False, scratch)
+    winner = kernel.outcome(cfg, s, kernel.ONLY_GAME, scores, scratch)
     for p in range(n):
         value[p] = reward(winner, scores, p, n, knobs.margin_weight, knobs.max_score)
     nodes = tree.nodes
@@ -533,7 +533,7 @@ def iterate_halving(
         for i in range(roots.shape[0]):
             child = roots[i]
             kernel.copy_game(dealt, 0, work, 0)
-            kernel.apply_action(cfg, work, 0, nodes[child, ACTION], scratch)
+            kernel.step(cfg, work, kernel.ONLY_GAME, nodes[child, ACTION], scratch)
             nodes[child, AVAILABLE] += 1
             path[0] = child
             ties, _ = _splitmix64_jit(state ^ (np.uint64(i + 1) * _ROOT_GAMMA))

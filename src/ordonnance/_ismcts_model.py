@@ -140,7 +140,7 @@ def forced(cfg: kernel.Config, b: npt.NDArray[np.int64], p: int, scratch: npt.ND
     """What the rollout policies play before they weigh a card: the claim of seat p's first
     provable territory (game 0 of the board ``b``), a pass when p has no play, else -1."""
     if cfg.explicit_claims:
-        t = kernel._first_claim(cfg, b, 0, p, scratch)
+        t = kernel.first_claim(cfg, b, kernel.ONLY_GAME, p, scratch)
         if t >= 0:
             return kernel.CLAIM_ACTIONS + t
     if b[0, kernel.OPEN + p] == 0 or b[0, kernel.HAND_LEN + p] == 0:

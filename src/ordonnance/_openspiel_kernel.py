@@ -79,7 +79,7 @@ def _answer(cfg: k.Config, s: k.State, work: Array) -> int:
     if board[0, k.OVER]:
         return OVER
     mask = work[MASK:].view(np.bool_)
-    k.legal_mask(cfg, s, 0, mask, work[SCRATCH:MASK])
+    k.fill_legal_mask(cfg, s, k.ONLY_GAME, mask, work[SCRATCH:MASK])
     first = board.shape[1] - NUM_ACTIONS  # s.board: the flat board as one row
     at = first
     for a in range(NUM_ACTIONS):
@@ -94,7 +94,7 @@ def start(work: Array, board: Array, cards: Array, seed: np.uint64) -> int:
     """Deal ``cards`` shuffled from ``seed`` (as ``Game.new``); returns the answer."""
     cfg = k.unpack_config(work[CONFIG:SCRATCH])
     s = _state(board)
-    k.deal(cfg, s, 0, cards, seed, np.zeros(k.SEATS, np.uint64), work[SCRATCH:MASK])
+    k.deal(cfg, s, k.ONLY_GAME, cards, seed, np.zeros(k.SEATS, np.uint64), work[SCRATCH:MASK])
     return _answer(cfg, s, work)
 
 
@@ -103,9 +103,9 @@ def step(work: Array, board: Array, a: int) -> int:
     """Apply action index ``a`` if it is legal (any int64); returns the answer."""
     cfg = k.unpack_config(work[CONFIG:SCRATCH])
     s = _state(board)
-    if not k.is_legal(cfg, s, 0, a, work[SCRATCH:MASK]):
+    if not k.legal(cfg, s, k.ONLY_GAME, a, work[SCRATCH:MASK]):
         return ILLEGAL
-    k.apply_action(cfg, s, 0, a, work[SCRATCH:MASK])
+    k.step(cfg, s, k.ONLY_GAME, a, work[SCRATCH:MASK])
     return _answer(cfg, s, work)
 
 
@@ -115,7 +115,7 @@ def prepared(work: Array, board: Array) -> int:
     set; returns the answer."""
     cfg = k.unpack_config(work[CONFIG:SCRATCH])
     s = _state(board)
-    k.prepare(cfg, s, 0)
+    k.prepare(cfg, s, k.ONLY_GAME)
     return _answer(cfg, s, work)
 
 
@@ -128,4 +128,4 @@ def observe(work: Array, board: Array, seat: int, out: npt.NDArray[np.float32]) 
 @numba.njit(cache=True)
 def result(work: Array, board: Array, scores: Array) -> int:
     """The scores (into ``scores``) and the winner (-1: nobody) of a finished game."""
-    return k.outcome(k.unpack_config(work[CONFIG:SCRATCH]), _state(board), 0, scores, work[SCRATCH:MASK])
+    return k.outcome(k.unpack_config(work[CONFIG:SCRATCH]), _state(board), k.ONLY_GAME, scores, work[SCRATCH:MASK])

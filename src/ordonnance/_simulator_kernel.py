@@ -27,7 +27,7 @@ Everything arrives validated; nothing here raises or reads out of bounds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numba
 import numpy as np
@@ -848,6 +848,51 @@ def record_action(s: State, g: int, a: int, row: Array) -> None:
     else:
         row[1] = 0
         row[2] = -1
+
+
+# The rules compiled once each. numba compiles an ``inline="always"`` function
+# again at every place that calls it, and the rules above are such functions
+# all the way down: every search, batched or single-game kernel that called
+# them directly compiled the whole engine again at each call (the ISMCTS
+# search five times). These entry points hold one copy each, which every
+# kernel outside the simulator's own loops calls (and LLVM may still inline).
+# numba compiles a function again for each literal constant it is handed, so
+# the kernels of one game pass ONLY_GAME (an int64) as ``g``, not a literal 0.
+
+#: Game 0 of a one-game state, typed as any other game index (see above).
+ONLY_GAME = cast(int, np.int64(0))
+#: No action (a ``forced`` action of :func:`play_out`), typed as any action index.
+NO_ACTION = cast(int, np.int64(-1))
+
+
+@numba.njit(cache=True)
+def step(cfg: Config, s: State, g: int, a: int, scratch: Array) -> None:
+    """:func:`apply_action`, compiled once."""
+    apply_action(cfg, borrowed_state(s), g, a, borrowed(scratch))
+
+
+@numba.njit(cache=True)
+def chosen(cfg: Config, s: State, g: int, scratch: Array) -> int:
+    """:func:`bot_action`, compiled once."""
+    return bot_action(cfg, borrowed_state(s), g, borrowed(scratch))
+
+
+@numba.njit(cache=True)
+def legal(cfg: Config, s: State, g: int, a: int, scratch: Array) -> bool:
+    """:func:`is_legal`, compiled once."""
+    return is_legal(cfg, borrowed_state(s), g, a, borrowed(scratch))
+
+
+@numba.njit(cache=True)
+def fill_legal_mask(cfg: Config, s: State, g: int, row: npt.NDArray[np.bool_], scratch: Array) -> None:
+    """:func:`legal_mask`, compiled once."""
+    legal_mask(cfg, borrowed_state(s), g, borrowed(row), borrowed(scratch))
+
+
+@numba.njit(cache=True)
+def first_claim(cfg: Config, b: Array, g: int, p: int, scratch: Array) -> int:
+    """:func:`_first_claim`, compiled once."""
+    return _first_claim(cfg, borrowed(b), g, p, borrowed(scratch))
 
 
 @numba.njit(cache=True)
