@@ -127,7 +127,8 @@ def determinize(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.in
     """
     pool, dealt = pos.pool, pos.dealt
     n_pool = pool.shape[0]
-    deal[:] = pool
+    for i in range(n_pool):  # not deal[:] = pool: numba compiles a shape-mismatch message for that
+        deal[i] = pool[i]
     for i in range(n_pool - 1, 0, -1):
         state, value = _splitmix64_jit(state)
         k = kernel.bounded(value, i + 1)

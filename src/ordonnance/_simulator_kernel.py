@@ -469,7 +469,8 @@ def _reach(row: Any, t: int, p: int, q: int, mine: int, private: bool, scratch: 
     length = row[_u(ARMY_LEN + _at(t, q))]
     if private:
         pool = span(scratch, POOL, 32)
-        pool[:] = span(row, HIDDEN, 32)
+        for m in range(32):  # not pool[:] = ...: numba compiles a shape-mismatch message for that
+            pool[_u(m)] = row[_u(HIDDEN + m)]
         for i in range(row[_u(HAND_LEN + p)]):
             pool[_u(lane(row[_u(HAND + p)], i))] -= 1
         word = first_completion(w, length, pool, 0, 0, 32, mine)

@@ -216,7 +216,7 @@ class _Ordonnance(Hooks):
 
     def first_uses(self) -> Sequence[FirstUse]:
         """The army evaluator, the completion search, the odds, the view sampler, an ISMCTS move,
-        the Gymnasium environments (extra ``rl``) and the OpenSpiel game (extra ``openspiel``)."""
+        the batched games, the Gymnasium environments (extra ``rl``) and the OpenSpiel game (extra ``openspiel``)."""
         from ordonnance.core.warmup import FirstUse
 
         name = self.name
@@ -225,9 +225,10 @@ class _Ordonnance(Hooks):
             FirstUse(name, "Ordonnance: best_completion_key", _use_completion, cost=2.0),
             FirstUse(name, "Ordonnance: territory_odds", _use_odds, cost=1.5),
             FirstUse(name, "Ordonnance: view.sample_game", _use_sample_game, cost=1.0),
-            FirstUse(name, "Ordonnance: ISMCTS first move", _use_ismcts, cost=250.0),
-            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=80.0, extra="rl", module="gymnasium"),
-            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=100.0, extra="rl", module="gymnasium"),
+            FirstUse(name, "Ordonnance: ISMCTS first move", _use_ismcts, cost=60.0),
+            FirstUse(name, "Ordonnance: batched games (Batch)", _use_batch, cost=50.0),
+            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=10.0, extra="rl", module="gymnasium"),
+            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=5.0, extra="rl", module="gymnasium"),
             FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=40.0, extra="openspiel", module="pyspiel"),
         ]
 
@@ -284,6 +285,15 @@ def _use_gymnasium() -> object:
         if over:
             break
     return env
+
+
+def _use_batch() -> object:
+    from ordonnance.batch import Batch
+
+    batch = Batch(4, opponent="greedy", seed=0)
+    for _ in range(3):
+        batch.step(np.argmax(batch.legal_action_mask(), axis=1))
+    return batch.observe()
 
 
 def _use_vector_env() -> object:
