@@ -3,6 +3,7 @@ kernels in numba's cache; bad arguments are refused; missing extras are skipped.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import os
 import subprocess
 import sys
@@ -89,3 +90,62 @@ def test_cache_locations_name_existing_folders() -> None:
     assert locations and all(os.path.isabs(path) for path in locations)
     assert warmup.common_folder(locations) == os.path.commonpath(locations)
     assert warmup.common_folder([]) == ""
+
+
+def _use(name: str, cost: float, after: str | None = None) -> warmup.FirstUse:
+    return warmup.FirstUse("black-prince", name, lambda: None, cost=cost, after=after)
+
+
+def test_a_use_starts_once_the_use_it_comes_after_has_finished() -> None:
+    uses = [_use("a", 50), _use("b", 15, "a"), _use("c", 10, "b"), _use("d", 25), _use("e", 10, "d"), _use("f", 1, "not run")]
+    assert warmup._priorities(uses) == [75, 25, 10, 35, 10, 1]  # each cost plus the longest chain waiting for it
+    every = set(range(len(uses)))
+    assert warmup._ready(uses, every, set(), busy=False) == [0, 3, 5]
+    assert warmup._ready(uses, every - {0, 3}, set(), busy=True) == [5]  # b and e wait while a and d run
+    assert warmup._ready(uses, {1, 2, 4}, {0, 3, 5}, busy=False) == [1, 4]
+    assert warmup._ready(uses, {2}, {0, 1, 3, 4, 5}, busy=False) == [2]
+
+
+def test_uses_that_wait_for_each_other_still_run() -> None:
+    uses = [_use("x", 1, "y"), _use("y", 2, "x"), _use("z", 1, "z")]
+    assert warmup._ready(uses, {0, 1, 2}, set(), busy=True) == [2]  # waiting for itself is not waiting
+    assert warmup._ready(uses, {0, 1}, {2}, busy=True) == []
+    assert sorted(warmup._ready(uses, {0, 1}, {2}, busy=False)) == [0, 1]  # nothing runs: the cycle is broken
+
+
+def test_every_after_names_a_first_use_of_the_same_game() -> None:
+    for game in registry.names():
+        uses = warmup.first_uses(game)
+        names = {use.name for use in uses}
+        assert {use.after for use in uses if use.after is not None} <= names
+    ordonnance = {use.name: use for use in warmup.first_uses("ordonnance")}
+    assert ordonnance["Ordonnance: batched games (Batch)"].after == "Ordonnance: ISMCTS first move"
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="without the JIT it only measures the Python engine")
+def test_the_montecarlo_move_waits_for_the_simulator_whose_kernels_it_loads() -> None:
+    seen: list[warmup.Outcome] = []
+    outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)
+    assert [outcome.error for outcome in outcomes] == [None, None]
+    assert [outcome.use.name for outcome in seen] == [
+        "Black Prince: simulate (Random and Greedy bots)", "Black Prince: MonteCarlo first move"]  # fmt: skip
+
+
+def test_a_pool_broken_by_a_dead_worker_fails_the_uses_left_without_raising(monkeypatch: pytest.MonkeyPatch) -> None:
+    class BrokenPool:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def __enter__(self) -> BrokenPool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def submit(self, *args: object) -> None:
+            raise cf.process.BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(cf, "ProcessPoolExecutor", BrokenPool)
+    seen: list[warmup.Outcome] = []
+    outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)
+    assert len(seen) == 2 and all("the worker failed" in str(o.error) and "a worker died" in str(o.error) for o in outcomes)

@@ -220,16 +220,17 @@ class _Ordonnance(Hooks):
         from ordonnance.core.warmup import FirstUse
 
         name = self.name
+        batch = "Ordonnance: batched games (Batch)"  # after ISMCTS, which compiles the rules' entry points it calls
         return [
             FirstUse(name, "Ordonnance: army_keys", _use_army_keys, cost=1.0),
             FirstUse(name, "Ordonnance: best_completion_key", _use_completion, cost=2.0),
             FirstUse(name, "Ordonnance: territory_odds", _use_odds, cost=1.5),
             FirstUse(name, "Ordonnance: view.sample_game", _use_sample_game, cost=1.0),
-            FirstUse(name, "Ordonnance: ISMCTS first move", _use_ismcts, cost=60.0),
-            FirstUse(name, "Ordonnance: batched games (Batch)", _use_batch, cost=50.0),
-            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=10.0, extra="rl", module="gymnasium"),
-            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=5.0, extra="rl", module="gymnasium"),
-            FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=40.0, extra="openspiel", module="pyspiel"),
+            FirstUse(name, "Ordonnance: ISMCTS first move", _use_ismcts, cost=50.0),
+            FirstUse(name, batch, _use_batch, cost=15.0, after="Ordonnance: ISMCTS first move"),
+            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=10.0, extra="rl", module="gymnasium", after=batch),
+            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=3.0, extra="rl", module="gymnasium", after=batch),
+            FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=3.0, extra="openspiel", module="pyspiel", after=batch),
         ]
 
 

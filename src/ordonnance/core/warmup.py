@@ -50,6 +50,11 @@ class FirstUse:
     """The optional extra it needs (``"rl"``), or None."""
     module: str | None = None
     """A module that must be importable for it to run (the extra's), or None."""
+    after: str | None = None
+    """The name of a first use whose kernels this one calls too, or None: :func:`warm_up`
+    starts it once that one has finished, so that it loads them from the cache instead
+    of compiling them again in another worker at the same time (ignored when that one is
+    not run)."""
 
     @property
     def available(self) -> bool:
@@ -88,9 +93,10 @@ def _generic(game: str) -> list[FirstUse]:
         bot = package.bots.MonteCarlo(seed=0, rollouts=8)
         return bot.choose(game_.view(game_.current_player))
 
+    simulate_name = f"{title}: simulate (Random and Greedy bots)"
     return [
-        FirstUse(game, f"{title}: simulate (Random and Greedy bots)", simulate, cost=40.0),
-        FirstUse(game, f"{title}: MonteCarlo first move", montecarlo_move, cost=40.0),
+        FirstUse(game, simulate_name, simulate, cost=25.0),
+        FirstUse(game, f"{title}: MonteCarlo first move", montecarlo_move, cost=10.0, after=simulate_name),
     ]
 
 
@@ -115,6 +121,41 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _priorities(uses: Sequence[FirstUse]) -> list[float]:
+    """Each use's cost plus that of the longest chain of uses that wait for it: the
+    order in which :func:`warm_up` starts the uses that are ready (the longest first)."""
+    index = {use.name: i for i, use in enumerate(uses)}
+    waiting: list[list[int]] = [[] for _ in uses]
+    for i, use in enumerate(uses):
+        if use.after in index and use.after != use.name:
+            waiting[index[use.after]].append(i)
+    memo: dict[int, float] = {}
+
+    def chain(i: int, seen: frozenset[int]) -> float:
+        if i not in memo:
+            later = [chain(j, seen | {i}) for j in waiting[i] if j not in seen]  # a cycle stops there
+            memo[i] = uses[i].cost + max(later, default=0.0)
+        return memo[i]
+
+    return [chain(i, frozenset()) for i in range(len(uses))]
+
+
+def _ready(uses: Sequence[FirstUse], pending: set[int], finished: set[int], busy: bool) -> list[int]:
+    """The pending uses that may start now, the highest :func:`_priorities` first: those
+    whose ``after`` has finished or is not run. When none may and no worker is ``busy``
+    (only uses waiting for each other are left), all the pending ones."""
+    index = {use.name: i for i, use in enumerate(uses)}
+    priority = _priorities(uses)
+
+    def free(i: int) -> bool:
+        after = uses[i].after
+        waited = None if after is None else index.get(after)
+        return waited is None or waited == i or waited in finished
+
+    ready = [i for i in pending if free(i)] or ([] if busy else list(pending))
+    return sorted(ready, key=lambda i: (-priority[i], i))
+
+
 def _run_in_worker(game: str | None, index: int) -> tuple[float, str | None]:
     """Run first use ``index`` of ``first_uses(game)`` in this (worker) process."""
     import numpy as np
@@ -136,7 +177,9 @@ def warm_up(
     progress: Callable[[Outcome], object] | None = None,
 ) -> list[Outcome]:
     """Run every first use of ``game`` (or of every game) in ``jobs`` worker processes
-    (default: :func:`default_jobs`), the costliest first, so their kernels are compiled and cached.
+    (default: :func:`default_jobs`), so their kernels are compiled and cached. A use starts
+    once the use it comes ``after`` has finished (it then loads their shared kernels from the
+    cache); of the uses ready, the one heading the costliest chain starts first.
 
     ``progress`` is called with each :class:`Outcome` as it comes. Returns the outcomes in
     the order of :func:`first_uses`. A failed first use is reported in its outcome, never
@@ -155,20 +198,33 @@ def warm_up(
             outcomes[index] = Outcome(use, 0.0, skipped=True)
             if progress is not None:
                 progress(outcomes[index])
-    todo = sorted((index for index in range(len(uses)) if index not in outcomes), key=lambda i: -uses[i].cost)
+    pending = {index for index in range(len(uses)) if index not in outcomes}
+    finished = set(outcomes)  # skipped ones count as finished: nothing waits for them
+    workers = min(jobs, max(len(pending), 1))
     os.environ.setdefault("ORDONNANCE_NO_COMPILE_NOTICES", "1")  # inherited by the workers
     context = multiprocessing.get_context("spawn")  # a fresh interpreter each: no state shared
-    with cf.ProcessPoolExecutor(max_workers=min(jobs, max(len(todo), 1)), mp_context=context) as pool:
-        futures = {pool.submit(_run_in_worker, game, index): index for index in todo}
-        for future in cf.as_completed(futures):
-            index = futures[future]
-            try:
-                seconds, error = future.result()
-            except Exception as crash:  # the worker died (e.g. killed)
-                seconds, error = 0.0, f"the worker failed: {crash!r}"
-            outcomes[index] = Outcome(uses[index], seconds, error)
-            if progress is not None:
-                progress(outcomes[index])
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        running: dict[cf.Future[tuple[float, str | None]], int] = {}
+        while pending or running:
+            for index in _ready(uses, pending, finished, busy=bool(running))[: workers - len(running)]:
+                pending.discard(index)
+                future: cf.Future[tuple[float, str | None]] = cf.Future()
+                try:
+                    future = pool.submit(_run_in_worker, game, index)
+                except Exception as broken:  # a worker died earlier and took the pool with it
+                    future.set_exception(broken)
+                running[future] = index
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                index = running.pop(future)
+                try:
+                    seconds, error = future.result()
+                except Exception as crash:  # the worker died (e.g. killed)
+                    seconds, error = 0.0, f"the worker failed: {crash!r}"
+                finished.add(index)
+                outcomes[index] = Outcome(uses[index], seconds, error)
+                if progress is not None:
+                    progress(outcomes[index])
     return [outcomes[index] for index in range(len(uses))]
 
 
