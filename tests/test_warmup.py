@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from ordonnance.__main__ import main
@@ -120,15 +121,17 @@ def test_every_after_names_a_first_use_of_the_same_game() -> None:
         assert {use.after for use in uses if use.after is not None} <= names
     ordonnance = {use.name: use for use in warmup.first_uses("ordonnance")}
     assert ordonnance["Ordonnance: batched games (Batch)"].after == "Ordonnance: ISMCTS first move"
+    assert ordonnance["Ordonnance: ISMCTS first move"].after == warmup.montecarlo_name("ordonnance")
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="without the JIT it only measures the Python engine")
-def test_the_montecarlo_move_waits_for_the_simulator_whose_kernels_it_loads() -> None:
+def test_a_use_waits_in_the_worker_pool_for_the_one_it_comes_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    simulate, montecarlo = warmup.first_uses("black-prince")
+    monkeypatch.setattr(warmup, "first_uses", lambda game=None: [attrs.evolve(simulate, after=montecarlo.name), montecarlo])
     seen: list[warmup.Outcome] = []
-    outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)
+    outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)  # the workers run the real two
     assert [outcome.error for outcome in outcomes] == [None, None]
-    assert [outcome.use.name for outcome in seen] == [
-        "Black Prince: simulate (Random and Greedy bots)", "Black Prince: MonteCarlo first move"]  # fmt: skip
+    assert [outcome.use.name for outcome in seen] == [montecarlo.name, simulate.name]
 
 
 def test_a_pool_broken_by_a_dead_worker_fails_the_uses_left_without_raising(monkeypatch: pytest.MonkeyPatch) -> None:

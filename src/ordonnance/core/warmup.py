@@ -31,7 +31,7 @@ import attrs
 from ordonnance.core import registry
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 
-__all__ = ["FirstUse", "Outcome", "first_uses", "warm_up", "cache_locations", "common_folder", "default_jobs"]
+__all__ = ["FirstUse", "Outcome", "first_uses", "montecarlo_name", "warm_up", "cache_locations", "common_folder", "default_jobs"]
 
 
 @attrs.frozen
@@ -76,6 +76,11 @@ class Outcome:
     """Whether it was skipped for a missing optional extra."""
 
 
+def montecarlo_name(game: str) -> str:
+    """The name of ``game``'s first use that makes a MonteCarlo move (for a :attr:`FirstUse.after`)."""
+    return f"{registry.info(game).title}: MonteCarlo first move"
+
+
 def _generic(game: str) -> list[FirstUse]:
     """The first uses every game has: ``simulate`` with the kernel's bots, a MonteCarlo move."""
     title = registry.info(game).title
@@ -93,10 +98,9 @@ def _generic(game: str) -> list[FirstUse]:
         bot = package.bots.MonteCarlo(seed=0, rollouts=8)
         return bot.choose(game_.view(game_.current_player))
 
-    simulate_name = f"{title}: simulate (Random and Greedy bots)"
     return [
-        FirstUse(game, simulate_name, simulate, cost=25.0),
-        FirstUse(game, f"{title}: MonteCarlo first move", montecarlo_move, cost=10.0, after=simulate_name),
+        FirstUse(game, f"{title}: simulate (Random and Greedy bots)", simulate, cost=25.0),
+        FirstUse(game, montecarlo_name(game), montecarlo_move, cost=20.0),
     ]
 
 
