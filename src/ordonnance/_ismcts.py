@@ -464,7 +464,7 @@ def finish(
     if knobs.planner:
         roll_out(cfg, s, knobs.planner, knobs.planner_kind, knobs.odds, scratch)
     else:
-        kernel.play_out(cfg, s, kernel.ONLY_GAME, kernel.NO_ACTION, out_actions, False, scratch)
+        kernel.play_out(cfg, s, kernel.ONLY_GAME, kernel.NO_ACTION, out_actions, kernel.NO_RECORD, scratch)
     winner = kernel.outcome(cfg, s, kernel.ONLY_GAME, scores, scratch)
     for p in range(n):
         value[p] = reward(winner, scores, p, n, knobs.margin_weight, knobs.max_score)

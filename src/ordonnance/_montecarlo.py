@@ -194,7 +194,7 @@ def _rollouts(
         for ai in range(active.shape[0]):
             a = active[ai]
             kernel.copy_game(pos.dealt, 0, work, 0)
-            kernel.play_out(cfg, work, kernel.ONLY_GAME, acts[a], out_actions, False, scratch)
+            kernel.play_out(cfg, work, kernel.ONLY_GAME, acts[a], out_actions, kernel.NO_RECORD, scratch)
             winner = kernel.outcome(cfg, work, kernel.ONLY_GAME, scores, scratch)
             sums[a] += reward(winner, scores, pos.me, n, margin_weight, max_score)
             counts[a] += 1

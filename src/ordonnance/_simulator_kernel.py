@@ -864,6 +864,8 @@ def record_action(s: State, g: int, a: int, row: Array) -> None:
 ONLY_GAME = cast(int, np.int64(0))
 #: No action (a ``forced`` action of :func:`play_out`), typed as any action index.
 NO_ACTION = cast(int, np.int64(-1))
+#: ``record=False`` for :func:`play_out`, typed as any flag (simulate's is a variable).
+NO_RECORD = cast(bool, np.bool_(False))
 
 
 @numba.njit(cache=True)
@@ -1102,7 +1104,7 @@ def simulate(
     scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
         deal(cfg, s, 0, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
-        out.decisions[_u(g)] = play_out(cfg, s, 0, -1, actions[_u(g)], record, scratch)
+        out.decisions[_u(g)] = play_out(cfg, s, ONLY_GAME, NO_ACTION, actions[_u(g)], record, scratch)
         out.rounds[_u(g)] = s.board[0, ROUNDS]
         out.winner[_u(g)] = outcome(cfg, s, 0, scores, scratch)
         for t in range(TERRITORIES):
