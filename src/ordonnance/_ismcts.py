@@ -532,7 +532,7 @@ def iterate_halving(
         state = determinize(n, pos, state, deal)
         for i in range(roots.shape[0]):
             child = roots[i]
-            kernel.copy_game(dealt, 0, work, 0)
+            kernel.copy_game(dealt, kernel.ONLY_GAME, work, kernel.ONLY_GAME)
             kernel.step(cfg, work, kernel.ONLY_GAME, nodes[child, ACTION], scratch)
             nodes[child, AVAILABLE] += 1
             path[0] = child

@@ -133,7 +133,7 @@ def determinize(n: int, pos: Position, state: np.uint64, deal: npt.NDArray[np.in
         state, value = _splitmix64_jit(state)
         k = kernel.bounded(value, i + 1)
         deal[i], deal[k] = deal[k], deal[i]
-    kernel.copy_game(pos.start, 0, dealt, 0)
+    kernel.copy_game(pos.start, kernel.ONLY_GAME, dealt, kernel.ONLY_GAME)
     at = 0
     for q in range(n):
         if q != pos.me:
@@ -193,7 +193,7 @@ def _rollouts(
         determinize(n, pos, state, deal)
         for ai in range(active.shape[0]):
             a = active[ai]
-            kernel.copy_game(pos.dealt, 0, work, 0)
+            kernel.copy_game(pos.dealt, kernel.ONLY_GAME, work, kernel.ONLY_GAME)
             kernel.play_out(cfg, work, kernel.ONLY_GAME, acts[a], out_actions, kernel.NO_RECORD, scratch)
             winner = kernel.outcome(cfg, work, kernel.ONLY_GAME, scores, scratch)
             sums[a] += reward(winner, scores, pos.me, n, margin_weight, max_score)

@@ -858,7 +858,9 @@ def record_action(s: State, g: int, a: int, row: Array) -> None:
 # search five times). These entry points hold one copy each, which every
 # kernel outside the simulator's own loops calls (and LLVM may still inline).
 # numba compiles a function again for each literal constant it is handed, so
-# the kernels of one game pass ONLY_GAME (an int64) as ``g``, not a literal 0.
+# the kernels of one game pass ONLY_GAME (an int64) as ``g``, not a literal 0, to
+# every kernel compiled apart (the simulator, the searches, the environments and
+# the batched games then share one compile of each).
 
 #: Game 0 of a one-game state, typed as any other game index (see above).
 ONLY_GAME = cast(int, np.int64(0))
@@ -1103,10 +1105,10 @@ def simulate(
     n = cfg.n
     scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
-        deal(cfg, s, 0, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
+        deal(cfg, s, ONLY_GAME, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
         out.decisions[_u(g)] = play_out(cfg, s, ONLY_GAME, NO_ACTION, actions[_u(g)], record, scratch)
         out.rounds[_u(g)] = s.board[0, ROUNDS]
-        out.winner[_u(g)] = outcome(cfg, s, 0, scores, scratch)
+        out.winner[_u(g)] = outcome(cfg, s, ONLY_GAME, scores, scratch)
         for t in range(TERRITORIES):
             out.owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
             out.marker[_u(g), _u(t)] = s.board[0, _u(MARKER + t)]
