@@ -223,14 +223,15 @@ class _Ordonnance(Hooks):
         # Each comes after the one that compiles kernels it calls: the MonteCarlo move the
         # rollouts' loop (play_out), ISMCTS the rules' entry points, the batched games theirs.
         montecarlo = montecarlo_name(name)
+        ismcts = "Ordonnance: ISMCTS first move"
         batch = "Ordonnance: batched games (Batch)"
         return [
             FirstUse(name, "Ordonnance: army_keys", _use_army_keys, cost=1.0),
             FirstUse(name, "Ordonnance: best_completion_key", _use_completion, cost=2.0),
             FirstUse(name, "Ordonnance: territory_odds", _use_odds, cost=1.5),
             FirstUse(name, "Ordonnance: view.sample_game", _use_sample_game, cost=1.0),
-            FirstUse(name, "Ordonnance: ISMCTS first move", _use_ismcts, cost=35.0, after=montecarlo),
-            FirstUse(name, batch, _use_batch, cost=15.0, after="Ordonnance: ISMCTS first move"),
+            FirstUse(name, ismcts, _use_ismcts, cost=35.0, after=montecarlo),
+            FirstUse(name, batch, _use_batch, cost=15.0, after=ismcts),
             FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=10.0, extra="rl", module="gymnasium", after=batch),
             FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=3.0, extra="rl", module="gymnasium", after=batch),
             FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=3.0, extra="openspiel", module="pyspiel", after=batch),

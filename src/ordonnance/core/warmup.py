@@ -135,13 +135,13 @@ def _priorities(uses: Sequence[FirstUse]) -> list[float]:
             waiting[index[use.after]].append(i)
     memo: dict[int, float] = {}
 
-    def chain(i: int, seen: frozenset[int]) -> float:
+    def chain(i: int) -> float:
         if i not in memo:
-            later = [chain(j, seen | {i}) for j in waiting[i] if j not in seen]  # a cycle stops there
-            memo[i] = uses[i].cost + max(later, default=0.0)
+            memo[i] = uses[i].cost  # until the chains below are added: a cycle back to i stops here
+            memo[i] += max((chain(j) for j in waiting[i]), default=0.0)
         return memo[i]
 
-    return [chain(i, frozenset()) for i in range(len(uses))]
+    return [chain(i) for i in range(len(uses))]
 
 
 def _ready(uses: Sequence[FirstUse], pending: set[int], finished: set[int], busy: bool) -> list[int]:
@@ -212,10 +212,10 @@ def warm_up(
         while pending or running:
             for index in _ready(uses, pending, finished, busy=bool(running))[: workers - len(running)]:
                 pending.discard(index)
-                future: cf.Future[tuple[float, str | None]] = cf.Future()
                 try:
                     future = pool.submit(_run_in_worker, game, index)
                 except Exception as broken:  # a worker died earlier and took the pool with it
+                    future = cf.Future()
                     future.set_exception(broken)
                 running[future] = index
             done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
