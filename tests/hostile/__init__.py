@@ -1,0 +1,1 @@
+"""The hostile suite: every game's public names, actions, saves, views and command line under attack."""
