@@ -4,6 +4,7 @@ import itertools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numba
 import numpy as np
@@ -506,3 +507,17 @@ def test_entry_reads_a_pool_or_a_board_row() -> None:
     board = np.arange(12, dtype=np.int64).reshape(3, 4)
     assert ck.entry(board, 2, 1) == 9
     assert ck.entry(board[1], 2, 3) == 7
+
+
+@pytest.mark.parametrize("search", [od.best_completion_key, od.best_completion, lambda p, pool: od.can_beat(p, pool, 0)])
+def test_a_pool_larger_than_any_deck_is_refused_after_reading_a_decks_worth(search: Any) -> None:
+    source = itertools.cycle(["S"])
+    with pytest.raises(od.InvalidDeckError, match="a pool holds at most 10,000 cards"):
+        search([], source)
+    with pytest.raises(od.InvalidDeckError, match="a pool holds at most 10,000 cards"):
+        search([], ["S"] * 10_001)
+    counted = itertools.count()
+    with pytest.raises(od.InvalidDeckError):
+        search([], (["S"][0] for _ in counted))
+    assert next(counted) == 10_001  # read a deck's worth and one more, no further
+    assert search([], ["S"] * 10_000) is not None

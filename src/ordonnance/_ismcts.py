@@ -106,6 +106,7 @@ from ordonnance.errors import InvalidRulesError
 from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
+from ordonnance.core import checks
 
 __all__ = ["ISMCTS", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "BATCH"]
 
@@ -606,9 +607,10 @@ class ISMCTS(SearchBot):
         planner: Literal["potential", "odds"] = "odds",
     ) -> None:
         if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS
+            not checks.is_integer(iterations) or not 1 <= iterations <= MAX_ITERATIONS
         ):
             raise InvalidRulesError(f"iterations must be a positive int of at most {MAX_ITERATIONS:,} or None, got {iterations!r}")
+        iterations = None if iterations is None else int(iterations)
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not 0 <= exploration <= 100:
             raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
         if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:

@@ -27,6 +27,7 @@ import attrs
 import numpy as np
 
 from ordonnance.errors import InvalidCardError, InvalidDeckError, OrdonnanceTypeError
+from ordonnance.core import checks
 
 __all__ = [
     "Symbol",
@@ -225,8 +226,9 @@ def standard_deck(copies: int = 1) -> tuple[Card, ...]:
     card once; every symbol is on 23 cards. Cards come sorted (fewest symbols
     first, then by mask); shuffle them yourself or let :class:`Game` do it.
     """
-    if isinstance(copies, bool) or not isinstance(copies, int):
+    if not checks.is_integer(copies):
         raise OrdonnanceTypeError(f"copies must be an int, got {copies!r}")
+    copies = int(copies)
     if not 1 <= copies <= MAX_DECK_SIZE // 56:
         raise InvalidDeckError(f"copies must be in 1..{MAX_DECK_SIZE // 56} (at most {MAX_DECK_SIZE:,} cards), got {copies!r}")
     deck = [
@@ -249,8 +251,9 @@ def build_deck(cards: Iterable[CardLike], *, min_size: int = 1) -> tuple[Card, .
         raise OrdonnanceTypeError(f"a deck is an iterable of cards, not a string: {cards!r}")
     if not isinstance(cards, Iterable) or isinstance(cards, (Card, dict)):
         raise OrdonnanceTypeError(f"a deck is an iterable of cards, not {type(cards).__name__}: {cards!r}")
-    if isinstance(min_size, bool) or not isinstance(min_size, int):
+    if not checks.is_integer(min_size):
         raise OrdonnanceTypeError(f"min_size must be an int, got {min_size!r}")
+    min_size = int(min_size)
     deck = []
     for position, card in enumerate(cards):
         if position == MAX_DECK_SIZE:

@@ -31,6 +31,7 @@ validation included, even for an empty army against two whole decks.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
@@ -41,7 +42,8 @@ import numpy.typing as npt
 from ordonnance import _completion_kernel
 from ordonnance._entry import int_entry
 from ordonnance.army import ARMY_SIZE, KEY_BITS, army_masks
-from ordonnance.cards import MAX_MASK, Card, CardLike, to_mask
+from ordonnance.cards import MAX_DECK_SIZE, MAX_MASK, Card, CardLike, to_mask
+from ordonnance.core.checks import shown
 from ordonnance.errors import (
     InvalidCardError,
     InvalidDeckError,
@@ -86,7 +88,8 @@ def pool_counts(pool: PoolLike) -> npt.NDArray[np.int64]:
 
     ``pool`` is an iterable of cards (Cards, masks or strings; repeats are
     copies) or a mapping from card to a non-negative int number of copies.
-    Copies beyond 4 are counted as 4, since no completion adds more cards.
+    Copies beyond 4 are counted as 4, since no completion adds more cards. An iterable
+    holds at most :data:`~ordonnance.cards.MAX_DECK_SIZE` cards (it is read no further).
 
     >>> pool_counts(["SH", "SH", 1]).nonzero()
     (array([ 1, 12]),)
@@ -100,7 +103,9 @@ def pool_counts(pool: PoolLike) -> npt.NDArray[np.int64]:
             "a pool is an iterable of cards or a mapping card -> copies, "
             f"not {type(pool).__name__}: {pool!r}"
         )
-    cards = pool if isinstance(pool, (list, tuple)) else list(pool)
+    cards = pool if isinstance(pool, (list, tuple)) else list(itertools.islice(pool, MAX_DECK_SIZE + 1))
+    if len(cards) > MAX_DECK_SIZE:  # no deck holds more: an endless iterator stops here
+        raise InvalidDeckError(f"a pool holds at most {MAX_DECK_SIZE:,} cards (a deck's worth), got more: {shown(pool)}")
     masks = [card.mask for card in cards if type(card) is Card]
     if len(masks) != len(cards):
         masks = [_pool_mask(card, f"pool card at position {i}") for i, card in enumerate(cards)]
@@ -223,7 +228,7 @@ def _search(partial: Iterable[CardLike], pool: PoolLike, threshold: int) -> int:
     """Validate and search: the packed best completion when ``threshold`` is negative,
     else one reaching it (``NONE``, negative, when there is none)."""
     m = [] if type(partial) is list and not partial else army_masks(partial)
-    if type(pool) is list or type(pool) is tuple:
+    if (type(pool) is list or type(pool) is tuple) and len(pool) <= MAX_DECK_SIZE:
         packed_pool = _pool_bytes(pool)
         if packed_pool is not None:
             army = int.from_bytes(bytes(m), "little") if m else 0  # the army word: a mask per byte

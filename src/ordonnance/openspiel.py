@@ -79,6 +79,7 @@ from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observat
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
+from ordonnance.core import checks
 
 _IMPORT_ERROR: ImportError | None
 try:
@@ -174,8 +175,9 @@ def rules_of(params: dict[str, Any]) -> tuple[Rules, int | None]:
         claim_proof=values["claim_proof"], auto_claim=values["auto_claim"],
     )  # fmt: skip
     seed = values["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not checks.is_integer(seed):
         raise OrdonnanceTypeError(f"seed must be an int, got {seed!r}")
+    seed = int(seed)
     if not -1 <= seed < _SEED_LIMIT:
         raise InvalidSeedError(f"seed must be -1 (deal by chance nodes) or in 0..2**31-1, got {seed!r}")
     return rules, None if seed == -1 else seed

@@ -49,6 +49,11 @@ def _plain_int(value: object) -> object:
     return int(value) if isinstance(value, np.integer) else value
 
 
+def _plain(value: object) -> object:
+    """A NumPy string or bool as the plain Python value (stored as such), anything else as given."""
+    return str(value) if isinstance(value, np.str_) else bool(value) if isinstance(value, np.bool_) else value
+
+
 def _check_players(_instance: object, _attribute: object, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OrdonnanceTypeError(f"players must be an int, got {value!r}")
@@ -83,18 +88,18 @@ class Rules(DictRules):
     """Number of players, 2..4."""
     deck: tuple[Card, ...] | None = attrs.field(default=None, converter=_to_deck)
     """A custom deck (any multiset of cards), or None for the standard deck(s)."""
-    scoring: Scoring = attrs.field(default="territories", validator=_check_choice("scoring", Scoring))
+    scoring: Scoring = attrs.field(default="territories", converter=_plain, validator=_check_choice("scoring", Scoring))
     """``"territories"`` (most territories wins) or ``"points"`` (3/2/1 per territory)."""
     tie_break: TieBreak = attrs.field(
-        default="latest_capture", validator=_check_choice("tie_break", TieBreak)
+        default="latest_capture", converter=_plain, validator=_check_choice("tie_break", TieBreak)
     )
     """``"latest_capture"`` (highest marker among the tied) or ``"lowest_marker_sum"``."""
     claim_proof: ClaimProof = attrs.field(
-        default="public", validator=_check_choice("claim_proof", ClaimProof)
+        default="public", converter=_plain, validator=_check_choice("claim_proof", ClaimProof)
     )
     """``"public"``: a claim assumes opponents may get any card not face up, the
     claimant's own hand included; ``"private"``: the claimant's hand is excluded."""
-    auto_claim: bool = attrs.field(default=False, validator=_check_bool)
+    auto_claim: bool = attrs.field(default=False, converter=_plain, validator=_check_bool)
     """Award every provable territory, for any player, at once after each play."""
 
     def __new__(cls, *args: object, **kwargs: object) -> Rules:

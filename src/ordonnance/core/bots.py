@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 from ordonnance.core.clock import HalvingClock, check_time_limit
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
+from ordonnance.core import checks
 
 __all__ = ["Bot", "GameBot", "SeededBot", "SearchBot", "UniformRandom", "legal", "seeded_copies"]
 
@@ -74,9 +75,9 @@ def check_bot_seed(seed: object) -> int:
     """A bot's seed: drawn at random when None, else an int in 0..2**64-1."""
     if seed is None:
         return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
+    if not checks.is_integer(seed) or not 0 <= seed <= _MASK64:
         raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
-    return seed
+    return int(seed)
 
 
 class SeededBot:

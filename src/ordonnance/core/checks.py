@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 
@@ -66,7 +66,7 @@ def shown(value: object) -> str:
     return f"{text[:half]}...({len(text) - SHOWN_LENGTH} characters)...{text[-half:]}"
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
     """Whether ``value`` is a Python or NumPy integer and not a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 

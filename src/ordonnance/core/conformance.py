@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core import checks
 
 __all__ = [
     "ConformanceError", "require", "playthrough", "RandomPlaythrough", "random_playthrough_of", "PLAYTHROUGH_DOC",
@@ -54,8 +55,9 @@ def playthrough(
     """
     if policy is not None and not callable(policy):
         raise OrdonnanceTypeError(f"policy must be a function of a PlayerView or None, got {policy!r}")
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int):
+    if not checks.is_integer(max_steps):
         raise OrdonnanceTypeError(f"max_steps must be an int, got {max_steps!r}")
+    max_steps = int(max_steps)
     if max_steps < 1:
         raise InvalidArgumentError(f"max_steps must be at least 1, got {max_steps!r}")
     rng = random.Random(seed)

@@ -27,6 +27,7 @@ from ordonnance.core.bots import SearchBot, legal
 from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
 from ordonnance.errors import InvalidRulesError, OrdonnanceError
+from ordonnance.core import checks
 
 __all__ = ["RolloutBot", "WorkShare", "check_rollout_options"]
 
@@ -94,9 +95,9 @@ class RolloutBot(SearchBot):
                 self.check_budget(name, value, limit)
         margin_weight = self.DEFAULT_MARGIN_WEIGHT if margin_weight is None else margin_weight
         check_rollout_options(rollout_policy, margin_weight, margin_error=self.MARGIN_ERROR)
-        self.rollouts: Any = self._left_out(self.UNTIMED_ROLLOUTS, self.ROLLOUT_LIMIT) if rollouts is None else rollouts
+        self.rollouts: Any = self._left_out(self.UNTIMED_ROLLOUTS, self.ROLLOUT_LIMIT) if rollouts is None else int(rollouts)
         """The most rollouts of a decision, in total."""
-        self.work: Any = self._left_out(self.UNTIMED_WORK, self.WORK_LIMIT) if work is None else work
+        self.work: Any = self._left_out(self.UNTIMED_WORK, self.WORK_LIMIT) if work is None else int(work)
         """The most work of one decision (the game's module says what it counts): a bound on its time."""
         self.rollout_policy = rollout_policy
         """The kernel bot of every seat in the rollouts."""
@@ -106,7 +107,7 @@ class RolloutBot(SearchBot):
     @classmethod
     def check_budget(cls, name: str, value: object, limit: int) -> None:
         """Raise :class:`~ordonnance.errors.InvalidRulesError` unless ``value`` is an int in ``1..limit``."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        if not checks.is_integer(value) or not 1 <= value <= limit:
             raise InvalidRulesError(cls.BUDGET_ERROR.format(name=name, value=value, limit=limit))
 
     def _left_out(self, default: int | None, limit: int) -> int | None:

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
+from ordonnance.core import checks
 
 __all__ = ["WIDTH", "MIN_WIDTH", "check_width", "fit", "fit_lines"]
 
@@ -30,11 +31,11 @@ def check_width(width: object) -> int | None:
     """``width`` if it is None (no limit) or an int of at least :data:`MIN_WIDTH`; else the library's error."""
     if width is None:
         return None
-    if isinstance(width, bool) or not isinstance(width, int):
+    if not checks.is_integer(width):
         raise OrdonnanceTypeError(f"width must be an int or None, got {width!r}")
     if width < MIN_WIDTH:
         raise InvalidArgumentError(f"width must be at least {MIN_WIDTH} columns (or None for no limit), got {width!r}")
-    return width
+    return int(width)
 
 
 def _cut(text: str, width: int, floor: int) -> int:

@@ -82,6 +82,7 @@ from ordonnance.core.spec import RulesLike as GameRules
 from ordonnance.core.stats import wilson as _wilson
 from ordonnance.core.summary import Summary
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core import checks
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -268,9 +269,9 @@ class TournamentResult:
             if bot not in self.names:
                 raise InvalidRulesError(f"no bot named {bot!r} in this tournament; names: {', '.join(self.names)}")
             return self.names.index(bot)
-        if isinstance(bot, bool) or not isinstance(bot, int) or not 0 <= bot < len(self.names):
+        if not checks.is_integer(bot) or not 0 <= bot < len(self.names):
             raise InvalidRulesError(f"a bot is a name or a number 0..{len(self.names) - 1}, got {bot!r}")
-        return bot
+        return int(bot)
 
     def __str__(self) -> str:
         k = len(self.names)
@@ -618,18 +619,21 @@ def tournament(
     """
     rules = registry.package("ordonnance").Rules() if rules is None else rules
     registry.name_of(rules)  # the Rules of one of the games, or a clear refusal
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+    if not checks.is_integer(games) or not 1 <= games <= MAX_GAMES:
         raise InvalidRulesError(f"games must be a positive int, at most {MAX_GAMES:,}, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK64:
+    if not checks.is_integer(seed) or not 0 <= seed <= _MASK64:
         raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
     if chunk_size is not None and (
-        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or not 1 <= chunk_size <= MAX_CHUNK_SIZE
+        not checks.is_integer(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE
     ):
         raise InvalidRulesError(f"chunk_size must be a positive int of at most {MAX_CHUNK_SIZE:,} or None, got {chunk_size!r}")
     if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS
+        not checks.is_integer(workers) or not 1 <= workers <= MAX_WORKERS
     ):
         raise InvalidRulesError(f"workers must be a positive int of at most {MAX_WORKERS:,} or None, got {workers!r}")
+    games, seed = int(games), int(seed)  # plain ints, whatever NumPy integers were given
+    chunk_size = None if chunk_size is None else int(chunk_size)
+    workers = None if workers is None else int(workers)
     if progress is not None and not isinstance(progress, bool):
         raise OrdonnanceTypeError(f"progress must be True, False or None, got {progress!r}")
     if time_limit is not None and (
