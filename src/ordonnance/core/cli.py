@@ -58,7 +58,9 @@ EXIT_INTERRUPTED = 130
 #: The largest budget (rollouts, iterations) a bot name or ``--rollouts`` takes unless its game says otherwise.
 MAX_BUDGET = 1_000_000
 _MASK64 = (1 << 64) - 1
-_WHOLE = re.compile(r"\+?[0-9][0-9,_]{0,40}")  # ASCII digits, at most a few dozen
+# ASCII digits, at most a few dozen: plain, in groups of three by commas (100,000), or with
+# single underscores between digits as in Python (100_000)
+_WHOLE = re.compile(r"\+?(?=[0-9,_]{1,41}$)(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9](?:_?[0-9])*)")
 _TIME = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(ms|s)")
 
 
@@ -502,6 +504,9 @@ def run_play(hooks: Hooks, args: argparse.Namespace, parser: argparse.ArgumentPa
     print(fit(f"{hooks.title}, {players} players, seed {deal}: you are {you}, against {opponents}.", width), file=stdout)
     print(fit(f'Type {hooks.move_word}s by number or as listed, "help" to learn the game, "quit" to leave.', width),
           file=stdout)  # fmt: skip
+    reconfigure = getattr(stdin, "reconfigure", None)
+    if callable(reconfigure):  # bytes that are not the encoding's become U+FFFD: "not understood", not a traceback
+        reconfigure(errors="replace")
     table = Table(hooks, game, args.seat, bots, {p: title for p in bots}, stdin, stdout, width)
     status = 0
     try:
