@@ -76,9 +76,8 @@ def test_every_option_of_every_command_refuses_bad_values_in_one_line(
             for value in BAD_VALUES:
                 if option == "--game" and value == "":
                     continue  # --game "" is the default game's own options, tried on its own
-                args = [command, *positional, *CHEAP.get(command, []), "--game", game, option, value]
-                if command == "odds":
-                    args.remove("--game"), args.remove(game)
+                chosen = [] if command == "odds" else ["--game", game]  # odds reads Ordonnance's saves only
+                args = [command, *positional, *CHEAP.get(command, []), *chosen, option, value]
                 status, out, err = call(args, stdin="quit\n")
                 tried += 1
                 accepted = status == 0 and (option in PATHS or (option, value) in VALID)
