@@ -1,18 +1,18 @@
-"""Hand-made Black Prince positions, built as JSON and loaded through ``Game.from_json``.
+"""Hand-made Black Prince positions, set up through ``Game._from_position``.
 
 A position names only the cards a test cares about; every other card of a
-seat's deck stays in that deck (canonical order), so the save is reachable.
+seat's deck stays in that deck (canonical order). Such a position keeps every
+invariant of a position alone (``check="consistent"``), not how turns, hands and
+the seed's deal follow from play: a test sets up the table it needs at any turn.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ordonnance import black_prince as bp
-from ordonnance.black_prince.rules import card_data
 
 
 #: Every type at every strength twice, and 4 Battle cards: room for any hand-made position.
@@ -55,7 +55,7 @@ def position(
         given = decks[seat]
         if given is None:
             rest = Counter(rules.deck(seat)) - used
-            deck = [card_data(c) for c in rules.deck(seat) for _ in range(rest.pop(c, 0))][::-1]
+            deck: list[Any] = [c for c in rules.deck(seat) for _ in range(rest.pop(c, 0))][::-1]
             if seat == current and phase in ("choose", "battle"):
                 # these steps come after the draw: fill the hand from the top of the deck
                 short = max(0, (6 if phase == "choose" else 5) - len(out_hands[seat]))
@@ -65,25 +65,27 @@ def position(
         else:
             out_decks.append(list(given))
     flags = dict(battle or {})
-    data = {
-        "format": "ordonnance.black_prince.game",
-        "version": 1,
-        "rules": rules.to_dict(),
-        "seed": seed,
-        "rng": seed,
-        "decks": out_decks,
-        "hands": out_hands,
-        "cells": grid,
-        "discards": [list(d) for d in discards],
-        "current_player": current,
-        "phase": phase,
-        "turn": turn,
-        "attacked": [c in flags.get("attacked", ()) for c in range(6)],
-        "moved": [c in flags.get("moved", ()) for c in range(6)],
-        "contact": [c in flags.get("contact", ()) for c in range(6)],
-        "fought": bool(flags.get("fought", False)),
-    }
-    return bp.Game.from_json(json.dumps(data))
+
+    def cards(texts: Sequence[str | bp.Card]) -> list[bp.Card]:
+        return [text if isinstance(text, bp.Card) else bp.Card.parse(text) for text in texts]
+
+    return bp.Game._from_position(
+        rules,
+        seed=seed,
+        rng=seed,
+        decks=[cards(deck) for deck in out_decks],
+        hands=[cards(hand) for hand in out_hands],
+        cells=[[None if text is None else bp.Card.parse(text) for text in row] for row in grid],
+        discards=[cards(pile) for pile in discards],
+        current_player=current,
+        phase=phase,
+        turn=turn,
+        attacked=[c in flags.get("attacked", ()) for c in range(6)],
+        moved=[c in flags.get("moved", ()) for c in range(6)],
+        contact=[c in flags.get("contact", ()) for c in range(6)],
+        fought=bool(flags.get("fought", False)),
+        check="consistent",
+    )
 
 
 def seat_cards(game: bp.Game, seat: int) -> Counter[bp.Card]:

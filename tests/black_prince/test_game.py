@@ -6,6 +6,8 @@ Rows: 0 = seat 1's back row, 1 = seat 1's front row, 2 = seat 0's front row,
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from ordonnance import black_prince as bp
@@ -309,6 +311,63 @@ def test_a_player_out_of_cards_keeps_playing_while_the_other_has_some() -> None:
     assert not game.is_over and game.current_player == 1
 
 
+P2, P1 = C("Pikemen 2"), C("Pikemen 1")
+PIKES = bp.Rules(armies=("A", "B"), decks=([P2] * 3 + [P1] * 3, [P2] * 3 + [P1] * 3))
+#: Both seats' six cards played out by the end of turn 12, the front line full.
+PIKES_PLAY = (
+    [Place(P2, 1)] * 2 + [PlaceBehind(P1, 1)] * 2 + [Place(P2, 2)] * 2 + [PlaceBehind(P1, 2)] * 2
+    + [Place(P2, 3), Place(P2, 0), Fight(1, 1), Fight(2, 2), EndBattle(), PlaceBehind(P1, 3), Fight(1, 1),
+       Fight(2, 2), EndBattle(), PlaceBehind(P1, 0), Fight(1, 1), Fight(2, 2), EndBattle()]
+)  # fmt: skip
+
+
+def test_no_card_left_does_not_end_the_game_while_a_forced_battle_remains() -> None:
+    """Issue 34: with every card played the next seat must still move, and the full front
+    line then forces a battle; the game ends only when neither seat can do anything."""
+    game = bp.Game.new(PIKES, seed=0)
+    for action in PIKES_PLAY:
+        game.apply(action)
+    assert [len(game.hand(s)) + game.deck_size(s) for s in (0, 1)] == [0, 0] and game.front_count() == 6
+    assert not game.is_over and (game.turn, game.current_player, game.phase) == (13, 0, "place")
+    assert game.legal_actions() == [Move(1, -1)]  # the only first step
+    game.apply(Move(1, -1))
+    assert game.phase == "battle" and game.current_player == 0  # the full line forces it
+    result = game.fight_preview(Fight(3, 2))
+    a, d = result.attacker, result.defender
+    assert (a.strength, a.double_line, a.flank, a.total) == (2, 1, 1, 4) and (d.total, result.winner) == (3, "attacker")
+    game.apply(Fight(3, 2))
+    assert game.routed == (2, 0) and game.discard(1) == (P2, P1)
+    engine_moves = bp.Game.from_json(game.to_json())  # a save of such a game loads, and plays on alike
+    assert engine_moves == game
+
+
+def test_no_card_left_and_a_move_possible_the_game_goes_on_to_the_turn_limit() -> None:
+    rules = bp.Rules(armies=("Blue", "Red"), max_turns=20,
+                     decks=(["Knights 1", "Knights 2", "Archers 2"] + ["Battle"] * 4, SMALL.decks[1]))  # fmt: skip
+    game = position({(2, 0): "Knights 1", (2, 1): "Knights 2", (1, 3): "Archers 1"}, hands=[["Archers 2"], []],
+                    decks=[[], []], rules=rules, discards=[["Battle"] * 4, ["Pikemen 1"] + ["Battle"] * 4])  # fmt: skip
+    game.apply(Place(C("Archers 2"), 2))  # every card is played and the line holds 4
+    assert game.front_count() == 4 and not game.is_over
+    assert (game.current_player, game.legal_actions()) == (1, [Move(3, -1)])  # seat 1 can still move
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert game.turn == 20 and game.routed == (1, 0) and game.winner == 0  # the result could not change
+
+
+def test_the_first_card_is_the_only_one_placed_with_both_front_rows_empty() -> None:
+    """The rules open the whole front row to the very first card of the game; the engine
+    opens it whenever both front rows are empty. The same: once a card stands in the
+    front line, a fight always leaves its winner there, so the line is never empty again."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = bp.Game.new(bp.Rules(armies=("Scottish", "English")), seed=seed)
+        placed = False
+        while not game.is_over:
+            assert not placed or game.front_count() > 0, (seed, game.history)
+            game.apply(rng.choice(game.legal_actions()))
+            placed = placed or game.front_count() > 0
+
+
 def test_the_turn_limit_ends_a_stalled_game() -> None:
     rules = bp.Rules(armies=("Blue", "Red"), decks=TEST_RULES.decks, max_turns=6)
     game = position({(2, 0): "Archers 1", (1, 0): "Archers 1"}, hands=[["Archers 2"], ["Archers 2"]], rules=rules,
@@ -344,7 +403,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
 
 def test_seats_are_checked() -> None:
     game = bp.Game.new(bp.Rules(), seed=2)
-    with pytest.raises(ValueError, match="seats are 0 and 1, got 2"):
+    with pytest.raises(ValueError, match="seat must be 0..1, got 2"):
         game.hand(2)
     with pytest.raises(TypeError):
         game.view("0")  # type: ignore[arg-type]
@@ -375,3 +434,32 @@ def test_given_deck_orders_are_dealt_top_first_and_checked() -> None:
         bp.Game.new(rules, seed=-1)
     with pytest.raises(OrdonnanceTypeError):
         bp.Game.new("rules")  # type: ignore[arg-type]
+
+
+def test_game_entry_points_refuse_bad_values_with_the_library_error() -> None:
+    """Issue 34: a bad value to ``Game.new`` or a method is the library's error, showing it."""
+    import itertools
+
+    import numpy as np
+
+    from ordonnance.errors import InvalidArgumentError, InvalidDeckError, InvalidSeatError
+
+    with pytest.raises(OrdonnanceTypeError, match="orders must be an iterable of items, got 5"):
+        bp.Game.new(orders=5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="orders must have at most 2 items"):
+        bp.Game.new(orders=itertools.cycle([[]]))  # type: ignore[arg-type]
+    with pytest.raises(InvalidDeckError, match=r"orders\[0\] must have at most 25 items"):
+        bp.Game.new(orders=[itertools.repeat(bp.BATTLE), []])
+    with pytest.raises(OrdonnanceTypeError, match=r"orders\[0\] must hold Cards, got \[1\]"):
+        bp.Game.new(orders=[[[1]], []])  # type: ignore[list-item]
+    game = bp.Game.new(bp.Rules(), seed=1)
+    before = game.to_json()
+    with pytest.raises(OrdonnanceTypeError, match=r"takes a Fight action, got EndTurn\(\)"):
+        game.fight_preview(EndTurn())  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="not the 'battle' step"):
+        game.fight_preview(Fight(0, 0))
+    with pytest.raises(InvalidSeatError, match="got -1"):
+        game.hand(-1)
+    with pytest.raises(OrdonnanceTypeError, match="got True"):
+        game.deck_size(True)
+    assert game.hand(np.int64(1)) == game.hand(1) and game.to_json() == before

@@ -339,6 +339,6 @@ def test_an_old_save_of_a_game_that_should_have_ended_is_refused() -> None:
     with pytest.raises(InvalidGameStateError, match="the game has ended"):
         bp.Game.from_json(json.dumps(data))
     data["phase"] = "over"
-    # as an ended game it keeps every invariant the loader checks (which are necessary
-    # conditions of reachability, not a proof of it: no game ends with routs on turn 1)
-    assert bp.Game.from_json(json.dumps(data)).winner == 0
+    # as an ended game it is still refused: seed 3 does not deal those cards to the discard pile
+    with pytest.raises(InvalidGameStateError, match=r"decks\[1\] is not what the shuffle of seed 3 leaves"):
+        bp.Game.from_json(json.dumps(data))

@@ -23,6 +23,16 @@ from ordonnance.black_prince.simulation import decode, encode, tables
 
 PAIRINGS = list(itertools.permutations(bp.ARMIES, 2))
 MIRRORS = [(army, army) for army in bp.ARMIES]
+#: Small custom decks run out of cards within a few turns, so games reach the end the
+#: rules give when neither seat has a card left (and the turns of moves and forced battles before it).
+SMALL_DECK = st.lists(
+    st.one_of(
+        st.builds(bp.Card, st.sampled_from(list(bp.TroopType)), st.integers(1, 3)),
+        st.just(bp.Card(None)),
+    ),
+    min_size=6,
+    max_size=9,
+).filter(lambda cards: any(not card.is_battle for card in cards))
 PHASES = {"place": kernel.PLACE, "choose": kernel.CHOOSE, "battle": kernel.BATTLE, "over": kernel.OVER}
 
 
@@ -122,6 +132,22 @@ def test_every_position_of_a_mirror_match_twins(armies: tuple[str, str], seed: i
     """Mirror matches: the same army on both sides, so both decks share every card kind."""
     rng = random.Random(seed)
     game = bp.Game.new(bp.Rules(armies=armies, first=first), seed=seed)  # type: ignore[arg-type]
+    while not game.is_over:
+        check_position(game)
+        game.apply(rng.choice(game.legal_actions()))
+    check_position(game)
+
+
+@settings(max_examples=40 if not numba.config.DISABLE_JIT else 8, deadline=None)
+@given(SMALL_DECK, SMALL_DECK, st.integers(0, 2**32), st.sampled_from(["seat0", "coin"]))
+def test_every_position_of_a_game_that_runs_out_of_cards_twins(
+    deck0: list[bp.Card], deck1: list[bp.Card], seed: int, first: str
+) -> None:
+    """Custom decks of 6 to 9 cards: the cards run out early, so most positions lie where
+    the game goes on (a move, a forced battle) or ends with no card left."""
+    rng = random.Random(seed)
+    rules = bp.Rules(armies=("A", "B"), decks=(deck0, deck1), first=first, max_turns=60)  # type: ignore[arg-type]
+    game = bp.Game.new(rules, seed=seed)
     while not game.is_over:
         check_position(game)
         game.apply(rng.choice(game.legal_actions()))

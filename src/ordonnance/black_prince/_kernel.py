@@ -219,6 +219,14 @@ def _can_place(cells: Array, p: int, c: int, count: int) -> bool:
     return count == 0
 
 
+@numba.njit(cache=True, inline="always")
+def _can_move_to(cells: Array, p: int, c: int, to: int) -> bool:
+    """Whether ``p``'s front unit in column ``c`` may move to column ``to``."""
+    if not 0 <= to < COLUMNS or cells[front(p), to] >= 0:
+        return False
+    return cells[front(1 - p), to] >= 0 or _beside(cells, p, to, c)
+
+
 @numba.njit(cache=True)
 def _enemy_near(cells: Array, p: int, c: int) -> bool:
     for t in (c - 1, c, c + 1):
@@ -266,11 +274,9 @@ def legal(tb: Tables, st: State, out: Array) -> int:
             if cells[front(p), c] < 0:
                 continue
             for step in (0, 1):
-                to = c - 1 + 2 * step
-                if 0 <= to < COLUMNS and cells[front(p), to] < 0:
-                    if cells[front(1 - p), to] >= 0 or _beside(cells, p, to, c):
-                        out[n] = encode(OP_MOVE, c, step)
-                        n += 1
+                if _can_move_to(cells, p, c, c - 1 + 2 * step):
+                    out[n] = encode(OP_MOVE, c, step)
+                    n += 1
     elif phase == CHOOSE:
         out[0] = encode(OP_BATTLE, 0, 0)
         out[1] = encode(OP_END_TURN, 0, 0)
@@ -353,10 +359,43 @@ def _game_over(st: State) -> None:
 
 
 @numba.njit(cache=True)
-def _end_turn(st: State) -> None:
+def _can_act(tb: Tables, cells: Array, p: int) -> bool:
+    """Whether ``p``, holding no card, would have a decision on a turn starting now:
+    a move, or a battle the full front line forces (between turns: no battle flag set)."""
+    for c in range(COLUMNS):
+        if cells[front(p), c] < 0:
+            continue
+        for to in (c - 1, c + 1):
+            if _can_move_to(cells, p, c, to):
+                return True
+    if _front_count(cells) < FRONT_LIMIT:
+        return False
+    for c in range(COLUMNS):
+        unit = cells[front(p), c]
+        if unit < 0:
+            continue
+        if _enemy_near(cells, p, c):
+            return True
+        if _has(MOUNTED, tb.kind_type[unit]):
+            for to in (c - 1, c + 1):
+                if 0 <= to < COLUMNS and cells[front(p), to] < 0:
+                    return True
+    return False
+
+
+@numba.njit(cache=True)
+def _cards_played_out(tb: Tables, st: State) -> bool:
+    """The end when the cards have run out: no card in any hand or deck, and neither
+    seat could do anything on a turn of its own from here (between turns)."""
+    if st.hand_len[0] + st.hand_len[1] + st.deck_len[0] + st.deck_len[1] > 0:
+        return False
+    return not _can_act(tb, st.cells, 0) and not _can_act(tb, st.cells, 1)
+
+
+@numba.njit(cache=True)
+def _end_turn(tb: Tables, st: State) -> None:
     _reset_battle(st)
-    out_of_cards = st.hand_len[0] + st.hand_len[1] + st.deck_len[0] + st.deck_len[1] == 0
-    if out_of_cards or st.ints[TURN] >= st.ints[MAX_TURNS]:
+    if _cards_played_out(tb, st) or st.ints[TURN] >= st.ints[MAX_TURNS]:
         _game_over(st)
         return
     st.ints[CURRENT] = 1 - st.ints[CURRENT]
@@ -383,7 +422,7 @@ def _after_first_step(tb: Tables, st: State) -> None:
         if tb.kind_type[st.hands[p, i]] < 0:
             st.ints[PHASE] = CHOOSE
             return
-    _end_turn(st)
+    _end_turn(tb, st)
 
 
 @numba.njit(cache=True)
@@ -399,7 +438,7 @@ def _finish_battle(tb: Tables, st: State) -> None:
         if st.ints[ROUTED + p] >= ROUT_TO_WIN:
             _game_over(st)
             return
-    _end_turn(st)
+    _end_turn(tb, st)
 
 
 @numba.njit(cache=True)
@@ -449,7 +488,7 @@ def apply(tb: Tables, st: State, action: int, out: Array) -> int:
                 break
         _start_battle(st)
     elif op == OP_END_TURN:
-        _end_turn(st)
+        _end_turn(tb, st)
     elif op == OP_RIDE:
         to = a - 1 + 2 * b
         _shift(st.cells, p, a, to)

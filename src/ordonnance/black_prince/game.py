@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from ordonnance.core import checks
+from ordonnance.core.checks import shown
 from ordonnance.core.engine import EngineGame
 from ordonnance.core.rng import bounded, shuffle, splitmix64
 from ordonnance.black_prince.actions import (
@@ -50,6 +52,7 @@ from ordonnance.black_prince.fight import FightResult, fight
 from ordonnance.black_prince.rules import COLUMNS, FRONT_LIMIT, HAND_SIZE, ROUT_TO_WIN, Rules
 from ordonnance.errors import (
     IllegalActionError,
+    InvalidArgumentError,
     InvalidDeckError,
     InvalidGameStateError,
     InvalidSeatError,
@@ -60,7 +63,14 @@ from ordonnance.core.seeds import check_seed as _check_seed
 if TYPE_CHECKING:
     from ordonnance.black_prince.view import PlayerView
 
-__all__ = ["Game", "Phase", "shuffled_decks", "check_reachable"]
+__all__ = ["Game", "Phase", "Check", "shuffled_decks", "check_reachable"]
+
+#: How much :meth:`Game._from_position` checks: ``"consistent"`` the invariants of a position
+#: alone (hand-made positions of tests), ``"reachable"`` also how turns and hands follow from
+#: play (:func:`check_reachable`), ``"dealt"`` also that the seed's deal and chance stream
+#: give the hidden cards and the stream's state (a save of version 1).
+Check = Literal["consistent", "reachable", "dealt"]
+_CHECKS: tuple[Check, ...] = ("consistent", "reachable", "dealt")
 
 #: The decision a game waits for: a turn's first step, the Battle-card choice, a battle, or none.
 Phase = Literal["place", "choose", "battle", "over"]
@@ -177,9 +187,11 @@ class Game(EngineGame[Rules, "PlayerView"]):
         moved: Sequence[bool] = (False,) * COLUMNS,
         contact: Sequence[bool] = (False,) * COLUMNS,
         fought: bool = False,
+        check: Check = "reachable",
     ) -> Game:
         """The one constructor of a position other than a deal (a save of version 1, a game
-        sampled from a view): every part checked, then the position (:func:`check_reachable`).
+        sampled from a view): every part checked, then the position as ``check`` says
+        (:data:`Check`; by default :func:`check_reachable`).
 
         ``decks`` lists each deck top card first, ``hands`` in the order drawn, ``cells``
         by row and column, ``discards`` oldest first; ``rng`` is the chance stream's state
@@ -212,7 +224,13 @@ class Game(EngineGame[Rules, "PlayerView"]):
         if type(fought) is not bool:
             raise InvalidGameStateError(f"fought must be True or False, got {fought!r}")
         game._fought = fought
-        check_reachable(game)
+        if check not in _CHECKS:
+            raise InvalidArgumentError(f"check must be one of {', '.join(map(repr, _CHECKS))}, got {check!r:.80}")
+        _check_consistent(game)
+        if check != "consistent":
+            _check_turns(game)
+        if check == "dealt":
+            _check_dealt(game)
         game._history, game._orders, game._start = [], None, None
         game._start = game.clone()
         return game
@@ -400,7 +418,7 @@ class Game(EngineGame[Rules, "PlayerView"]):
             self._contact[to] = self._contact[action.column] or self._enemy_near(p, to)
             self._contact[action.column] = False
         elif isinstance(action, Fight):
-            result = self.fight_preview(action)
+            result = self._fight_result(action)
             self._attacked[action.column] = True
             self._fought = True
             self._resolve(result)
@@ -410,7 +428,19 @@ class Game(EngineGame[Rules, "PlayerView"]):
         self._settle()
 
     def fight_preview(self, action: Fight) -> FightResult:
-        """The fight ``action`` would fight now, worked out (see :func:`~ordonnance.black_prince.fight`)."""
+        """The fight ``action`` would fight now, worked out (see :func:`~ordonnance.black_prince.fight`).
+
+        ``action`` must be one of the :class:`Fight` actions of :meth:`legal_actions`
+        (:class:`~ordonnance.errors.OrdonnanceTypeError` for another value,
+        :class:`~ordonnance.errors.IllegalActionError` for a fight not possible now).
+        """
+        if type(action) is not Fight:
+            raise OrdonnanceTypeError(f"fight_preview takes a Fight action, got {shown(action)}")
+        if action not in self.legal_actions():
+            raise IllegalActionError(action, self._why_illegal(action))
+        return self._fight_result(action)
+
+    def _fight_result(self, action: Fight) -> FightResult:
         p = self._current
         return fight((front_row(p), action.column), (front_row(1 - p), action.target), self)
 
@@ -451,8 +481,8 @@ class Game(EngineGame[Rules, "PlayerView"]):
                 actions.extend(Move(c, s) for s in _SIDES if self._can_move_to(p, c, c + s))
         return actions
 
-    def _battle_actions(self) -> list[Action]:
-        p = self._current
+    def _battle_actions(self, p: int | None = None) -> list[Action]:
+        p = self._current if p is None else p
         front, enemy = self._cells[front_row(p)], self._cells[front_row(1 - p)]
         actions: list[Action] = []
         if not self._fought:
@@ -536,12 +566,27 @@ class Game(EngineGame[Rules, "PlayerView"]):
 
     def _end_turn(self) -> None:
         self._reset_battle()
-        if not any(self._hands) and not any(self._decks) or self._turn >= self._rules.max_turns:
+        if self._cards_played_out() or self._turn >= self._rules.max_turns:
             self._game_over()
             return
         self._current = 1 - self._current
         self._turn += 1
         self._phase = "place"
+
+    def _cards_played_out(self) -> bool:
+        """The end when the cards have run out: no card in any hand or deck, and neither
+        seat could do anything on a turn of its own from here (between turns)."""
+        if any(self._hands) or any(self._decks):
+            return False
+        return not self._can_act(0) and not self._can_act(1)
+
+    def _can_act(self, p: int) -> bool:
+        """Whether ``p``, holding no card, would have a decision on a turn starting now:
+        a move, or a battle the full front line forces (between turns: no battle flag set)."""
+        front = self._cells[front_row(p)]
+        if any(front[c] is not None and self._can_move_to(p, c, c + s) for c in range(COLUMNS) for s in _SIDES):
+            return True
+        return self.front_count() >= FRONT_LIMIT and bool(self._battle_actions(p))
 
     def _game_over(self) -> None:
         self._phase = "over"
@@ -579,9 +624,7 @@ class Game(EngineGame[Rules, "PlayerView"]):
     def _seat(self, seat: int) -> int:
         if type(seat) is int and 0 <= seat <= 1:
             return seat
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise OrdonnanceTypeError(f"a seat is 0 or 1, not {type(seat).__name__}: {seat!r}")
-        raise InvalidSeatError(f"seats are 0 and 1, got {seat!r}")
+        return checks.integer(seat, "seat", low=0, high=1, error=InvalidSeatError)
 
     def __repr__(self) -> str:
         status = "over" if self._phase == "over" else f"player {self._current} to {self._phase}"
@@ -613,11 +656,15 @@ def shuffled_decks(rules: Rules, seed: int) -> tuple[list[list[Card]], int]:
 
 
 def _given_orders(rules: Rules, orders: Sequence[Iterable[Card]]) -> list[list[Card]]:
-    if isinstance(orders, str) or len(orders) != 2:
-        raise OrdonnanceTypeError(f"orders must give two decks (one per seat), got {orders!r}")
+    given = checks.bounded(orders, "orders", 2)
+    if len(given) != 2:
+        raise OrdonnanceTypeError(f"orders must give two decks (one per seat), got {shown(orders)}")
     decks = []
-    for seat, order in enumerate(orders):
-        cards = list(order)
+    for seat, order in enumerate(given):
+        cards = checks.bounded(order, f"orders[{seat}]", len(rules.deck(seat)), error=InvalidDeckError)
+        wrong = next((card for card in cards if type(card) is not Card), None)
+        if wrong is not None:
+            raise OrdonnanceTypeError(f"orders[{seat}] must hold Cards, got {shown(wrong)}")
         if Counter(cards) != Counter(rules.deck(seat)):
             raise InvalidDeckError(f"orders[{seat}] does not hold exactly the cards of seat {seat}'s deck")
         decks.append(cards)
@@ -670,13 +717,22 @@ def check_reachable(game: Game) -> None:
     Each seat's cards each in one place; at most 6 in a hand and in the front
     line; no Battle card on the table; back cards only behind a front unit of
     their (line-infantry) type; an ended game exactly when someone routed 6, the
-    cards ran out or the turn limit came; battle flags only in a battle and
-    consistent with the table; a full hand after the draw in the ``"choose"``
-    and ``"battle"`` steps; a decision to make in the ``"place"`` and
-    ``"battle"`` steps. These are necessary conditions, not a proof that some
-    sequence of actions reaches the position (a save with a history is replayed
-    instead: see :meth:`Game.from_json`).
+    cards ran out with nothing left to do, or the turn limit came; battle flags only
+    in a battle and consistent with the table (``fought`` exactly when a unit has
+    attacked, an attack only from a unit that had an enemy opposite); a full hand
+    after the draw in the ``"choose"`` and ``"battle"`` steps; a decision to make in
+    the ``"place"`` and ``"battle"`` steps; turns alternating (seat 0 plays the odd
+    ones unless a coin chose); no seat with more cards on the table than turns
+    it has played; the waiting seat's hand refilled after its turn. These are
+    necessary conditions, not a proof that some sequence of actions reaches the
+    position (a save with a history is replayed instead: see :meth:`Game.from_json`).
     """
+    _check_consistent(game)
+    _check_turns(game)
+
+
+def _check_consistent(game: Game) -> None:
+    """The invariants of a position alone (see :func:`check_reachable`)."""
     fail = InvalidGameStateError
     rules = game._rules
     for seat in (0, 1):
@@ -703,11 +759,11 @@ def check_reachable(game: Game) -> None:
     routed = game.routed
     if min(routed) >= ROUT_TO_WIN:
         raise fail(f"both players have routed {ROUT_TO_WIN} troops: the game ends at the first")
-    ended = max(routed) >= ROUT_TO_WIN or not (any(game._hands) or any(game._decks))
-    if game._phase != "over" and ended:
+    if game._phase != "over" and max(routed) >= ROUT_TO_WIN:
         raise fail(f"the game has ended (routed {routed}) but phase is {game._phase!r}")
-    if game._phase == "over" and not ended and game._turn < rules.max_turns:
-        raise fail(f"phase is 'over' at turn {game._turn} with routed {routed} and cards left to play")
+    ended = max(routed) >= ROUT_TO_WIN or game._cards_played_out() or game._turn >= rules.max_turns
+    if game._phase == "over" and not ended:
+        raise fail(f"phase is 'over' at turn {game._turn} with routed {routed} and something left to play")
     in_battle = game._phase == "battle"
     if not in_battle and (any(game._attacked) or any(game._moved) or any(game._contact) or game._fought):
         raise fail("battle flags are set outside a battle")
@@ -722,8 +778,11 @@ def check_reachable(game: Game) -> None:
                 raise fail(f"contact[{c}] is not set though an enemy unit is opposite")
             if (game._contact[c] or game._moved[c]) and unit is None and not game._fought:
                 raise fail(f"contact[{c}] or moved[{c}] is set on an empty cell before any fight")
-        if any(game._attacked) and not game._fought:
-            raise fail("a unit has attacked but fought is false")
+        if any(game._attacked) != game._fought:
+            raise fail(f"fought is {game._fought} but attacked is {game._attacked}: fought says whether a unit has attacked")
+        for c in range(COLUMNS):
+            if game._attacked[c] and not game._contact[c]:
+                raise fail(f"attacked[{c}] is set but contact[{c}] is not: a unit attacks only an enemy opposite it")
     if game._phase == "choose" and (game.front_count() >= FRONT_LIMIT or not any(c.is_battle for c in game._hands[p])):
         raise fail("the Battle-card choice is offered without a Battle card in hand or with a full front line")
     drawn = len(game._hands[p]) if game._decks[p] else HAND_SIZE
@@ -731,3 +790,55 @@ def check_reachable(game: Game) -> None:
         raise fail(f"player {p} has drawn {len(game._hands[p])} cards in the {game._phase!r} step, with a deck left")
     if game._phase in ("place", "battle") and not game.legal_actions():
         raise fail(f"player {p} is to decide in the {game._phase!r} step but has no legal action")
+
+
+def _check_turns(game: Game) -> None:
+    """How turns and hands follow from play: the turn order, each seat's cards on the
+    table against the turns it has played, the waiting seat's refilled hand."""
+    fail = InvalidGameStateError
+    p, turn, phase = game._current, game._turn, game._phase
+    if game._rules.first == "seat0" and p != (turn - 1) % 2:
+        raise fail(f"player {p} is to play turn {turn}, but seat 0 starts: it plays the odd turns, seat 1 the even ones")
+    first = p if turn % 2 else 1 - p
+    for seat in (0, 1):
+        turns = (turn + 1) // 2 if seat == first else turn // 2
+        placed = turns - (seat == p and phase == "place")  # the turns whose first step is done
+        on_table = sum(game._cells[row][c] is not None for row in (front_row(seat), back_row(seat)) for c in range(COLUMNS))
+        if on_table > placed:
+            raise fail(f"seat {seat} has {on_table} cards on the table at turn {turn}, "
+                       f"but has placed at most one a turn, {placed} so far")  # fmt: skip
+    waiting = 1 - p
+    hand = len(game._hands[waiting])
+    played_battle = any(card.is_battle for card in game._discards[waiting])
+    if phase != "over" and game._decks[waiting] and not (hand == HAND_SIZE or hand == HAND_SIZE - 1 and played_battle):
+        raise fail(f"seat {waiting} waits with {hand} cards in hand and {len(game._decks[waiting])} in its deck: "
+                   f"its last turn filled its hand to {HAND_SIZE} (one less after playing a Battle card)")  # fmt: skip
+
+
+def _check_dealt(game: Game) -> None:
+    """The seed's deal: each deck what its shuffle leaves after the cards drawn, each
+    hand in the order drawn, the first seat the coin's, the chance stream's state a
+    number of breakthroughs past the deal."""
+    fail = InvalidGameStateError
+    rules, seed = game._rules, game._seed
+    orders, state = shuffled_decks(rules, seed)
+    first = 0
+    if rules.first == "coin":
+        state, value = splitmix64(state)
+        first = bounded(value, 2)
+    if game._current != first ^ (game._turn - 1) % 2:
+        raise fail(f"player {game._current} is to play turn {game._turn}, but seed {seed} gives the first turn to seat {first}")
+    for seat in (0, 1):
+        order, deck = orders[seat], game._decks[seat][::-1]
+        drawn = len(order) - len(deck)
+        if drawn < min(HAND_SIZE, len(order)) or order[drawn:] != deck:
+            raise fail(f"decks[{seat}] is not what the shuffle of seed {seed} leaves after {drawn} cards drawn")
+        received = iter(order[:drawn])
+        if not all(card in received for card in game._hands[seat]):  # a subsequence: the order drawn
+            raise fail(f"hands[{seat}] is not in the order seed {seed} deals its cards")
+    breakthroughs = len(game._discards[0]) + len(game._discards[1])
+    for _ in range(breakthroughs + 1):
+        if state == game._rng:
+            return
+        state, _value = splitmix64(state)
+    raise fail(f"rng {game._rng} is not the state of seed {seed}'s stream after at most {breakthroughs} breakthroughs")

@@ -43,7 +43,7 @@ from typing import Any
 from ordonnance.black_prince.actions import SCHEMA_DEFS, action_from_data, action_to_data
 from ordonnance.black_prince.board import ROWS
 from ordonnance.black_prince.cards import Card
-from ordonnance.black_prince.game import Game, check_reachable
+from ordonnance.black_prince.game import Check, Game, check_reachable
 from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, card_data, card_from_data, rules_from_json
 from ordonnance.core import jsonio
 from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceError
@@ -167,7 +167,7 @@ def game_to_json(game: Game) -> str:
 def _card(value: Any, where: str) -> Card:
     try:
         return card_from_data(value)
-    except (OrdonnanceError, TypeError) as error:
+    except (OrdonnanceError, TypeError, ValueError) as error:  # any refusal of the card parser, bare ones too
         raise _fail(f"{where}: {error}") from None
 
 
@@ -179,8 +179,8 @@ def _card_lists(value: Any, where: str) -> list[list[Card]]:
     return [_cards(cards, f"{where}[{seat}]") for seat, cards in enumerate(_read.array(value, where))]
 
 
-def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
-    """The game set up in the position ``data`` (the keys of :data:`_POSITION_KEYS`)."""
+def _position(rules: Rules, seed: Any, data: Any, where: str, check: Check) -> Game:
+    """The game set up in the position ``data`` (the keys of :data:`_POSITION_KEYS`), checked as ``check`` says."""
     if not isinstance(data, dict):
         raise _fail(f"{where}must be an object, got {data!r:.80}")
     jsonio.check_keys(data, lambda message: _fail(f"{where}{message}"), _POSITION_KEYS)
@@ -188,15 +188,18 @@ def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
     for r, row in enumerate(_read.array(data["cells"], f"{where}cells")):
         squares = enumerate(_read.array(row, f"{where}cells[{r}]"))
         cells.append([None if card is None else _card(card, f"{where}cells[{r}][{c}]") for c, card in squares])
+    decks = _card_lists(data["decks"], f"{where}decks")
+    hands = _card_lists(data["hands"], f"{where}hands")
+    discards = _card_lists(data["discards"], f"{where}discards")
     try:
         return Game._from_position(
             rules,
             seed=seed,
             rng=data["rng"],
-            decks=_card_lists(data["decks"], f"{where}decks"),
-            hands=_card_lists(data["hands"], f"{where}hands"),
+            decks=decks,
+            hands=hands,
             cells=cells,
-            discards=_card_lists(data["discards"], f"{where}discards"),
+            discards=discards,
             current_player=data["current_player"],
             phase=data["phase"],
             turn=data["turn"],
@@ -204,6 +207,7 @@ def _position(rules: Rules, seed: Any, data: Any, where: str) -> Game:
             moved=_read.array(data["moved"], f"{where}moved"),
             contact=_read.array(data["contact"], f"{where}contact"),
             fought=data["fought"],
+            check=check,
         )
     except InvalidGameStateError as error:
         raise _fail(f"{where}{error}") from None
@@ -250,13 +254,13 @@ def game_from_json(text: str | bytes) -> Game:
     jsonio.check_keys(data, _fail, _KEYS[version])
     rules = rules_from_json(data["rules"], _fail)
     if version == 1:
-        return _position(rules, data["seed"], {key: data[key] for key in _POSITION_KEYS}, "")
+        return _position(rules, data["seed"], {key: data[key] for key in _POSITION_KEYS}, "", "dealt")
     if data["start"] is None:
         game = _deal(rules, data["seed"], data["orders"])
     elif data["orders"] is not None:
         raise _fail(f"a game that started from a position has no deck orders, got orders {data['orders']!r:.80}")
     else:
-        game = _position(rules, data["seed"], data["start"], "start: ")
+        game = _position(rules, data["seed"], data["start"], "start: ", "reachable")
     _replay(game, data["history"])
     _check_reached(game, data["position"])
     return game
