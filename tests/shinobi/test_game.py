@@ -46,7 +46,7 @@ def test_bad_arguments_are_refused_with_the_value() -> None:
     with pytest.raises(InvalidDeckError, match="different clans"):
         Game.new(rules, deck=list(rules.troop_deck), clans=(0, 0, 2))
     with pytest.raises(InvalidCardError, match="'Shimazu'"):
-        Game.new(rules, deck=["Shimazu"] + list(rules.troop_deck), clans=(0, 1, 2))
+        Game.new(rules, deck=["Shimazu"] + list(rules.troop_deck)[1:], clans=(0, 1, 2))
     with pytest.raises(OrdonnanceTypeError, match="shinobi Rules"):
         Game.new("rules", seed=1)  # type: ignore[arg-type]
     game = Game.new(rules, seed=1)

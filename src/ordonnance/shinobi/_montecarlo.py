@@ -83,12 +83,13 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core import checks
 from ordonnance.core.rollouts import RolloutBot, WorkShare
 from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.jit import nth_output
 from ordonnance.core.jit import splitmix64 as _splitmix64_jit
-from ordonnance.errors import InvalidRulesError
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi import _kernel as kernel
 from ordonnance.shinobi._bridge import state_of_view
 from ordonnance.shinobi.actions import Action
@@ -294,15 +295,12 @@ class MonteCarlo(RolloutBot):
         horizon: int | None = DEFAULT_HORIZON,
         home_weight: float = 0.0,
     ) -> None:
-        super().__init__(seed, rollouts=rollouts, work=work, time_limit=time_limit, rollout_policy=rollout_policy,
+        policy = checks.choice(rollout_policy, "rollout_policy", ("greedy", "random"), error=InvalidRulesError)
+        super().__init__(seed, rollouts=rollouts, work=work, time_limit=time_limit, rollout_policy=policy,
                          margin_weight=margin_weight)  # fmt: skip
-        if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int) or not 1 <= horizon <= 1 << 30):
-            raise InvalidRulesError(f"horizon must be a positive int (turns) or None, got {horizon!r}")
-        if isinstance(home_weight, bool) or not isinstance(home_weight, (int, float)) or not 0 <= home_weight <= 5:
-            raise InvalidRulesError(f"home_weight must be a number in 0..5, got {home_weight!r}")
-        self.horizon = horizon
+        self.horizon = checks.optional_integer(horizon, "horizon", low=1, high=1 << 30, error=InvalidRulesError)
         """Turns a rollout plays before the table is scored as if the game ended (None: to the end)."""
-        self.home_weight = float(home_weight)
+        self.home_weight = checks.real(home_weight, "home_weight", low=0, high=5, error=InvalidRulesError)
         """How strongly a seat's armies at home hint at its clan (0: every consistent clan equally likely)."""
 
     def _halving(self, view: PlayerView, actions: tuple[Action, ...], seed: int, budget: int, work_left: int,
@@ -334,6 +332,11 @@ class MonteCarlo(RolloutBot):
             if len(alive) == 1 or clock.out():
                 break
         return alive[0]
+
+    def _warm_key(self, view: object) -> Rules:
+        if not isinstance(view, PlayerView):  # before reading its rules: a warm-up of anything else is refused
+            raise OrdonnanceTypeError(f"a warm-up searches a shinobi PlayerView (game.view(seat)), not {checks.shown(view)}")
+        return view.rules
 
     def _example_view(self) -> PlayerView:
         game = Game.new(Rules(), seed=0)

@@ -39,6 +39,7 @@ from typing import Any, SupportsIndex, Union
 
 import attrs
 
+from ordonnance.core import checks
 from ordonnance.core.actioncodec import ActionCodec, int_field, name_field
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, to_clan
@@ -62,13 +63,15 @@ ACTION_COUNT = PASS_CODE + 1
 
 
 def to_province(value: object, what: str = "a province") -> int:
-    """A province (a seat number 0..4) from an int; the game checks it against its players."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise OrdonnanceTypeError(f"{what} is a seat number, not {type(value).__name__}: {value!r}")
-    index = value.__index__()
-    if not 0 <= index < MAX_PLAYERS:
-        raise InvalidSeatError(f"{what} must be a seat 0..{MAX_PLAYERS - 1}, got {value!r}")
-    return int(index)
+    """A province (a seat number 0..4) from an int (NumPy ints too); the game checks it against its players."""
+    if type(value) is int and 0 <= value < MAX_PLAYERS:  # the engine's own calls: checked at once
+        return value
+    if not checks.is_integer(value):
+        raise OrdonnanceTypeError(f"{what} is a seat number, not {type(value).__name__}: {checks.shown(value)}")
+    number = int(value)
+    if not 0 <= number < MAX_PLAYERS:
+        raise InvalidSeatError(f"{what} must be a seat 0..{MAX_PLAYERS - 1}, got {checks.shown(number)}")
+    return number
 
 
 def _clan(value: object) -> int:
@@ -207,10 +210,11 @@ ACTIONS: tuple[Action, ...] = tuple(_decode(code) for code in range(ACTION_COUNT
 
 
 def from_code(code: SupportsIndex) -> Action:
-    """The action of integer ``code`` (see :attr:`Deploy.code`)."""
-    if isinstance(code, bool) or not hasattr(code, "__index__") or not 0 <= code.__index__() < ACTION_COUNT:
-        raise OrdonnanceTypeError(f"an action code is an int in 0..{ACTION_COUNT - 1}, got {code!r}")
-    return ACTIONS[code.__index__()]
+    """The action of integer ``code`` (see :attr:`Deploy.code`; NumPy ints too); anything else
+    raises :class:`~ordonnance.errors.OrdonnanceTypeError`."""
+    if not checks.is_integer(code) or not 0 <= int(code) < ACTION_COUNT:
+        raise OrdonnanceTypeError(f"an action code is an int in 0..{ACTION_COUNT - 1}, got {checks.shown(code)}")
+    return ACTIONS[int(code)]
 
 
 def is_action(value: object) -> bool:

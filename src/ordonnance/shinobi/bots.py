@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from ordonnance.core import checks
 from ordonnance.core.bots import GameBot, SeededBot, UniformRandom, legal
+from ordonnance.errors import InvalidArgumentError, InvalidSeatError
 from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce
-from ordonnance.shinobi.cards import CLANS
+from ordonnance.shinobi.cards import CLANS, to_clan
+from ordonnance.shinobi.rules import MAX_PLAYERS, MIN_PLAYERS
 from ordonnance.shinobi.view import PlayerView
 
 __all__ = ["Bot", "Random", "Greedy", "MonteCarlo", "evaluate"]
@@ -62,7 +65,26 @@ def evaluate(provinces: list[list[int]], seat: int, clan: int) -> int:
     (x6) against the strongest other clan's (x3) and all other clans' (x1), and
     adds its own clan's cards at home (x2, the tie-break) and its largest army
     at home (x1, its weapon for attacks).
+
+    ``provinces[q][c]`` is the size of clan ``c``'s army in province ``q`` (3..5 rows of 5
+    counts, not negative); ``seat`` is one of its provinces and ``clan`` 0..4. Anything else
+    raises the library's error.
     """
+    rows = checks.bounded(provinces, "provinces", MAX_PLAYERS)
+    if not MIN_PLAYERS <= len(rows) <= MAX_PLAYERS:
+        raise InvalidArgumentError(f"provinces must have {MIN_PLAYERS}..{MAX_PLAYERS} rows, got {checks.shown(provinces)}")
+    table = []
+    for q, row in enumerate(rows):
+        counts = checks.bounded(row, f"provinces[{q}]", CLANS)
+        if len(counts) != CLANS:
+            raise InvalidArgumentError(f"provinces[{q}] must hold {CLANS} counts, got {checks.shown(row)}")
+        table.append([checks.integer(size, f"provinces[{q}][{c}]", low=0) for c, size in enumerate(counts)])
+    seat = checks.integer(seat, "seat", low=0, high=len(table) - 1, error=InvalidSeatError)
+    return _evaluate(table, seat, to_clan(clan))
+
+
+def _evaluate(provinces: list[list[int]], seat: int, clan: int) -> int:
+    """:func:`evaluate` of arguments known to be good."""
     n = len(provinces)
     strength = [2 * sum(provinces[q][c] for q in range(n)) for c in range(CLANS)]
     for q in range(n):
@@ -111,7 +133,7 @@ class Greedy(_ShinobiBot):
         best: list[Action] = []
         best_value = 0
         for action in actions:
-            value = evaluate(after(view.provinces, view.seat, action), view.seat, view.clan)
+            value = _evaluate(after(view.provinces, view.seat, action), view.seat, view.clan)
             if not best or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import attrs
 
+from ordonnance.core import checks
 from ordonnance.errors import InvalidCardError, OrdonnanceTypeError
 
 __all__ = ["Card", "CLAN_NAMES", "CLANS", "NINJA", "CODES", "clan_name", "to_clan"]
@@ -30,18 +31,17 @@ CODES = CLANS + 1
 
 
 def to_clan(value: object, what: str = "a clan") -> int:
-    """A clan index 0..4 from an int (NumPy ints too) or a clan name (any case)."""
+    """A clan index 0..4 from an int (NumPy ints too) or a clan name (any case, NumPy strings too)."""
+    if type(value) is int and 0 <= value < CLANS:  # the engine's own calls: checked at once
+        return value
     if isinstance(value, str):
         for clan, name in enumerate(CLAN_NAMES):
             if value.strip().lower() in (name.lower(), name.lower().replace("-", "")):
                 return clan
-        raise InvalidCardError(f"{what} must be one of {', '.join(CLAN_NAMES)} or 0..4, got {value!r}")
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise OrdonnanceTypeError(f"{what} is an int 0..4 or a clan name, not {type(value).__name__}: {value!r}")
-    index = value.__index__()
-    if not 0 <= index < CLANS:
-        raise InvalidCardError(f"{what} must be in 0..4, got {value!r}")
-    return int(index)
+        raise InvalidCardError(f"{what} must be one of {', '.join(CLAN_NAMES)} or 0..4, got {checks.shown(value)}")
+    if not checks.is_integer(value):
+        raise OrdonnanceTypeError(f"{what} is an int 0..4 or a clan name, not {type(value).__name__}: {checks.shown(value)}")
+    return checks.integer(value, what, low=0, high=CLANS - 1, error=InvalidCardError)
 
 
 def clan_name(clan: int) -> str:
@@ -62,14 +62,16 @@ class Card:
 
     @classmethod
     def from_code(cls, code: int) -> Card:
-        """The card of engine code ``code`` (0..4 a samurai, 5 a ninja)."""
-        return _BY_CODE[code]
+        """The card of engine code ``code`` (0..4 a samurai, 5 a ninja; NumPy ints too); another
+        value raises :class:`~ordonnance.errors.InvalidCardError` (a ValueError) or, when it
+        is no int, :class:`~ordonnance.errors.OrdonnanceTypeError`."""
+        return _BY_CODE[checks.integer(code, "a card code", low=0, high=CODES - 1, error=InvalidCardError)]
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """A card from its name: a clan name (``"Oda"``) or ``"ninja"``, any case."""
         if not isinstance(text, str):
-            raise OrdonnanceTypeError(f"a card text is a str, got {text!r}")
+            raise OrdonnanceTypeError(f"a card text is a str, got {checks.shown(text)}")
         if text.strip().lower() == "ninja":
             return _BY_CODE[NINJA]
         return _BY_CODE[to_clan(text, "a card")]

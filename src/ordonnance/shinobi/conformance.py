@@ -20,8 +20,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from ordonnance.core import checks
 from ordonnance.core.conformance import ConformanceError, RandomPlaythrough, check_copies, check_views
 from ordonnance.core.conformance import random_playthrough_of, require as _require
+from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.shinobi.actions import Action, Pass
 from ordonnance.shinobi.cards import CLANS
 from ordonnance.shinobi.game import Game
@@ -32,7 +34,10 @@ __all__ = ["ConformanceError", "check_invariants", "random_playthrough", "redeal
 
 
 def check_invariants(game: Game, *, deep: bool = True) -> None:
-    """Raise :class:`~ordonnance.conformance.ConformanceError` if ``game`` breaks an invariant."""
+    """Raise :class:`~ordonnance.conformance.ConformanceError` if ``game`` breaks an invariant
+    (``game`` a shinobi :class:`~ordonnance.shinobi.Game`, ``deep`` a bool)."""
+    _check_game(game)
+    deep = checks.flag(deep, "deep")
     n = game.players
     _check_cards(game)
     _require(sorted(game._clan_order) == list(range(CLANS)), "clan cards %s", game._clan_order)
@@ -102,7 +107,15 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> Game:
     the deck and of the other hands, keeping every hand's size), through the engine's
     own :meth:`PlayerView.sample_game` with a seed drawn from ``rng``. Its history starts
     at that position (:meth:`Game.root`): use it to compare views, or to play on."""
+    _check_game(game)
+    if not isinstance(rng, random.Random):
+        raise OrdonnanceTypeError(f"rng must be a random.Random, got {checks.shown(rng)}")
     return game.view(seat).sample_game(rng.getrandbits(64))
+
+
+def _check_game(game: object) -> None:
+    if not isinstance(game, Game):
+        raise OrdonnanceTypeError(f"game must be a shinobi Game, got {checks.shown(game)}")
 
 
 random_playthrough: RandomPlaythrough[Rules, Game, PlayerView, Action] = random_playthrough_of(

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ordonnance.core import checks
 from ordonnance.core.engine import EngineGame, OneDrawPile
 from ordonnance.core.rng import shuffle
 from ordonnance.core.seeds import check_seed as _check_seed
@@ -56,8 +57,12 @@ def dealt(rules: Rules, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     cards in shuffled order (seat ``s`` gets the ``s``-th; the rest are neutral) and
     the troop deck's codes, top card first.
 
-    One SplitMix64 stream from ``seed`` shuffles the clan cards, then the troop deck.
+    One SplitMix64 stream from ``seed`` (an int in 0..2**64-1) shuffles the clan cards,
+    then the troop deck.
     """
+    if not isinstance(rules, Rules):
+        raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {checks.shown(rules)}")
+    seed = _check_seed(seed)
     clans = list(range(CLANS))
     state = shuffle(clans, seed)
     deck = list(rules.troop_deck)
@@ -125,7 +130,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
         """
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {checks.shown(rules)}")
         if deck is None and clans is None:
             seed = secrets.randbits(64) if seed is None else _check_seed(seed)
             clan_order, order = dealt(rules, seed)
@@ -221,7 +226,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
         :attr:`seed` is None; :meth:`_parts` reverses it.
         """
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {checks.shown(rules)}")
         n = rules.players
         try:
             clan_order = _check_clans(rules, clans)
@@ -266,7 +271,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
         if max(sizes) > HAND_SIZE:
             raise InvalidGameStateError(f"a hand holds at most {HAND_SIZE} cards, got hands of {sizes}")
         final = self._extra != NOT_FINAL
-        extra = f"extra_turns_left={self.extra_turns_left!r}"
+        extra = f"extra_turns_left={checks.shown(self.extra_turns_left)}"
         if final and deck:
             raise InvalidGameStateError(f"the final round ({extra}) starts once the deck is empty, but it holds {len(deck)} cards")
         if not final and not deck and self._turns:
@@ -476,7 +481,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
 
     def apply(self, action: Action) -> None:
         if not is_action(action):
-            raise OrdonnanceTypeError(f"an action is Deploy, Ninja, Reinforce, Move, Attack or Pass, not {action!r}")
+            raise OrdonnanceTypeError(f"an action is Deploy, Ninja, Reinforce, Move, Attack or Pass, not {checks.shown(action)}")
         if self._over:
             raise IllegalActionError(action, "the game is over")
         if action.code not in self._legal_codes(self._order):
@@ -604,15 +609,14 @@ def _card_code(card: object) -> int:
         return card.code
     if isinstance(card, str):
         return Card.parse(card).code
-    if isinstance(card, bool) or not isinstance(card, (int, np.integer)) or not 0 <= card < CODES:
-        raise InvalidDeckError(f"a troop card is a Card, a code 0..{CODES - 1} or a name, got {card!r}")
+    if not checks.is_integer(card) or not 0 <= card < CODES:
+        raise InvalidDeckError(f"a troop card is a Card, a code 0..{CODES - 1} or a name, got {checks.shown(card)}")
     return int(card)
 
 
 def _check_deck(rules: Rules, deck: Iterable[object]) -> tuple[int, ...]:
-    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
-        raise OrdonnanceTypeError(f"deck must be a sequence of cards, got {deck!r}")
-    order = tuple(_card_code(card) for card in deck)
+    # Read with a bound: an iterator that never ends is refused after one card too many.
+    order = tuple(_card_code(card) for card in checks.bounded(deck, "deck", len(rules.troop_deck), error=InvalidDeckError))
     got, expected = Counter(order), Counter(rules.troop_deck)
     if got != expected:
         missing, extra = expected - got, got - expected
@@ -624,26 +628,27 @@ def _check_deck(rules: Rules, deck: Iterable[object]) -> tuple[int, ...]:
 
 def _check_clans(rules: Rules, clans: Sequence[object]) -> tuple[int, ...]:
     if isinstance(clans, (str, bytes)) or not isinstance(clans, Sequence):
-        raise OrdonnanceTypeError(f"clans must be a sequence with one clan per seat, got {clans!r}")
-    chosen = [to_clan(clan, f"clans[{seat}]") for seat, clan in enumerate(clans)]
-    if len(chosen) != rules.players or len(set(chosen)) != len(chosen):
-        raise InvalidDeckError(f"clans must give {rules.players} different clans, one per seat, got {clans!r}")
+        raise OrdonnanceTypeError(f"clans must be a sequence with one clan per seat, got {checks.shown(clans)}")
+    wrong_size = len(clans) != rules.players
+    chosen = [] if wrong_size else [to_clan(clan, f"clans[{seat}]") for seat, clan in enumerate(clans)]
+    if wrong_size or len(set(chosen)) != len(chosen):
+        raise InvalidDeckError(f"clans must give {rules.players} different clans, one per seat, got {checks.shown(clans)}")
     return tuple(chosen + [clan for clan in range(CLANS) if clan not in chosen])
 
 
 def _rows(value: object, name: str, n: int) -> Sequence[Any]:
     """``value`` if it is a sequence (not text) of ``n`` items, else the library's error naming ``name``."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != n:
-        raise InvalidGameStateError(f"{name} must be a sequence of {n} items, got {value!r}")
+        raise InvalidGameStateError(f"{name} must be a sequence of {n} items, got {checks.shown(value)}")
     return value
 
 
 def _number(value: object, name: str, low: int, high: int | None) -> int:
     """``value`` as an int in ``low..high`` (no upper bound when None)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidGameStateError(f"{name} must be an int, got {value!r}")
+        raise InvalidGameStateError(f"{name} must be an int, got {checks.shown(value)}")
     if value < low or (high is not None and value > high):
-        raise InvalidGameStateError(f"{name} must be in {low}..{'' if high is None else high}, got {value!r}")
+        raise InvalidGameStateError(f"{name} must be in {low}..{'' if high is None else high}, got {checks.shown(value)}")
     return int(value)
 
 
@@ -656,14 +661,14 @@ def _flags(value: object, name: str) -> list[bool]:
     """One bool per clan."""
     flags = list(_rows(value, name, CLANS))
     if not all(isinstance(flag, (bool, np.bool_)) for flag in flags):
-        raise InvalidGameStateError(f"{name} must hold {CLANS} bools, got {value!r}")
+        raise InvalidGameStateError(f"{name} must hold {CLANS} bools, got {checks.shown(value)}")
     return [bool(flag) for flag in flags]
 
 
 def _card_list(value: object, name: str) -> list[int]:
     """Card codes from a sequence of cards (Card, code or name)."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise InvalidGameStateError(f"{name} must be a sequence of cards, got {value!r}")
+        raise InvalidGameStateError(f"{name} must be a sequence of cards, got {checks.shown(value)}")
     try:
         return [_card_code(card) for card in value]
     except OrdonnanceError as error:

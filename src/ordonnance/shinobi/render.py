@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Union
 
-from ordonnance.errors import OrdonnanceTypeError
+from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
+from ordonnance.core import checks
 from ordonnance.core.svg import SVG, document as _document, rect as _rect, text as _text
 from ordonnance.core.terminal import WIDTH, check_width, fit
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, NINJA
@@ -50,7 +51,7 @@ def _public(table: Table) -> tuple[int, tuple[tuple[int, ...], ...], tuple[tuple
         clans = tuple(table.clan(p) if table.is_over else None for p in range(n))
         changed = tuple(tuple(table.changed(p, c) for c in range(CLANS)) for p in range(n))
         return n, tuple(table.province(p) for p in range(n)), changed, clans
-    raise OrdonnanceTypeError(f"a picture is of a shinobi Game or PlayerView, not {table!r}")
+    raise OrdonnanceTypeError(f"a picture is of a shinobi Game or PlayerView, not {checks.shown(table)}")
 
 
 def _status(table: Table) -> str:
@@ -97,18 +98,29 @@ def board(table: Table, *, width: int | None = WIDTH) -> str:
     return "\n".join(lines)
 
 
+def _labels(names: object, n: int) -> list[str]:
+    """``names`` as ``n`` printable strings (NumPy strings too), else the library's error."""
+    listed: list[object]
+    try:
+        listed = checks.bounded(names, "names", n)  # type: ignore[arg-type]
+    except InvalidArgumentError:
+        listed = []
+    if len(listed) != n:
+        raise OrdonnanceTypeError(f"names must be {n} strings, one per seat, got {checks.shown(names)}")
+    return [checks.text(name, f"names[{p}]", printable=True) for p, name in enumerate(listed)]
+
+
 def svg(table: Table, *, names: Sequence[str] | None = None) -> SVG:
     """The table as an SVG picture: a column of cards per army, one box per province.
 
-    ``names`` labels the seats (default ``player 0``...); they are escaped.
+    ``names`` labels the seats (default ``player 0``...): one printable string per seat (a
+    control character, which XML cannot hold, is refused); they are escaped.
     """
     n, provinces, changed, clans = _public(table)
     if names is None:
         labels = [f"player {p}" for p in range(n)]
-    elif isinstance(names, (str, bytes)) or len(names) != n or not all(isinstance(x, str) for x in names):
-        raise OrdonnanceTypeError(f"names must be {n} strings, one per seat, got {names!r}")
     else:
-        labels = list(names)
+        labels = _labels(names, n)
     box_w, box_h, card_w, card_h, step = 190.0, 210.0, 30.0, 18.0, 7.0
     width, top = 20 + n * (box_w + 12), 48.0
     body = [_rect(0, 0, width, top + box_h + 70, fill=_PAPER)]

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
 from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
@@ -61,7 +62,7 @@ def observation_size(players: int) -> int:
 def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     """The observation vector of ``view`` (see the module docs for the layout)."""
     if not isinstance(view, PlayerView):
-        raise OrdonnanceTypeError(f"expected a shinobi PlayerView, not {view!r}")
+        raise OrdonnanceTypeError(f"expected a shinobi PlayerView, not {checks.shown(view)}")
     n, me = view.players, view.seat
     seats = [(me + r) % n for r in range(n)]
     hand = [0] * CODES

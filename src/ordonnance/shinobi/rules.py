@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 
 import attrs
 
-from ordonnance.core import rulesio
+from ordonnance.core import checks, rulesio
 from ordonnance.core.rulesio import DictRules
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.cards import CLANS, NINJA
@@ -31,42 +31,34 @@ MAX_PLAYERS = 5
 MAX_DECK = 500
 
 
-def _is_int(value: object) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int)
-
-
-def _check_players(_instance: object, _attribute: object, value: object) -> None:
-    if not _is_int(value):
-        raise OrdonnanceTypeError(f"players must be an int, got {value!r}")
-    if not MIN_PLAYERS <= value <= MAX_PLAYERS:  # type: ignore[operator]
-        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {value!r}")
+def _to_players(value: object) -> int:
+    return checks.integer(value, "players", low=MIN_PLAYERS, high=MAX_PLAYERS, error=InvalidRulesError)
 
 
 def _to_samurai(value: object) -> tuple[int, ...]:
-    if _is_int(value):
+    wanted = f"samurai must be an int or {CLANS} ints (cards per clan), got {checks.shown(value)}"
+    if checks.is_integer(value):
         counts: tuple[Any, ...] = (value,) * CLANS
     elif isinstance(value, (tuple, list)):
         counts = tuple(value)
     else:
-        raise OrdonnanceTypeError(f"samurai must be an int or {CLANS} ints (cards per clan), got {value!r}")
-    if len(counts) != CLANS or not all(_is_int(c) for c in counts):
-        raise OrdonnanceTypeError(f"samurai must be an int or {CLANS} ints (cards per clan), got {value!r}")
+        raise OrdonnanceTypeError(wanted)
+    if len(counts) != CLANS or not all(checks.is_integer(c) for c in counts):
+        raise OrdonnanceTypeError(wanted)
     if any(c < 0 for c in counts):
-        raise InvalidRulesError(f"samurai counts must not be negative, got {value!r}")
-    return counts
+        raise InvalidRulesError(f"samurai counts must not be negative, got {checks.shown(value)}")
+    if any(c > MAX_DECK for c in counts):
+        raise InvalidRulesError(f"the troop deck may hold at most {MAX_DECK} cards, got samurai={checks.shown(value)}")
+    return tuple(int(c) for c in counts)
 
 
-def _check_ninjas(_instance: object, _attribute: object, value: object) -> None:
-    if not _is_int(value):
-        raise OrdonnanceTypeError(f"ninjas must be an int, got {value!r}")
+def _to_ninjas(value: object) -> int:
     # A full hand of ninjas could have nothing to do while the deck lasts: no progress.
-    if not 0 <= value < HAND_SIZE:  # type: ignore[operator]
-        raise InvalidRulesError(f"ninjas must be 0..{HAND_SIZE - 1} (fewer than a hand), got {value!r}")
+    return checks.integer(value, "ninjas", low=0, high=HAND_SIZE - 1, error=InvalidRulesError)
 
 
-def _check_attack(_instance: object, _attribute: object, value: object) -> None:
-    if value not in get_args(AttackRule):
-        raise InvalidRulesError(f"attack must be 'mandatory' or 'optional', got {value!r}")
+def _to_attack(value: object) -> AttackRule:
+    return checks.choice(value, "attack", get_args(AttackRule), error=InvalidRulesError)
 
 
 @attrs.frozen
@@ -79,13 +71,13 @@ class Rules(DictRules):
     ordonnance.errors.InvalidRulesError: players must be 3..5, got 6
     """
 
-    players: int = attrs.field(default=4, validator=_check_players)
+    players: int = attrs.field(default=4, converter=_to_players)
     """Number of players, 3..5."""
     samurai: tuple[int, ...] = attrs.field(default=11, converter=_to_samurai)
     """Samurai cards of each clan in the troop deck (one int for all clans, or 5 ints)."""
-    ninjas: int = attrs.field(default=3, validator=_check_ninjas)
+    ninjas: int = attrs.field(default=3, converter=_to_ninjas)
     """Ninja cards in the troop deck, 0..3."""
-    attack: AttackRule = attrs.field(default="mandatory", validator=_check_attack)
+    attack: AttackRule = attrs.field(default="mandatory", converter=_to_attack)
     """``"mandatory"``: a legal attack must be made; ``"optional"``: it may be declined (Pass)."""
 
     def __attrs_post_init__(self) -> None:

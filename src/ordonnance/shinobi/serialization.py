@@ -46,7 +46,7 @@ from typing import Any
 
 import attrs
 
-from ordonnance.core import jsonio
+from ordonnance.core import checks, jsonio
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce
 from ordonnance.shinobi.actions import action_from_data as _action_from_dict
@@ -155,15 +155,15 @@ def _action_from_list(data: Any) -> Action:
     """An action of a version 1 save: ``[kind, fields...]``."""
     # The kind is type-checked before the lookup: a list or object kind is unhashable.
     if not isinstance(data, list) or not data or not isinstance(data[0], str) or data[0] not in _KINDS:
-        raise _fail(f"an action is [kind, fields...] with kind one of {sorted(_KINDS)}, got {data!r}")
+        raise _fail(f"an action is [kind, fields...] with kind one of {sorted(_KINDS)}, got {checks.shown(data)}")
     kind = _KINDS[data[0]]
     fields = data[1:]
     if len(fields) != len(attrs.fields(kind)) or not all(type(f) is int for f in fields):
-        raise _fail(f"{data[0]} takes {len(attrs.fields(kind))} ints, got {data!r}")
+        raise _fail(f"{data[0]} takes {len(attrs.fields(kind))} ints, got {checks.shown(data)}")
     try:
         return kind(*fields)
     except OrdonnanceError as error:
-        raise _fail(f"action {data!r}: {error}") from None
+        raise _fail(f"action {checks.shown(data)}: {error}") from None
 
 
 def _names(cards: Any) -> list[str]:
@@ -227,7 +227,7 @@ def game_from_json(text: str | bytes) -> Game:
     game = _deal(rules, data["seed"], data["clans"], data["deck"]) if start is None else _set(rules, data, start)
     key = _HISTORY[version]
     if not isinstance(data[key], list):
-        raise _fail(f"{key} must be a list, got {data[key]!r}")
+        raise _fail(f"{key} must be a list, got {checks.shown(data[key])}")
     for i, item in enumerate(data[key]):
         action = _action_from_list(item) if version == 1 else _action_from_dict(item, lambda m, i=i: _fail(f"{key}[{i}]: {m}"))  # type: ignore[misc]
         try:
@@ -236,7 +236,7 @@ def game_from_json(text: str | bytes) -> Game:
             raise _fail(f"{key}[{i}] cannot be played: {error}") from None
     position = data["position"]
     if not isinstance(position, dict) or set(position) != _POSITION_KEYS:
-        raise _fail(f"position must be an object with keys {sorted(_POSITION_KEYS)}, got {position!r}")
+        raise _fail(f"position must be an object with keys {sorted(_POSITION_KEYS)}, got {checks.shown(position)}")
     _same(position, _position(game), "position", f"the {key} leads to")
     return game
 
@@ -247,20 +247,28 @@ def _same(given: dict[str, Any], reached: dict[str, Any], where: str, why: str) 
         # Equal values can still differ in JSON (true or 1.0 for 1, also inside lists);
         # once equal, the value has the reached value's small shape, so dumping it is safe.
         if given[key] != reached[key] or json.dumps(given[key]) != json.dumps(reached[key]):
-            raise _fail(f"{where}.{key} is {given[key]!r}, but {why} {reached[key]!r}")
+            raise _fail(f"{where}.{key} is {checks.shown(given[key])}, but {why} {checks.shown(reached[key])}")
 
 
 def _check_clans_and_deck(clans: Any, deck: Any) -> None:
     # The ints are checked before sorting: sorting mixed types raises TypeError.
     if not isinstance(clans, list) or not all(type(c) is int for c in clans) or sorted(clans) != list(range(CLANS)):
-        raise _fail(f"clans must list the five clans 0..4 once each, got {clans!r}")
-    if not isinstance(deck, list) or not all(isinstance(card, str) for card in deck):
-        raise _fail(f"deck must be a list of card names, got {deck!r}")
+        raise _fail(f"clans must list the five clans 0..4 once each, got {checks.shown(clans)}")
+    _check_names(deck, "deck")
+
+
+def _check_names(cards: Any, where: str) -> None:
+    """Refuse ``cards`` unless it is a list of strings, naming the first item that is not."""
+    if not isinstance(cards, list):
+        raise _fail(f"{where} must be a list of card names, got {checks.shown(cards)}")
+    for i, card in enumerate(cards):
+        if not isinstance(card, str):
+            raise _fail(f"{where}[{i}] must be a card name, got {checks.shown(card)}")
 
 
 def _deal(rules: Rules, seed: Any, clans: Any, deck: Any) -> Game:
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
-        raise _fail(f"seed must be an int in 0..2**64-1 or null, got {seed!r}")
+        raise _fail(f"seed must be an int in 0..2**64-1 or null, got {checks.shown(seed)}")
     _check_clans_and_deck(clans, deck)
     n = rules.players
     try:
@@ -269,31 +277,33 @@ def _deal(rules: Rules, seed: Any, clans: Any, deck: Any) -> Game:
         raise _fail(f"deck: {error} (a save whose start is None deals the whole troop deck)") from None
     if seed is not None:
         if dealt(rules, seed) != (tuple(clans), game._initial_deck):
-            raise _fail(f"clans and deck are not the deal of seed {seed!r}")
+            raise _fail(f"clans and deck are not the deal of seed {checks.shown(seed)}")
         return Game.new(rules, seed=seed)
     if clans[n:] != sorted(clans[n:]):
-        raise _fail(f"the neutral clans of a given deal are listed in ascending order, got {clans!r}")
+        raise _fail(f"the neutral clans of a given deal are listed in ascending order, got {checks.shown(clans)}")
     return game
 
 
 def _set(rules: Rules, data: dict[str, Any], start: Any) -> Game:
     """The game of a save whose play started from a set position."""
     if data["seed"] is not None:
-        raise _fail(f"a game dealt from seed {data['seed']!r} starts at the deal: start must be null, got {start!r:.80}")
+        raise _fail(f"a game dealt from seed {checks.shown(data['seed'])} starts at the deal: start must be null, got {checks.shown(start)}")
     clans, deck = data["clans"], data["deck"]
     _check_clans_and_deck(clans, deck)
     if not isinstance(start, dict):
-        raise _fail(f"start must be null or an object, got {start!r}")
+        raise _fail(f"start must be null or an object, got {checks.shown(start)}")
     jsonio.check_keys(start, lambda message: _fail(f"start: {message}"), _START_KEYS)
     hands = start["hands"]
-    if not isinstance(hands, list) or not all(isinstance(hand, list) and all(isinstance(c, str) for c in hand) for hand in hands):
-        raise _fail(f"start.hands must be lists of card names, got {hands!r}")
+    if not isinstance(hands, list):
+        raise _fail(f"start.hands must be lists of card names, got {checks.shown(hands)}")
+    for seat, hand in enumerate(hands):
+        _check_names(hand, f"start.hands[{seat}]")
     try:
         game = Game._from_position(rules, clans=clans[: rules.players], deck=deck, **{key: start[key] for key in _START_KEYS})
     except OrdonnanceError as error:
         raise _fail(f"start: {error}") from None
     if list(game._clan_order) != clans:
-        raise _fail(f"the neutral clans of a set position are listed in ascending order, got {clans!r}")
+        raise _fail(f"the neutral clans of a set position are listed in ascending order, got {checks.shown(clans)}")
     written = _start(game)
     assert written is not None
     _same(start, written, "start", "the position there is")

@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import numpy as np
 
-from ordonnance.core import jsonio
+from ordonnance.core import checks, jsonio
 from ordonnance.core.rng import shuffle
 from ordonnance.core.seeds import check_seed
-from ordonnance.errors import InvalidGameStateError
+from ordonnance.errors import InvalidGameStateError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_SCHEMA, Action, action_from_data, action_to_data, is_action
 from ordonnance.shinobi.cards import CLAN_NAMES, CLANS, CODES, Card
 from ordonnance.shinobi.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, RULES_SCHEMA, Rules, rules_from_json
@@ -93,6 +93,11 @@ class PlayerView:
     @classmethod
     def of(cls, game: Game, seat: int) -> PlayerView:
         """The view of ``game`` from ``seat`` (see :meth:`Game.view`)."""
+        from ordonnance.shinobi.game import Game
+
+        if not isinstance(game, Game):
+            raise OrdonnanceTypeError(f"a view is of a shinobi Game, not {checks.shown(game)}")
+        seat = game._seat(seat)
         seats = range(game.players)
         over = game.is_over
         return cls(
@@ -202,7 +207,7 @@ class PlayerView:
     def _check_shape(self) -> None:
         """Refuse, with the library's error, a field of the wrong type, size or range."""
         if not isinstance(self.rules, Rules):
-            raise InvalidGameStateError(f"rules must be a shinobi Rules, got {self.rules!r}")
+            raise InvalidGameStateError(f"rules must be a shinobi Rules, got {checks.shown(self.rules)}")
         n = self.players
         for name, low, high in (("seat", 0, n - 1), ("clan", 0, CLANS - 1), ("current_player", 0, n - 1),
                                 ("order", 1, 3), ("turns", 0, None), ("deck_size", 0, None)):  # fmt: skip
@@ -210,16 +215,16 @@ class PlayerView:
         if self.extra_turns_left is not None:
             _check_int(self.extra_turns_left, "extra_turns_left", 0, n)
         if not isinstance(self.is_over, bool):
-            raise InvalidGameStateError(f"is_over must be a bool, got {self.is_over!r}")
+            raise InvalidGameStateError(f"is_over must be a bool, got {checks.shown(self.is_over)}")
         hand = _sized(self.hand, "hand", None)
         if len(hand) > HAND_SIZE or not all(isinstance(card, Card) for card in hand):
-            raise InvalidGameStateError(f"hand must hold at most {HAND_SIZE} Cards, got {self.hand!r}")
+            raise InvalidGameStateError(f"hand must hold at most {HAND_SIZE} Cards, got {checks.shown(self.hand)}")
         for seat, row in enumerate(_sized(self.provinces, "provinces", n)):
             for clan, size in enumerate(_sized(row, f"provinces[{seat}]", CLANS)):
                 _check_int(size, f"provinces[{seat}][{clan}]", 0, None)
         for seat, row in enumerate(_sized(self.changed, "changed", n)):
             if not all(isinstance(flag, bool) for flag in _sized(row, f"changed[{seat}]", CLANS)):
-                raise InvalidGameStateError(f"changed[{seat}] must hold {CLANS} bools, got {row!r}")
+                raise InvalidGameStateError(f"changed[{seat}] must hold {CLANS} bools, got {checks.shown(row)}")
         for code, count in enumerate(_sized(self.discard, "discard", CODES)):
             _check_int(count, f"discard[{code}]", 0, None)
         for seat, size in enumerate(_sized(self.hand_sizes, "hand_sizes", n)):
@@ -233,7 +238,7 @@ class PlayerView:
         for i, winner in enumerate(_sized(self.winners, "winners", None)):
             _check_int(winner, f"winners[{i}]", 0, n - 1)
         if not all(is_action(action) for action in _sized(self.legal_actions, "legal_actions", None)):
-            raise InvalidGameStateError(f"legal_actions must hold actions, got {self.legal_actions!r}")
+            raise InvalidGameStateError(f"legal_actions must hold actions, got {checks.shown(self.legal_actions)}")
 
     # ------------------------------------------------------------------ JSON
 
@@ -300,7 +305,7 @@ class PlayerView:
             raise _fail(str(error)) from None
         shown = sample.view(view.seat)
         if shown != view:
-            wrong = [f"{field.name} {_shown(getattr(view, field.name))!r:.80} (a game gives {_shown(getattr(shown, field.name))!r:.80})"
+            wrong = [f"{field.name} {checks.shown(_shown(getattr(view, field.name)))} (a game gives {checks.shown(_shown(getattr(shown, field.name)))})"
                      for field in attrs.fields(cls) if getattr(view, field.name) != getattr(shown, field.name)]  # fmt: skip
             raise _fail(f"no game gives this view: {'; '.join(wrong)}")
         return view
@@ -339,13 +344,13 @@ def _read(value: Any, name: str, kind: Any) -> Any:
     names the first item that is not, by its path, and shows it."""
     if isinstance(kind, list):
         if not isinstance(value, list):
-            raise _fail(f"{name} must be an array, got {value!r:.120}")
+            raise _fail(f"{name} must be an array, got {checks.shown(value)}")
         return tuple(_read(item, f"{name}[{i}]", kind[0]) for i, item in enumerate(value))
     if value is None and kind == (int, None):
         return None
     wanted = bool if kind is bool else int
     if type(value) is not wanted:
-        raise _fail(f"{name} must be {'a bool' if kind is bool else 'an int'}, got {value!r:.120}")
+        raise _fail(f"{name} must be {'a bool' if kind is bool else 'an int'}, got {checks.shown(value)}")
     return value
 
 
@@ -353,26 +358,26 @@ def _clan(value: Any, name: str, *, null: bool = False) -> int | None:
     if value is None and null:
         return None
     if not isinstance(value, str) or value not in CLAN_NAMES:
-        raise _fail(f"{name} must be one of {', '.join(CLAN_NAMES)}{' or null' if null else ''}, got {value!r:.80}")
+        raise _fail(f"{name} must be one of {', '.join(CLAN_NAMES)}{' or null' if null else ''}, got {checks.shown(value)}")
     return CLAN_NAMES.index(value)
 
 
 def _card(value: Any, name: str) -> Card:
     if not isinstance(value, str) or value not in _BY_NAME:
-        raise _fail(f"{name} must be one of {', '.join(_CARD_NAMES)}, got {value!r:.80}")
+        raise _fail(f"{name} must be one of {', '.join(_CARD_NAMES)}, got {checks.shown(value)}")
     return _BY_NAME[value]
 
 
 def _check_int(value: object, name: str, low: int, high: int | None) -> None:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidGameStateError(f"{name} must be an int, got {value!r:.80}")
+        raise InvalidGameStateError(f"{name} must be an int, got {checks.shown(value)}")
     if value < low or (high is not None and value > high):
-        raise InvalidGameStateError(f"{name} must be in {low}..{'' if high is None else high}, got {value!r}")
+        raise InvalidGameStateError(f"{name} must be in {low}..{'' if high is None else high}, got {checks.shown(value)}")
 
 
 def _sized(value: object, name: str, size: int | None) -> Sequence[Any]:
     if not isinstance(value, (tuple, list)) or (size is not None and len(value) != size):
-        raise InvalidGameStateError(f"{name} must be a sequence{'' if size is None else f' of {size}'}, got {_shown(value)!r:.80}")
+        raise InvalidGameStateError(f"{name} must be a sequence{'' if size is None else f' of {size}'}, got {checks.shown(_shown(value))}")
     return value
 
 

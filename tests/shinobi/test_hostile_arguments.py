@@ -1,0 +1,348 @@
+"""Every public name of ``ordonnance.shinobi`` under bad input (issue 34, the hostile suite).
+
+For each public callable (the names of ``shinobi.__all__``, the methods of its classes,
+the bots, the pictures, the JSON of actions and views, the conformance harness), each
+argument position is given every value of :data:`~tests.hostile.values.BAD_VALUES` in
+turn, the other arguments valid. A call must return or raise the library's error
+(:func:`~tests.hostile.values.failures`); and a call that returns must be one whose bad
+value is acceptable there (listed in ``ok``), with nothing but plain Python values stored.
+``simulate`` is swept by its own tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+
+from ordonnance.errors import (
+    InvalidArgumentError,
+    InvalidCardError,
+    InvalidDeckError,
+    InvalidSeedError,
+    OrdonnanceError,
+    OrdonnanceTypeError,
+)
+from ordonnance.shinobi import (
+    Attack,
+    Card,
+    Deploy,
+    Game,
+    Move,
+    Ninja,
+    Pass,
+    PlayerView,
+    Reinforce,
+    Rules,
+    action_from_json,
+    action_to_json,
+    bots,
+    clan_name,
+    dealt,
+    from_code,
+)
+from ordonnance.shinobi.actions import action_from_data, action_to_data
+from ordonnance.shinobi.conformance import check_invariants, random_playthrough, redeal_hidden
+from ordonnance.shinobi.render import board, svg
+from tests.hostile.values import BAD_VALUES, failures
+
+NUMBERS = {"np.int64(-1)", "-1", "2**64", "10**5000"}
+NONE = {"None"}
+BOOLS = {"True", "np.bool_"}
+
+
+def _game() -> Game:
+    game = Game.new(Rules(players=3), seed=5)
+    for _ in range(4):
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+GAME = _game()
+VIEW = GAME.view(GAME.current_player)
+ACTION = GAME.legal_actions()[0]
+VALID_DECK = [Card.from_code(code) for code in Rules(players=3).troop_deck]
+
+
+def _fresh(method: str) -> Callable[..., Any]:
+    """``method`` of a fresh copy of the game (so that a call that changes it changes no other)."""
+    return lambda *args, **kwargs: getattr(GAME.clone(), method)(*args, **kwargs)
+
+
+def _view_method(method: str) -> Callable[..., Any]:
+    return lambda *args, **kwargs: getattr(VIEW, method)(*args, **kwargs)
+
+
+def _bot_choose(kind: Callable[[], Any]) -> Callable[..., Any]:
+    return lambda view: kind().choose(view)
+
+
+@attrs.frozen
+class Target:
+    """A public callable, its valid arguments, and the bad values that may be accepted at each position."""
+
+    name: str
+    call: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = attrs.Factory(dict)
+    ok: dict[str | int, set[str]] = attrs.Factory(dict)  # position -> BAD_VALUES names that may return
+
+
+TARGETS = [
+    # rules
+    Target("Rules", Rules, (), {"players": 3, "samurai": 11, "ninjas": 3, "attack": "mandatory"}),
+    Target("Rules.from_dict", Rules.from_dict, ({"players": 3},), ok={0: {"empty list", "dict"}}),
+    # cards
+    Target("Card", Card, (2,), ok={0: NONE}),
+    Target("Card.from_code", Card.from_code, (3,)),
+    Target("Card.parse", Card.parse, ("Oda",)),
+    Target("clan_name", clan_name, (1,)),
+    # actions
+    Target("Deploy", Deploy, (2, 1)),
+    Target("Ninja", Ninja, (1, 2)),
+    Target("Reinforce", Reinforce, (2,)),
+    Target("Move", Move, (1, 2, 0)),
+    Target("Attack", Attack, (0, 2, 3)),
+    Target("from_code", from_code, (7,)),
+    Target("action_to_json", action_to_json, (ACTION,)),
+    Target("action_from_json", action_from_json, (action_to_json(ACTION),)),
+    Target("action_to_data", action_to_data, (ACTION,)),
+    Target("action_from_data", action_from_data, (action_to_data(ACTION),)),
+    # the game
+    Target("dealt", dealt, (Rules(), 3)),
+    Target("Game.new", Game.new, (Rules(players=3),), {"seed": 3}, ok={0: NONE, "seed": NONE}),
+    Target("Game.new(deck, clans)", Game.new, (Rules(players=3),), {"deck": VALID_DECK, "clans": [0, 1, 2]}),
+    Target("Game.from_json", Game.from_json, (GAME.to_json(),)),
+    Target("Game.hand", _fresh("hand"), (1,)),
+    Target("Game.clan", _fresh("clan"), (1,)),
+    Target("Game.province", _fresh("province"), (1,)),
+    Target("Game.changed", _fresh("changed"), (1, 2)),
+    Target("Game.view", _fresh("view"), (1,)),
+    Target("Game.apply", _fresh("apply"), (ACTION,)),
+    # views
+    Target("PlayerView.of", PlayerView.of, (GAME, 1)),
+    Target("PlayerView.sample_game", _view_method("sample_game"), (3,), ok={0: NONE}),
+    Target("PlayerView.from_json", PlayerView.from_json, (VIEW.to_json(),)),
+    # bots
+    Target("bots.Random", bots.Random, (3,), ok={0: NONE}),
+    Target("bots.Greedy", bots.Greedy, (3,), ok={0: NONE}),
+    Target(
+        "bots.MonteCarlo",
+        bots.MonteCarlo,
+        (3,),
+        {"rollouts": 8, "work": 1000, "time_limit": 1.0, "rollout_policy": "random", "margin_weight": 0.1,
+         "horizon": 4, "home_weight": 0.0},
+        ok={0: NONE, "rollouts": NONE, "work": NONE, "horizon": NONE, "time_limit": NONE | {"1.5", "np.float64", "2**64"},
+            "margin_weight": NONE | {"np.float64"}, "home_weight": {"1.5", "np.float64"}},
+    ),  # fmt: skip
+    Target("bots.Random.choose", _bot_choose(lambda: bots.Random(seed=1)), (VIEW,)),
+    Target("bots.Greedy.choose", _bot_choose(lambda: bots.Greedy(seed=1)), (VIEW,)),
+    Target("bots.MonteCarlo.choose", _bot_choose(lambda: bots.MonteCarlo(seed=1, rollouts=4)), (VIEW,)),
+    Target("bots.MonteCarlo.warm_up", lambda view: bots.MonteCarlo(seed=1, rollouts=4).warm_up(view), (VIEW,), ok={0: NONE}),
+    Target("bots.evaluate", bots.evaluate, ([list(row) for row in GAME.view(0).provinces], 1, 2)),
+    # pictures
+    Target("render.board", board, (GAME,), {"width": 80}, ok={"width": NONE | {"2**64", "10**5000"}}),
+    Target("render.svg", svg, (VIEW,), {"names": ["a", "b", "c"]}, ok={"names": NONE}),
+    # the conformance harness
+    Target("check_invariants", check_invariants, (GAME,), {"deep": False}, ok={"deep": BOOLS}),
+    Target("random_playthrough", random_playthrough, (Rules(players=3),), {"seed": 1, "deep": False},
+           ok={0: NONE, "seed": NONE, "deep": BOOLS}),
+    Target("redeal_hidden", lambda game, seat: redeal_hidden(game, seat, __import__("random").Random(1)), (GAME, 1)),
+]
+
+
+def _plain(value: object, seen: set[int] | None = None) -> str | None:
+    """Where ``value`` holds something other than plain Python values (a NumPy scalar, say), else None."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return None
+    seen.add(id(value))
+    if isinstance(value, (np.generic, np.ndarray)):
+        return f"holds {type(value).__name__} {value!r}"
+    if isinstance(value, Game):
+        parts: Any = value._state()
+    elif attrs.has(type(value)):
+        parts = attrs.astuple(value, recurse=False)
+    elif isinstance(value, (tuple, list)):
+        parts = value
+    elif isinstance(value, dict):
+        parts = list(value.items())
+    elif hasattr(value, "__dict__") and type(value).__module__.startswith("ordonnance"):
+        parts = list(vars(value).values())
+    else:
+        return None
+    return next((why for why in (_plain(part, seen) for part in parts) if why), None)
+
+
+def _cases(target: Target) -> tuple[dict[str, Callable[[], Any]], dict[str, set[str]]]:
+    """Every call of ``target`` with one argument replaced by a bad value, and which may return."""
+    cases: dict[str, Callable[[], Any]] = {}
+    allowed: dict[str, set[str]] = {}
+    positions: list[str | int] = [*range(len(target.args)), *target.kwargs]
+    for position, (bad, make) in itertools.product(positions, BAD_VALUES.items()):
+
+        def call(position: str | int = position, make: Callable[[], object] = make) -> Any:
+            args, kwargs = list(target.args), dict(target.kwargs)
+            if isinstance(position, int):
+                args[position] = make()
+            else:
+                kwargs[position] = make()
+            return target.call(*args, **kwargs)
+
+        name = f"{target.name}[{position}]={bad}"
+        cases[name] = call
+        allowed[name] = target.ok.get(position, set())
+    return cases, allowed
+
+
+def _accept(allowed: dict[str, set[str]]) -> Callable[[str, Any], str | None]:
+    def accept(name: str, result: Any) -> str | None:
+        bad = name.rsplit("=", 1)[1]
+        if bad not in allowed[name]:
+            return f"returned {result!r:.100}"
+        return _plain(result)
+
+    return accept
+
+
+#: Calls whose bad value reaches a message of ``ordonnance.core`` that shows it with ``repr``,
+#: which refuses an int of more than 4,300 digits (a bare ValueError): the fix belongs there
+#: (``checks.shown``). Listed so that nothing else slips by; remove them once core is fixed.
+IN_CORE = {
+    f"{name}=10**5000"
+    for name in (
+        "Rules.from_dict[0]", "action_to_json[0]", "action_from_json[0]", "action_to_data[0]",
+        "action_from_data[0]", "dealt[1]", "Game.new[seed]", "Game.from_json[0]", "Game.hand[0]", "Game.clan[0]",
+        "Game.province[0]", "Game.changed[0]", "Game.view[0]", "PlayerView.of[1]", "PlayerView.sample_game[0]",
+        "PlayerView.from_json[0]", "bots.Random[0]", "bots.Greedy[0]", "bots.MonteCarlo[0]",
+        "bots.MonteCarlo[rollouts]", "bots.MonteCarlo[work]", "bots.MonteCarlo[time_limit]",
+        "bots.MonteCarlo[margin_weight]", "bots.Random.choose[0]", "bots.Greedy.choose[0]",
+        "bots.MonteCarlo.choose[0]", "random_playthrough[seed]", "redeal_hidden[1]",
+    )
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=[target.name for target in TARGETS])
+def test_bad_arguments_get_the_library_error(target: Target) -> None:
+    cases, allowed = _cases(target)
+    assert [line for line in failures(cases, _accept(allowed)) if line.split(":")[0] not in IN_CORE] == []
+
+
+def test_the_sweep_covers_the_public_names() -> None:
+    import ordonnance.shinobi as shinobi
+
+    swept = " ".join(target.name for target in TARGETS)
+    left_out = {"simulate", "SimulationResult", "Summary", "CLAN_NAMES", "CLANS", "NINJA", "HAND_SIZE",
+                "ACTION_COUNT", "Action", "Pass", "PlayerView"}  # fmt: skip
+    missing = [name for name in shinobi.__all__ if name not in left_out and name not in swept]
+    assert missing == []
+
+
+# ------------------------------------------------------------------ the defects of issue 34, one by one
+
+
+@pytest.mark.parametrize("kind", [bots.Random, bots.Greedy, bots.MonteCarlo])
+def test_every_bot_refuses_what_is_not_a_shinobi_view(kind: type) -> None:
+    import ordonnance
+    from ordonnance import black_prince
+
+    others = [None, ordonnance.Game.new(seed=1).view(0), black_prince.Game.new(seed=1).view(0)]
+    for other in others:
+        with pytest.raises(OrdonnanceTypeError, match="PlayerView"):
+            kind(seed=1).choose(other)
+
+
+def test_a_card_code_is_0_to_5() -> None:
+    assert Card.from_code(np.int64(5)) == Card(None) and Card.from_code(2) == Card(2)
+    for code in (-1, 6, np.int64(-1), 2**64):
+        with pytest.raises(InvalidCardError, match=repr(int(code))):
+            Card.from_code(code)
+    with pytest.raises(OrdonnanceTypeError):
+        Card.from_code(True)
+
+
+def test_dealt_checks_its_seed_and_rules() -> None:
+    assert dealt(Rules(), np.uint64(3)) == dealt(Rules(), 3)
+    for seed in (-1, 2**64):
+        with pytest.raises(InvalidSeedError, match=str(seed)):
+            dealt(Rules(), seed)
+    with pytest.raises(OrdonnanceTypeError, match="Rules"):
+        dealt(None, 3)  # type: ignore[arg-type]
+
+
+def test_player_names_in_a_picture_are_printable_text() -> None:
+    import xml.etree.ElementTree as ET
+
+    with pytest.raises(InvalidArgumentError, match=r"names\[1\].*'a\\x00b'"):
+        svg(GAME, names=["x", "a\x00b", "z"])
+    with pytest.raises(InvalidArgumentError, match="control"):
+        svg(GAME, names=["x", "y", "\x1b[2J"])
+    picture = str(svg(GAME, names=[np.str_("North"), "East", "West"]))
+    ET.fromstring(picture)
+    assert "North" in picture
+
+
+def test_an_endless_deck_is_refused_not_followed() -> None:
+    rules = Rules(players=3)
+    with pytest.raises(InvalidDeckError, match="at most 58"):
+        Game.new(rules, deck=itertools.cycle(rules.troop_deck), clans=[0, 1, 2])
+    game = Game.new(rules, deck=iter(rules.troop_deck), clans=[0, 1, 2])  # an iterator of the right size is fine
+    assert game.deck_size == len(rules.troop_deck) - 12
+
+
+def test_numpy_scalars_are_accepted_and_stored_plain() -> None:
+    rules = Rules(players=np.int64(3), samurai=[np.int32(9)] * 5, ninjas=np.int8(2), attack=np.str_("optional"))
+    assert rules == Rules(players=3, samurai=9, ninjas=2, attack="optional")
+    assert [type(value) for value in (rules.players, rules.samurai[0], rules.ninjas, rules.attack)] == [int, int, int, str]
+    assert type(Rules(samurai=np.int64(10)).samurai[0]) is int
+    game = Game.new(rules, seed=np.uint64(7))
+    assert type(game.seed) is int and game == Game.new(rules, seed=7)
+    view = game.view(np.int64(1))
+    assert type(view.seat) is int and view == game.view(1)
+    assert type(PlayerView.of(game, np.int16(2)).seat) is int
+    action = Deploy(np.int64(2), np.int64(1))
+    assert (type(action.card_clan), type(action.province)) == (int, int) and action == Deploy(2, 1)
+    assert type(Card(np.int64(2)).clan) is int and Card(np.str_("oda")) == Card(2)
+    assert from_code(np.int64(7)) == from_code(7) and clan_name(np.int64(2)) == "Oda"
+    assert Game.new(rules, deck=np.array(rules.troop_deck), clans=np.array([0, 1, 2]).tolist())._initial_deck == rules.troop_deck
+    bot = bots.MonteCarlo(seed=np.uint64(1), rollouts=np.int64(8), horizon=np.int32(4), home_weight=np.float64(0.5),
+                          rollout_policy=np.str_("random"))  # fmt: skip
+    stored = (bot.seed, bot.rollouts, bot.horizon, bot.home_weight, bot.rollout_policy)
+    assert [type(value) for value in stored] == [int, int, int, float, str]
+    assert bots.evaluate(np.zeros((3, 5), np.int64), np.int64(1), np.str_("Oda")) == bots.evaluate([[0] * 5] * 3, 1, 2)
+
+
+def test_huge_ints_are_shown_short() -> None:
+    for call in (lambda: Rules(players=10**5000), lambda: Rules(samurai=10**5000), lambda: Card(10**5000),
+                 lambda: Deploy(1, 10**5000), lambda: bots.MonteCarlo(horizon=10**5000)):  # fmt: skip
+        with pytest.raises(OrdonnanceError, match="int of 16610 bits") as caught:
+            call()
+        assert len(str(caught.value)) < 300
+
+
+def test_evaluate_checks_its_table() -> None:
+    table = [[1, 0, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 0, 0, 3]]
+    assert bots.evaluate(table, 0, "Go-Hojo") == bots.evaluate(tuple(map(tuple, table)), 0, 0)
+    for provinces, seat, clan in (([[0] * 5] * 2, 0, 0), ([[0] * 4] * 3, 0, 0), ([[0, 0, 0, 0, -1]] * 3, 0, 0),
+                                  (table, 3, 0), (table, 0, 5), (itertools.repeat([0] * 5), 0, 0)):  # fmt: skip
+        with pytest.raises(OrdonnanceError):
+            bots.evaluate(provinces, seat, clan)
+
+
+def test_a_warm_up_refuses_what_is_not_a_shinobi_view() -> None:
+    with pytest.raises(OrdonnanceTypeError, match="PlayerView"):
+        bots.MonteCarlo(seed=1).warm_up("view")  # type: ignore[arg-type]
+
+
+def test_the_conformance_harness_checks_its_arguments() -> None:
+    with pytest.raises(OrdonnanceTypeError, match="shinobi Game"):
+        check_invariants(VIEW)  # type: ignore[arg-type]
+    with pytest.raises(OrdonnanceTypeError, match="deep must be a bool"):
+        check_invariants(GAME, deep=1)  # type: ignore[arg-type]
+    with pytest.raises(OrdonnanceTypeError, match="random.Random"):
+        redeal_hidden(GAME, 1, 5)  # type: ignore[arg-type]
