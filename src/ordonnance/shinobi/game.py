@@ -290,6 +290,15 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
             raise InvalidGameStateError(f"a finished game ({extra}) stands at order {ATTACK_ORDER}, got order={self._order}")
         if self._order == DEPLOY_ORDER and any(any(row) for row in self._changed):
             raise InvalidGameStateError(f"no army has changed before a turn's first order (order=1), got changed={self._changed}")
+        # Each order changes one army, a move two; while the deck lasts, the cards the seat to
+        # act has played this turn tell what its first order did (each card played changes one).
+        changed = sum(map(sum, self._changed))
+        most = 4 if self._over else {DEPLOY_ORDER: 0, REINFORCE_ORDER: 1, ATTACK_ORDER: 3}[self._order]
+        if changed > most or (not final and self._order == REINFORCE_ORDER and changed != HAND_SIZE - sizes[self._current]):
+            raise InvalidGameStateError(
+                f"the orders given this turn (order={self._order}, hands of {sizes}) cannot have changed "
+                f"{changed} armies, got changed={self._changed}"
+            )
 
     def _parts(self) -> dict[str, Any]:
         """The position as the keywords of :meth:`_from_position` (the deck top card first)."""

@@ -130,4 +130,6 @@ def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
     """The rules of a save or a view: :meth:`Rules.from_dict` of an object listing every
     field, as :meth:`Rules.to_dict` writes them; anything else raises ``fail(message)``
     saying why (:func:`ordonnance.core.rulesio.rules_from_json`)."""
+    if not isinstance(data, dict):  # refused here, shown short: a save may hold anything huge there
+        raise fail(f"rules must be an object, got {checks.shown(data)}")
     return rulesio.rules_from_json(Rules, data, fail)
