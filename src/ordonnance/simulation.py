@@ -200,6 +200,9 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record)
 
+    def record_bytes(self, rules: Rules, *, record: bool, in_kernel: bool) -> int:
+        return kernel.MAX_ACTIONS * 3 if record else 0  # (seat, card mask, territory) as int8
+
     def run_kernel(self, call: _driver.Call[Rules, _Outputs]) -> None:
         _run_kernel(call.rules, call.seeds, call.bot_seeds, call.policies, call.out)
 

@@ -172,6 +172,9 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, DECISIONS_PER_TURN * rules.max_turns if record or not in_kernel else 0)
 
+    def record_bytes(self, rules: Rules, *, record: bool, in_kernel: bool) -> int:
+        return 4 * DECISIONS_PER_TURN * rules.max_turns if record or not in_kernel else 0  # int32 codes
+
     def run_kernel(self, call: _driver.Call[Rules, _Outputs]) -> None:
         rules, seeds, out = call.rules, call.seeds, call.out
         kinds = tables(rules)

@@ -4,7 +4,8 @@ Each game's ``simulate(rules, *, games, seed, players, record)`` is this module'
 :func:`simulate` given the game's :class:`Hooks` (its ``simulation`` module's
 ``HOOKS``). The driver does what every game does alike:
 
-1. check the arguments (the library's errors, showing the bad value);
+1. check the arguments (the library's errors, showing the bad value), and
+   refuse a record larger than :data:`MAX_RECORD_BYTES` before allocating it;
 2. deal game ``i`` from ``game_seeds(seed, games)[i]`` and give seat ``p``'s bot
    the stream ``bot_seeds(...)[i, p]`` (:mod:`ordonnance.core.seeds`);
 3. check the bots (:func:`ordonnance.core.play.check_players`; Random in every
@@ -13,6 +14,14 @@ Each game's ``simulate(rules, *, games, seed, players, record)`` is this module'
    seat's bot (the built-in Random and Greedy), else through the game's
    ``Game`` in Python, one decision at a time (:func:`play_in_python`);
 5. fill the output arrays and build the result.
+
+**Ctrl-C.** Numba code cannot be interrupted: a signal's Python handler runs
+only once the kernel returns. So the seeds and the games go to the kernels in
+consecutive chunks (:func:`in_chunks`), each sized from the rate measured so far
+to take about :data:`CHUNK_SECONDS`; a ``KeyboardInterrupt`` comes out of
+``simulate`` within a chunk's time of the signal, whatever the game count.
+Each game's results depend only on its own seeds, so the chunks change no
+seeded result.
 
 The hooks say only what differs: which bots the kernel plays (their policy
 codes), how to run the kernel on the games of a :class:`Call`, how to read one
@@ -27,27 +36,46 @@ build.
 
 from __future__ import annotations
 
+import copy
 import importlib
+import itertools
+import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance.core import registry
+from ordonnance.core import jit, registry
 from ordonnance.core.bots import seeded_copies
+from ordonnance.core.checks import flag, is_integer, shown
 from ordonnance.core.play import check_players, play_to_the_end
-from ordonnance.core.seeds import bot_seeds as mixed_bot_seeds, check_seed, game_seeds, own_seed
+from ordonnance.core.rng import _GAMMA
+from ordonnance.core.seeds import SEED_LIMIT, own_seed, wrapping
 from ordonnance.core.summary import Summary
-from ordonnance.errors import InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 
 __all__ = [
-    "MAX_GAMES", "Outputs", "SimulationResult", "Call", "Hooks", "simulate", "play_in_python", "hooks_for", "Step",
+    "MAX_GAMES", "MAX_RECORD_BYTES", "CHUNK_SECONDS", "Outputs", "SimulationResult", "Call", "Hooks", "simulate",
+    "play_in_python", "hooks_for", "in_chunks", "Step",
 ]  # fmt: skip
 
 #: The most games one ``simulate`` call plays (its results are kept in memory).
 MAX_GAMES = 100_000_000
+
+#: The most bytes of recorded actions one ``simulate`` call keeps (16 GiB): a record
+#: that would take more is refused before anything is allocated, with its size.
+MAX_RECORD_BYTES = 16 << 30
+
+#: The wall time each kernel call of ``simulate`` aims at, in seconds: Ctrl-C waits
+#: for the running call to return (numba code cannot be interrupted).
+CHUNK_SECONDS = 0.2
+
+#: Games (or seeds) in the first kernel call, before the rate is known; each next call
+#: takes at most :data:`_GROWTH` times as many as the one before.
+_FIRST_CHUNK = 256
+_GROWTH = 4
 
 #: One action of a game as the Python road sees it: (seat, action).
 Step = tuple[int, Any]
@@ -56,7 +84,8 @@ R = TypeVar("R")
 
 
 class Outputs:
-    """The arrays a ``simulate`` call fills, one row per game; a game's subclass adds its own."""
+    """The arrays a ``simulate`` call fills, one row per game; a game's subclass adds its own
+    (every array attribute has one row per game: :meth:`rows` slices them all)."""
 
     def __init__(self, games: int, players: int, *, decisions: type[np.integer[Any]] = np.int16) -> None:
         self.winner: npt.NDArray[np.int8] = np.zeros(games, np.int8)
@@ -67,6 +96,15 @@ class Outputs:
         """Actions the seats took in each game."""
         self.rounds: npt.NDArray[np.int16] = np.zeros(games, np.int16)
         """Rounds each game lasted (as the game defines a round)."""
+
+    def rows(self, start: int, stop: int) -> Self:
+        """These outputs for games ``start..stop-1`` only: every array a view of its rows (what a
+        kernel writes into them lands here)."""
+        part = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(part, name, value[start:stop])
+        return part
 
 
 @attrs.frozen(eq=False)
@@ -135,6 +173,12 @@ class Call(Generic[R, O]):
     in_kernel: bool
     """Whether the kernel plays every seat (else the games go through the game's ``Game``)."""
 
+    def rows(self, start: int, stop: int) -> Call[R, O]:
+        """The games ``start..stop-1`` of this call, writing into the same outputs."""
+        return attrs.evolve(
+            self, seeds=self.seeds[start:stop], bot_seeds=self.bot_seeds[start:stop], out=self.out.rows(start, stop)
+        )
+
     def shared(self) -> dict[str, Any]:
         """The fields every game's :class:`SimulationResult` has, from these games."""
         return dict(
@@ -185,9 +229,15 @@ class Hooks(Generic[R, O, Res]):
         """The arrays to fill for ``games`` games (``record``: keep the actions)."""
         raise NotImplementedError
 
+    def record_bytes(self, rules: R, *, record: bool, in_kernel: bool) -> int:
+        """The bytes of actions :meth:`outputs` keeps for each game (0: none)."""
+        raise NotImplementedError
+
     def run_kernel(self, call: Call[R, O]) -> None:
         """Play the games of ``call`` in the kernel, seat ``p`` by policy ``call.policies[p]``,
-        into ``call.out`` (with 64-bit arithmetic wrapping: :func:`ordonnance.core.seeds.wrapping`)."""
+        into ``call.out`` (with 64-bit arithmetic wrapping: :func:`ordonnance.core.seeds.wrapping`).
+        The driver calls it on consecutive slices of the games (:meth:`Call.rows`), each a
+        fraction of a second of play."""
         raise NotImplementedError
 
     def read(self, game: Any, steps: Sequence[Step], out: O, g: int) -> None:
@@ -213,36 +263,111 @@ def simulate(
     """Play ``games`` whole games of the game of ``hooks`` (see the module documentation)."""
     rules = hooks.default_rules() if rules is None else rules
     if not isinstance(rules, hooks.rules_type):
-        raise OrdonnanceTypeError(f"rules must be an {hooks.rules_name}, got {rules!r}")
-    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)) or games < 0:
-        raise InvalidRulesError(f"games must be a non-negative int, got {games!r}")
+        raise OrdonnanceTypeError(f"rules must be an {hooks.rules_name}, got {shown(rules)}")
+    if not is_integer(games) or games < 0:
+        raise InvalidRulesError(f"games must be a non-negative int, got {shown(games)}")
     if games > MAX_GAMES:
         raise InvalidRulesError(
-            f"games must be at most {MAX_GAMES:,} per call (results are kept in memory), got {games!r}; "
+            f"games must be at most {MAX_GAMES:,} per call (results are kept in memory), got {shown(games)}; "
             "simulate in chunks, or use tournament()"
         )
-    try:
-        seed = check_seed(seed)
-    except OrdonnanceError as error:  # the error simulate has always raised for a seed
-        raise InvalidRulesError(str(error)) from None
-    if not isinstance(record, (bool, np.bool_)):
-        raise OrdonnanceTypeError(f"record must be a bool, got {record!r}")
-    record = bool(record)
-    bots = check_players(players, getattr(rules, "players"), hooks.default_bot)
-    seeds = game_seeds(seed, int(games))
-    per_game = mixed_bot_seeds(seeds, [own_seed(bot) for bot in bots])
+    games = int(games)
+    if not is_integer(seed):  # InvalidRulesError: what simulate has always raised for a seed
+        raise InvalidRulesError(f"seed must be an int, got {shown(seed)}")
+    if not 0 <= seed < SEED_LIMIT:
+        raise InvalidRulesError(f"seed must be in 0..2**64-1, got {shown(seed)}")
+    seed = int(seed)
+    record = flag(record, "record")
+    bots = _bots(hooks, players, getattr(rules, "players"))
     policies = [hooks.policy(bot) for bot in bots]
     in_kernel = all(p is not None for p in policies)
+    _check_record_size(hooks.record_bytes(rules, record=record, in_kernel=in_kernel), games, record)
+    seeds, per_game = _seeds(seed, games, [own_seed(bot) for bot in bots])
     call = Call(
-        rules, tuple(bots), seeds, np.ascontiguousarray(per_game),
-        np.array([-1 if p is None else p for p in policies], np.int64),
-        hooks.outputs(rules, int(games), record=record, in_kernel=in_kernel), record, in_kernel,
+        rules, tuple(bots), seeds, per_game, np.array([-1 if p is None else p for p in policies], np.int64),
+        hooks.outputs(rules, games, record=record, in_kernel=in_kernel), record, in_kernel,
     )  # fmt: skip
     if in_kernel:
-        hooks.run_kernel(call)
+        in_chunks(games, lambda start, stop: hooks.run_kernel(call.rows(start, stop)))
     else:
         play_in_python(hooks, rules, bots, seeds, per_game, call.out)
     return hooks.result(call)
+
+
+def _bots(hooks: Hooks[Any, Any, Any], players: Sequence[Any] | None, n: int) -> list[Any]:
+    """The bot of each seat (:func:`~ordonnance.core.play.check_players`), reading at most
+    ``n + 1`` items of ``players`` (a sequence can be huge, or endless)."""
+    if players is not None:
+        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise OrdonnanceTypeError(f"players must be a sequence of {n} bots (one per seat), got {shown(players)}")
+        listed = list(itertools.islice(players, n + 1))
+        if len(listed) != n:
+            count = len(listed) if len(listed) < n else "more"
+            raise InvalidRulesError(f"players must list {n} bots (one per seat), got {count}: {shown(players)}")
+        players = listed
+    return check_players(players, n, hooks.default_bot)
+
+
+def _check_record_size(row_bytes: int, games: int, record: bool) -> None:
+    """Refuse keeping ``row_bytes`` of actions for each of ``games`` games if that passes
+    :data:`MAX_RECORD_BYTES`."""
+    if row_bytes * games <= MAX_RECORD_BYTES:
+        return
+    why = "record=True would keep" if record else "bots played in Python would keep every game's actions,"
+    raise InvalidRulesError(
+        f"{why} {_size(row_bytes * games)} for {games:,} games ({row_bytes:,} bytes a game), more than the "
+        f"{_size(MAX_RECORD_BYTES)} one simulate call may keep; record at most "
+        f"{MAX_RECORD_BYTES // row_bytes:,} games a call"
+    )
+
+
+def _size(count: int) -> str:
+    """``count`` bytes for people: ``1.1 TiB``."""
+    size, unit = float(count), "bytes"
+    for bigger in ("KiB", "MiB", "GiB", "TiB"):
+        if size < 1024:
+            break
+        size, unit = size / 1024, bigger
+    return f"{size:,.1f} {unit}" if unit != "bytes" else f"{count:,} bytes"
+
+
+def _seeds(seed: int, games: int, own: Sequence[int]) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """:func:`ordonnance.core.seeds.game_seeds` and :func:`~ordonnance.core.seeds.bot_seeds`,
+    filled in chunks (a hundred million seeds take seconds, and Ctrl-C must not wait for them)."""
+    seeds = np.empty(games, np.uint64)
+    per_game = np.empty((games, len(own)), np.uint64)
+    mine = np.array(own, np.uint64)
+
+    def fill(start: int, stop: int) -> None:
+        with wrapping():
+            # SplitMix64's state after ``start`` outputs: the seed plus ``start`` steps of its gamma.
+            jit.stream(np.uint64((seed + start * _GAMMA) % SEED_LIMIT), seeds[start:stop])
+            jit.mix_bot_seeds(seeds[start:stop], mine, per_game[start:stop])
+
+    in_chunks(games, fill)
+    return seeds, per_game
+
+
+def in_chunks(items: int, run: Callable[[int, int], object], *, seconds: float | None = None) -> None:
+    """``run(start, stop)`` over ``0..items`` in consecutive slices, each sized from the rate
+    measured so far to take about ``seconds`` (default :data:`CHUNK_SECONDS`): between two
+    slices Python runs, so Ctrl-C (any signal handler) gets through within a slice's time.
+
+    >>> slices = []
+    >>> in_chunks(1000, lambda start, stop: slices.append((start, stop)))
+    >>> slices[0], slices[-1][1], all(a[1] == b[0] for a, b in zip(slices, slices[1:]))
+    ((0, 256), 1000, True)
+    """
+    aim = CHUNK_SECONDS if seconds is None else seconds
+    start, size = 0, _FIRST_CHUNK
+    while start < items:
+        stop = min(start + size, items)
+        began = time.perf_counter()
+        run(start, stop)
+        elapsed = time.perf_counter() - began
+        done = stop - start
+        size = max(1, min(done * _GROWTH, int(done * aim / elapsed) if elapsed > 0 else done * _GROWTH))
+        start = stop
 
 
 def play_in_python(

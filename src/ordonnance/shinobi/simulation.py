@@ -228,6 +228,9 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
     def outputs(self, rules: Rules, games: int, *, record: bool, in_kernel: bool) -> _Outputs:
         return _Outputs(games, rules, record=record or not in_kernel)
 
+    def record_bytes(self, rules: Rules, *, record: bool, in_kernel: bool) -> int:
+        return 2 * max_decisions(rules) if record or not in_kernel else 0  # int16 action codes
+
     def run_kernel(self, call: _driver.Call[Rules, _Outputs]) -> None:
         rules, out = call.rules, call.out
         with wrapping():
