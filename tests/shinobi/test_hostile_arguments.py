@@ -12,7 +12,7 @@ value is acceptable there (listed in ``ok``), with nothing but plain Python valu
 from __future__ import annotations
 
 import itertools
-import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +20,7 @@ import attrs
 import numpy as np
 import pytest
 
+from ordonnance.core.checks import shown
 from ordonnance.errors import (
     InvalidArgumentError,
     InvalidCardError,
@@ -46,9 +47,14 @@ from ordonnance.shinobi import (
     dealt,
     from_code,
 )
+from ordonnance.shinobi import cli, rl
 from ordonnance.shinobi.actions import action_from_data, action_to_data
 from ordonnance.shinobi.conformance import check_invariants, random_playthrough, redeal_hidden
 from ordonnance.shinobi.render import board, svg
+from ordonnance.shinobi.rules import rules_from_json
+from ordonnance.shinobi.serialization import action_from_data as old_action_from_data
+from ordonnance.shinobi.serialization import action_to_data as old_action_to_data
+from ordonnance.shinobi.serialization import game_from_json, game_to_json
 from tests.hostile.values import BAD_VALUES, failures
 
 NUMBERS = {"np.int64(-1)", "-1", "2**64", "10**5000"}
@@ -76,6 +82,17 @@ def _fresh(method: str) -> Callable[..., Any]:
 
 def _view_method(method: str) -> Callable[..., Any]:
     return lambda *args, **kwargs: getattr(VIEW, method)(*args, **kwargs)
+
+
+def _quietly(call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call`` with its DeprecationWarning silenced (a deprecated name must still refuse bad input)."""
+
+    def quiet(*args: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return call(*args)
+
+    return quiet
 
 
 def _bot_choose(kind: Callable[[], Any]) -> Callable[..., Any]:
@@ -148,6 +165,17 @@ TARGETS = [
     # pictures
     Target("render.board", board, (GAME,), {"width": 80}, ok={"width": NONE | {"2**64", "10**5000"}}),
     Target("render.svg", svg, (VIEW,), {"names": ["a", "b", "c"]}, ok={"names": NONE}),
+    # saves, the reinforcement-learning encoding, the command line's bot names
+    Target("serialization.game_to_json", game_to_json, (GAME,)),
+    Target("serialization.game_from_json", game_from_json, (GAME.to_json(),)),
+    Target("serialization.action_to_data (deprecated)", _quietly(old_action_to_data), (ACTION,)),
+    Target("serialization.action_from_data (deprecated)", _quietly(old_action_from_data), (["Deploy", 2, 1],)),
+    Target("rules_from_json", lambda data: rules_from_json(data, InvalidArgumentError), (Rules().to_dict(),)),
+    Target("rl.observation_size", rl.observation_size, (3,)),
+    Target("rl.encode_view", rl.encode_view, (VIEW,)),
+    Target("rl.action_mask", rl.action_mask, (VIEW,)),
+    Target("cli.bot_spec", cli.bot_spec, ("montecarlo:500",)),
+    Target("cli.make_bot", cli.make_bot, ("montecarlo", 3), {"rollouts": 10}, ok={1: NONE, "rollouts": NONE}),
     # the conformance harness
     Target("check_invariants", check_invariants, (GAME,), {"deep": False}, ok={"deep": BOOLS}),
     Target("random_playthrough", random_playthrough, (Rules(players=3),), {"seed": 1, "deep": False},
@@ -204,7 +232,7 @@ def _accept(allowed: dict[str, set[str]]) -> Callable[[str, Any], str | None]:
     def accept(name: str, result: Any) -> str | None:
         bad = name.rsplit("=", 1)[1]
         if bad not in allowed[name]:
-            return f"returned {result!r:.100}"
+            return f"returned {shown(result)}"
         return _plain(result)
 
     return accept

@@ -25,6 +25,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ordonnance.core import checks
 from ordonnance.core import cli as core
 from ordonnance.errors import OrdonnanceError
 from ordonnance.shinobi import bots as shinobi_bots
@@ -149,7 +150,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 def bot_spec(text: str) -> tuple[str, int | None]:
     """A bot's command-line name, ``kind`` or ``montecarlo:WORK``, checked: ``(kind, work or None)``."""
     try:
-        spec = core.parse_bot(text, HOOKS)
+        spec = core.parse_bot(checks.text(text, "a bot's name", printable=True), HOOKS)
     except argparse.ArgumentTypeError as error:
         raise OrdonnanceError(str(error)) from None
     return spec.kind, spec.budget
@@ -158,7 +159,7 @@ def bot_spec(text: str) -> tuple[str, int | None]:
 def make_bot(kind: str, seed: int, rollouts: int | None = None) -> Any:
     """A bot by its command-line name (``kind``, or ``montecarlo:WORK``; see :func:`bot_spec`)."""
     try:
-        spec = core.parse_bot(kind, HOOKS)
+        spec = core.parse_bot(checks.text(kind, "a bot's name", printable=True), HOOKS)
     except argparse.ArgumentTypeError as error:
         raise OrdonnanceError(str(error)) from None
     return core.make_bot(HOOKS, spec, seed, rollouts=rollouts)

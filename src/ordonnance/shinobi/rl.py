@@ -43,11 +43,11 @@ import numpy.typing as npt
 
 from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
-from ordonnance.errors import OrdonnanceTypeError
+from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
 from ordonnance.shinobi.cards import CLANS, CODES
 from ordonnance.shinobi.game import Game
-from ordonnance.shinobi.rules import MAX_DECK, Rules
+from ordonnance.shinobi.rules import MAX_DECK, MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.shinobi.view import PlayerView
 
 
@@ -55,7 +55,8 @@ __all__ = ["encode_view", "action_mask", "observation_size", "ShinobiEnv", "raw_
 
 
 def observation_size(players: int) -> int:
-    """The length of :func:`encode_view`'s vector for ``players`` seats."""
+    """The length of :func:`encode_view`'s vector for ``players`` seats (3..5)."""
+    players = checks.integer(players, "players", low=MIN_PLAYERS, high=MAX_PLAYERS, error=InvalidRulesError)
     return CODES + CLANS + 2 * players * CLANS + CODES + 1 + players + players + 3 + 1
 
 
@@ -84,6 +85,8 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
 
 def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     """1 for each legal action code of ``view`` (all 0 when it is not that seat's turn)."""
+    if not isinstance(view, PlayerView):
+        raise OrdonnanceTypeError(f"expected a shinobi PlayerView, not {checks.shown(view)}")
     mask = np.zeros(ACTION_COUNT, np.int8)
     for action in view.legal_actions:
         mask[action.code] = 1

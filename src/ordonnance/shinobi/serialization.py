@@ -47,8 +47,8 @@ from typing import Any
 import attrs
 
 from ordonnance.core import checks, jsonio
-from ordonnance.errors import InvalidGameStateError, OrdonnanceError
-from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce
+from ordonnance.errors import InvalidGameStateError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.shinobi.actions import Action, Attack, Deploy, Move, Ninja, Pass, Reinforce, is_action
 from ordonnance.shinobi.actions import action_from_data as _action_from_dict
 from ordonnance.shinobi.actions import action_to_data as _action_to_dict
 from ordonnance.shinobi.cards import CLANS, Card
@@ -133,6 +133,8 @@ def action_to_data(action: Action) -> list[Any]:
         DeprecationWarning,
         stacklevel=2,
     )
+    if not is_action(action):
+        raise OrdonnanceTypeError(f"an action is Deploy, Ninja, Reinforce, Move, Attack or Pass, not {checks.shown(action)}")
     return [type(action).__name__, *attrs.astuple(action)]
 
 
@@ -200,6 +202,8 @@ def _start(game: Game) -> dict[str, Any] | None:
 
 def game_to_json(game: Game) -> str:
     """Serialise ``game`` (see :meth:`Game.to_json`)."""
+    if not isinstance(game, Game):
+        raise OrdonnanceTypeError(f"game must be a shinobi Game, got {checks.shown(game)}")
     return jsonio.dumps({
         "format": FORMAT,
         "version": VERSION,
