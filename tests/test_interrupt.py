@@ -1,0 +1,117 @@
+"""Ctrl-C stops a long simulate in every game: the command line with status 130 and one line,
+the Python API with KeyboardInterrupt (issue 34, defect 3).
+
+Numba code cannot be interrupted, so ``simulate`` hands its games to the kernel a fraction
+of a second at a time. These tests signal a run once its games are being played (a marker,
+not a fixed sleep) and ask only that it stops, well within a generous bound: the machine
+running the tests may be busy.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import pytest
+
+import ordonnance as od
+from ordonnance import black_prince as bp
+from ordonnance import shinobi
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name == "nt", reason="POSIX signals")
+
+#: Seconds the interrupted process may take to stop: far more than it needs (a chunk of
+#: games is about 0.2 s), so that a busy machine does not fail the test.
+BOUND = 30
+
+MODULES: dict[str, Any] = {"ordonnance": od, "shinobi": shinobi, "black-prince": bp}
+
+# Runs of seconds to a minute or more on an idle machine, with little memory: the built-in
+# bots on kernels that the other tests compile too.
+COMMANDS = {
+    "ordonnance": ["--games", "5000000"],
+    "shinobi": ["--bots", "greedy", "--games", "500000"],
+    "black-prince": ["--games", "2000000"],
+}
+
+#: Runs ``ordonnance simulate ...`` and writes a marker on stderr as the second kernel call
+#: starts (the kernel is then compiled and the games are being played; a run in one kernel
+#: call never writes it).
+_MARKED_MAIN = """
+import importlib
+import sys
+from ordonnance.core import registry
+from ordonnance.__main__ import main
+
+hooks = importlib.import_module(registry.package(sys.argv[1]).__name__ + ".simulation").HOOKS
+run_kernel = hooks.run_kernel
+
+calls = []
+
+def marked(call):
+    calls.append(len(call.seeds))
+    if len(calls) == 2:
+        print("GAMES RUNNING", file=sys.stderr, flush=True)
+    run_kernel(call)
+
+hooks.run_kernel = marked
+sys.exit(main(["simulate", "--game", *sys.argv[1:]]))
+"""
+
+
+@pytest.mark.parametrize("game", list(COMMANDS))
+def test_ctrl_c_stops_the_command_line_simulate_with_status_130_and_one_line(game: str) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", _MARKED_MAIN, game, *COMMANDS[game]],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        before = []
+        for line in process.stderr:  # type: ignore[union-attr]
+            before.append(line)
+            if line.strip() == "GAMES RUNNING":
+                break
+        assert process.poll() is None, "".join(before)
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=BOUND)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines() == ["interrupted"]
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_ctrl_c_raises_keyboard_interrupt_from_simulate_before_the_games_are_done(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("KeyboardInterrupt is raised in the main thread only")
+    module = MODULES[game]
+    hooks = module.simulation.HOOKS
+    games = 2_000_000
+    started = threading.Event()
+    handed = [0]  # games handed to the kernel
+    run_kernel = hooks.run_kernel
+
+    def counted(call: Any) -> None:
+        handed[0] += len(call.seeds)
+        started.set()
+        run_kernel(call)
+
+    def interrupt() -> None:
+        if started.wait(BOUND):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(hooks, "run_kernel", counted)
+    sender = threading.Thread(target=interrupt, daemon=True)
+    sender.start()
+    with pytest.raises(KeyboardInterrupt):
+        module.simulate(games=games, seed=1)
+    sender.join(BOUND)
+    assert 0 < handed[0] < games  # stopped between two kernel calls, long before the end
