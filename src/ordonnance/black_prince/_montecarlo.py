@@ -63,6 +63,7 @@ from ordonnance.black_prince.actions import Action
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
+from ordonnance.core.bots import legal
 from ordonnance.core.rollouts import RolloutBot, WorkShare
 from ordonnance.core.clock import HalvingClock, time_limit_argument
 from ordonnance.errors import OrdonnanceTypeError
@@ -149,6 +150,11 @@ class MonteCarlo(RolloutBot):
                 break
         means_all = sums / np.maximum(counts, 1)
         return int(max(active.tolist(), key=lambda a: (means_all[a], -a)))
+
+    def _warm_key(self, view: PlayerView) -> Rules:
+        """The rules of ``view``, a Black Prince view (else the library's error, before any search)."""
+        legal(view, PlayerView)
+        return view.rules
 
     def _example_view(self) -> PlayerView:
         game = Game.new(Rules(), seed=0)

@@ -36,6 +36,7 @@ from ordonnance.black_prince.cards import CARD_SCHEMA, Card
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.black_prince.rules import COLUMNS, card_data, card_from_data
 from ordonnance.core.actioncodec import ActionCodec, FieldCodec, check_int, int_field
+from ordonnance.core.checks import is_integer, shown
 from ordonnance.errors import OrdonnanceTypeError
 
 __all__ = [
@@ -59,23 +60,32 @@ __all__ = [
 ]
 
 
-def _check_column(_instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OrdonnanceTypeError(f"{attribute.name} must be an int column 0..5, got {value!r}")
+def _plain(instance: object, attribute: attrs.Attribute[int], value: object) -> int:
+    """``value`` as a plain int: a NumPy integer is stored as one (a validator rather than a
+    converter does it, so that the engine's plain ints pay one type check only)."""
+    if not is_integer(value):
+        raise OrdonnanceTypeError(f"{attribute.name} must be an int, got {shown(value)}")
+    object.__setattr__(instance, attribute.name, int(value))
+    return int(value)
+
+
+def _check_column(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int:
+        value = _plain(instance, attribute, value)
     if not 0 <= value < COLUMNS:
-        raise InvalidSquareError(f"{attribute.name} must be a column 0..5, got {value!r}")
+        raise InvalidSquareError(f"{attribute.name} must be a column 0..5, got {shown(value)}")
 
 
-def _check_step(_instance: object, _attribute: object, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OrdonnanceTypeError(f"a move's step is -1 or 1, got {value!r}")
+def _check_step(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int:
+        value = _plain(instance, attribute, value)
     if value not in (-1, 1):
-        raise InvalidSquareError(f"a move's step is -1 (left) or 1 (right), got {value!r}")
+        raise InvalidSquareError(f"a move's step is -1 (left) or 1 (right), got {shown(value)}")
 
 
 def _check_card(_instance: object, _attribute: object, value: Card) -> None:
     if type(value) is not Card:
-        raise OrdonnanceTypeError(f"card must be a Card, got {value!r}")
+        raise OrdonnanceTypeError(f"card must be a Card, got {shown(value)}")
 
 
 @attrs.frozen

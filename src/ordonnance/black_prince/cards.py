@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
+from ordonnance.core.checks import bounded, integer, is_integer, shown
 from ordonnance.errors import InvalidCardError, InvalidDeckError, OrdonnanceTypeError
 
 __all__ = ["TroopType", "Card", "BATTLE", "ARMIES", "deck", "MAX_STRENGTH", "CARD_SCHEMA"]
@@ -25,7 +27,23 @@ __all__ = ["TroopType", "Card", "BATTLE", "ARMIES", "deck", "MAX_STRENGTH", "CAR
 MAX_STRENGTH = 9
 
 
-class TroopType(enum.IntEnum):
+class _NumberedOnly(enum.EnumMeta):
+    """``TroopType(n)`` takes a Python or NumPy int 0..7 (or a TroopType), nothing else: a float
+    or a string would otherwise pass when it hashes like a number, and a huge int break the
+    enum's own message."""
+
+    def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs or not cls._member_map_:  # the functional API, or the class being built
+            return super().__call__(value, *args, **kwargs)
+        if type(value) is cls:
+            return value
+        if not is_integer(value):
+            raise OrdonnanceTypeError(f"a troop type's number is an int, got {shown(value)}")
+        number = integer(value, "a troop type's number", low=0, high=len(cls._member_map_) - 1, error=InvalidCardError)
+        return super().__call__(number)
+
+
+class TroopType(enum.IntEnum, metaclass=_NumberedOnly):
     """A troop type, numbered in the order of the rules' advantage table (:ref:`black-prince-rules-advantages`)."""
 
     KNIGHTS = 0
@@ -61,12 +79,12 @@ class TroopType(enum.IntEnum):
     def parse(cls, text: str) -> TroopType:
         """The type named ``text`` (its label or enum name, any case)."""
         if not isinstance(text, str):
-            raise OrdonnanceTypeError(f"a troop type is named by a str, got {text!r}")
+            raise OrdonnanceTypeError(f"a troop type is named by a str, got {shown(text)}")
         key = text.strip().upper().replace(" ", "_")
         try:
             return cls[key]
         except KeyError:
-            raise InvalidCardError(f"unknown troop type {text!r}") from None
+            raise InvalidCardError(f"unknown troop type {shown(text)}") from None
 
     def __repr__(self) -> str:
         return f"TroopType.{self.name}"
@@ -82,33 +100,35 @@ def _to_type(value: TroopType | str | None) -> TroopType | None:
         return value
     if isinstance(value, str):
         return TroopType.parse(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(TroopType):
-        return TroopType(value)
-    raise InvalidCardError(f"a card's type is a TroopType, its name, or None for a Battle card, got {value!r}")
+    if is_integer(value) and 0 <= integer(value, "a card's type") < len(TroopType):
+        return TroopType(integer(value, "a card's type"))
+    raise InvalidCardError(f"a card's type is a TroopType, its name, or None for a Battle card, got {shown(value)}")
 
 
 def _to_advantages(value: Iterable[TroopType | str] | None) -> frozenset[TroopType] | None:
     if value is None:
         return None
     if isinstance(value, str):
-        raise OrdonnanceTypeError(f"advantages are a collection of troop types, not a str: {value!r}")
+        raise OrdonnanceTypeError(f"advantages are a collection of troop types, not a str: {shown(value)}")
     types = set()
-    for item in value:
+    for item in bounded(value, "advantages", len(TroopType), error=InvalidCardError):
         parsed = _to_type(item)
         if parsed is None:
-            raise InvalidCardError(f"an advantage is a troop type, got {item!r}")
+            raise InvalidCardError(f"an advantage is a troop type, got {shown(item)}")
         types.add(parsed)
     return frozenset(types)
 
 
-def _check_strength(instance: Card, _attribute: object, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OrdonnanceTypeError(f"a card's strength is an int, got {value!r}")
+def _to_strength(value: object) -> int:
+    return integer(value, "a card's strength")
+
+
+def _check_strength(instance: Card, _attribute: object, value: int) -> None:
     if instance.type is None:
         if value != 0 or instance.advantages is not None:
-            raise InvalidCardError(f"a Battle card has no strength or advantages, got strength {value!r}")
+            raise InvalidCardError(f"a Battle card has no strength or advantages, got strength {shown(value)}")
     elif not 1 <= value <= MAX_STRENGTH:
-        raise InvalidCardError(f"a troop card's strength is 1..{MAX_STRENGTH}, got {value!r}")
+        raise InvalidCardError(f"a troop card's strength is 1..{MAX_STRENGTH}, got {shown(value)}")
 
 
 @attrs.frozen(repr=False, order=False)
@@ -127,7 +147,7 @@ class Card:
 
     type: TroopType | None = attrs.field(converter=_to_type)
     """The troop type, or None for a Battle card."""
-    strength: int = attrs.field(default=0, validator=_check_strength)
+    strength: int = attrs.field(default=0, converter=_to_strength, validator=_check_strength)
     """1..3 on the printed cards (0 for a Battle card)."""
     advantages: frozenset[TroopType] | None = attrs.field(default=None, converter=_to_advantages, kw_only=True)
     """This card's own advantage set, or None to use :attr:`Rules.advantages` for its type."""
@@ -162,12 +182,14 @@ class Card:
         A per-card advantage set is not part of the text (see the JSON format).
         """
         if not isinstance(text, str):
-            raise OrdonnanceTypeError(f"a card text is a str, got {text!r}")
+            raise OrdonnanceTypeError(f"a card text is a str, got {shown(text)}")
         if text.strip().lower() == "battle":
             return BATTLE
         name, _, strength = text.strip().rpartition(" ")
-        if not name or not strength.isdigit():
-            raise InvalidCardError(f"a card text is 'Battle' or '<type> <strength>', got {text!r}")
+        # ASCII digits only: str.isdigit() also passes "³", which int() refuses; a short number
+        # only, so that int() never meets a 5,000-digit one
+        if not name or not (strength.isascii() and strength.isdigit() and len(strength) <= 3):
+            raise InvalidCardError(f"a card text is 'Battle' or '<type> <strength>', got {shown(text)}")
         return cls(TroopType.parse(name), int(strength))
 
 
@@ -207,10 +229,10 @@ def deck(army: str) -> tuple[Card, ...]:
     """The 25 cards of ``army`` (``"French"``, ``"English"``, ``"Burgundian"`` or
     ``"Scottish"``): its troops in the order the rules list them, then 4 Battle cards."""
     if not isinstance(army, str):
-        raise OrdonnanceTypeError(f"an army is named by a str, got {army!r}")
+        raise OrdonnanceTypeError(f"an army is named by a str, got {shown(army)}")
     name = army.strip().capitalize()
     if name not in _LISTS:
-        raise InvalidDeckError(f"unknown army {army!r}; the armies are {', '.join(ARMIES)}")
+        raise InvalidDeckError(f"unknown army {shown(army)}; the armies are {', '.join(ARMIES)}")
     troops = tuple(Card(kind, strength) for kind, strength, copies in _LISTS[name] for _ in range(copies))
     return troops + (BATTLE,) * BATTLE_CARDS
 

@@ -18,10 +18,12 @@ from typing import Literal
 
 import attrs
 
-from ordonnance.black_prince.board import Position, Square, back_row, check_square, front_row, owner
+from ordonnance.black_prince.board import ROWS, Battlefield, Position, Square, back_row, check_square, front_row, owner
 from ordonnance.black_prince.cards import Card
-from ordonnance.black_prince.rules import COLUMNS
+from ordonnance.black_prince.rules import COLUMNS, Rules
 from ordonnance.black_prince.errors import InvalidSquareError
+from ordonnance.core.checks import shown
+from ordonnance.errors import OrdonnanceTypeError
 
 __all__ = ["fight", "FightResult", "Side", "is_engaged"]
 
@@ -97,6 +99,19 @@ def is_engaged(position: Position, seat: int, column: int) -> bool:
     )
 
 
+def _field(position: object) -> Battlefield:
+    """The battlefield of ``position`` (a Battlefield, a Game, a view or any :class:`Position`), checked."""
+    if type(position) is Battlefield:
+        return position
+    field = getattr(position, "battlefield", None)
+    if type(field) is Battlefield:
+        return field
+    cell, rules = getattr(position, "cell", None), getattr(position, "rules", None)
+    if not callable(cell) or not isinstance(rules, Rules):
+        raise OrdonnanceTypeError(f"a fight's position is a Game, a PlayerView or a Battlefield, got {shown(position)}")
+    return Battlefield(rules, tuple(tuple(cell(r, c) for c in range(COLUMNS)) for r in range(ROWS)))
+
+
 def _side(position: Position, seat: int, column: int, other: Card, *, flank: bool) -> Side:
     card = position.cell(front_row(seat), column)
     assert card is not None and card.type is not None and other.type is not None
@@ -130,17 +145,18 @@ def fight(attacker: Square, defender: Square, position: Position) -> FightResult
     """
     attacker = check_square(attacker, "attacker square")
     defender = check_square(defender, "defender square")
+    position = _field(position)
     seat = owner(attacker[0])
     if attacker[0] != front_row(seat) or defender[0] != front_row(1 - seat):
         raise InvalidSquareError(
-            f"a fight is between the two front rows (1 and 2), got {attacker!r} against {defender!r}"
+            f"a fight is between the two front rows (1 and 2), got {attacker} against {defender}"
         )
     if abs(attacker[1] - defender[1]) > 1:
-        raise InvalidSquareError(f"a unit fights frontally or diagonally, not {attacker!r} against {defender!r}")
+        raise InvalidSquareError(f"a unit fights frontally or diagonally, not {attacker} against {defender}")
     a_card = position.cell(*attacker)
     d_card = position.cell(*defender)
     if a_card is None or d_card is None:
-        raise InvalidSquareError(f"no unit to fight with in {attacker!r} or {defender!r}")
+        raise InvalidSquareError(f"no unit to fight with in {attacker} or {defender}")
     diagonal = attacker[1] != defender[1]
     a_side = _side(position, seat, attacker[1], d_card, flank=diagonal)
     d_side = _side(position, 1 - seat, defender[1], a_card, flank=False)

@@ -69,7 +69,8 @@ from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
-from ordonnance.core.aec import RENDER_MODES, GameAEC, wrapped
+from ordonnance.core.aec import RENDER_MODES, GameAEC, check_action_index, wrapped
+from ordonnance.core.checks import shown
 
 __all__ = [
     "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
@@ -89,6 +90,7 @@ _PHASES = ("place", "choose", "battle", "over")
 
 def action_index(action: Action, view: PlayerView) -> int:
     """The index of ``action`` (for a Place or PlaceBehind: the first hand slot holding its card)."""
+    _check_view(view)
     if isinstance(action, (Place, PlaceBehind)):
         if action.card not in view.hand:
             raise IllegalActionError(action, f"{action.card} is not in seat {view.seat}'s hand")
@@ -100,14 +102,18 @@ def action_index(action: Action, view: PlayerView) -> int:
         return _FIGHT + action.column * 3 + action.target - action.column + 1
     if isinstance(action, (PlayBattle, EndTurn, EndBattle)):
         return {PlayBattle: _BATTLE, EndTurn: _END_TURN, EndBattle: _END_BATTLE}[type(action)]
-    raise OrdonnanceTypeError(f"not a Black Prince action: {action!r}")
+    raise OrdonnanceTypeError(f"not a Black Prince action: {shown(action)}")
+
+
+def _check_view(view: object) -> None:
+    if not isinstance(view, PlayerView):
+        raise OrdonnanceTypeError(f"a Black Prince PlayerView (game.view(seat)) is needed, got {shown(view)}")
 
 
 def action_from_index(index: int | np.integer, view: PlayerView) -> Action:
     """The action at ``index`` in ``view`` (checked only for shape: legality is the game's to judge)."""
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < NUM_ACTIONS:
-        raise IllegalActionError(index, f"an action index is an int in 0..{NUM_ACTIONS - 1}")
-    i = int(index)
+    i = check_action_index(index, NUM_ACTIONS)
+    _check_view(view)
     if i < _MOVE:
         slot, column = divmod(i % 36, 6)
         if slot >= len(view.hand):
@@ -131,6 +137,7 @@ def action_from_index(index: int | np.integer, view: PlayerView) -> Action:
 
 def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
     """1 for each legal action index of ``view`` (all 0 when it is not this seat's decision)."""
+    _check_view(view)
     mask = np.zeros(NUM_ACTIONS, np.int8)
     for action in view.legal_actions:
         if isinstance(action, (Place, PlaceBehind)):
@@ -145,6 +152,7 @@ def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
 
 def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
     """The observation vector of ``view`` (see the module docs for the layout)."""
+    _check_view(view)
     out = np.zeros(OBSERVATION_SIZE, np.float32)
     me = view.seat
     rows = (0, 1, 2, 3) if me == 0 else (3, 2, 1, 0)

@@ -27,7 +27,8 @@ from ordonnance.black_prince.board import ROWS, owner
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.rules import COLUMNS
 from ordonnance.errors import OrdonnanceTypeError
-from ordonnance.core.svg import SVG
+from ordonnance.core.checks import shown
+from ordonnance.core.svg import SVG, label
 from ordonnance.core.terminal import WIDTH, check_width, fit
 
 __all__ = ["board", "svg", "ROW_NAMES", "SEAT_COLORS", "TYPE_SHORT"]
@@ -81,7 +82,7 @@ def board(position: object, *, width: int | None = WIDTH) -> str:
     """
     cell = getattr(position, "cell", None)
     if not callable(cell):
-        raise OrdonnanceTypeError(f"board() draws a Game, a PlayerView or a Battlefield, got {position!r}")
+        raise OrdonnanceTypeError(f"board() draws a Game, a PlayerView or a Battlefield, got {shown(position)}")
     width = check_width(width)
     label, size = next(
         (layout for layout in _LAYOUTS if width is None or layout[0] + 1 + COLUMNS * (layout[1] + 1) <= width),
@@ -126,16 +127,20 @@ def _svg_card(card: Card, x: int, y: int, seat: int) -> str:
 
 
 def svg(position: object, *, title: str | None = None) -> SVG:
-    """The battlefield as an SVG picture (a Game, a PlayerView or a Battlefield); hands stay hidden."""
+    """The battlefield as an SVG picture (a Game, a PlayerView or a Battlefield); hands stay hidden.
+
+    ``title`` (default ``"Black Prince battlefield"``) is printable text of at most 200
+    characters (:func:`ordonnance.core.svg.label`)."""
     cell = getattr(position, "cell", None)
     if not callable(cell):
-        raise OrdonnanceTypeError(f"svg() draws a Game, a PlayerView or a Battlefield, got {position!r}")
+        raise OrdonnanceTypeError(f"svg() draws a Game, a PlayerView or a Battlefield, got {shown(position)}")
+    title = (None if title is None else label(title, "title")) or "Black Prince battlefield"
     width = _LEFT + COLUMNS * (_CW + _GAP) + _GAP
     height = _TOP + ROWS * (_CH + _GAP) + 16 + 10
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         'font-family="sans-serif">',
-        f"<title>{escape(title or 'Black Prince battlefield')}</title>",
+        f"<title>{escape(title)}</title>",
         f'<rect width="{width}" height="{height}" fill="#fbf8f0"/>',
         f'<text x="{_GAP}" y="22" font-size="14">{escape(_status(position))}</text>',
     ]

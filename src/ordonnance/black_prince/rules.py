@@ -15,9 +15,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, get_args
 
 import attrs
+import numpy as np
 
 from ordonnance.black_prince.cards import ARMIES, Card, TroopType, deck
 from ordonnance.core import rulesio
+from ordonnance.core.checks import bounded, choice, integer, is_integer, shown, text
 from ordonnance.core.rulesio import DictRules
 from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
 
@@ -39,6 +41,10 @@ ROUT_TO_WIN = 6
 MAX_DECK = 64
 #: The default turn limit (see :attr:`Rules.max_turns`).
 DEFAULT_MAX_TURNS = 200
+#: The highest turn limit.
+MAX_TURNS = 10_000
+#: The longest army name (a label, when ``decks`` gives the cards).
+MAX_ARMY_NAME = 100
 
 _T = TroopType
 #: The reconstructed advantage table of the rules (:ref:`black-prince-rules-advantages`): +1 against each listed type.
@@ -61,48 +67,47 @@ def _to_table(value: Mapping[Any, Iterable[Any]] | None) -> tuple[frozenset[Troo
     if isinstance(value, tuple) and len(value) == len(TroopType) and all(isinstance(v, frozenset) for v in value):
         value = dict(zip(TroopType, value))
     if not isinstance(value, Mapping):
-        raise OrdonnanceTypeError(f"advantages must map troop types to the types they beat, got {value!r}")
+        raise OrdonnanceTypeError(f"advantages must map troop types to the types they beat, got {shown(value)}")
     table: list[frozenset[TroopType]] = [frozenset()] * len(TroopType)
-    for key, beaten in value.items():
-        kind = TroopType.parse(key) if isinstance(key, str) else key
-        if type(kind) is not TroopType:
-            raise InvalidRulesError(f"an advantage table key must be a troop type, got {key!r}")
+    for key, beaten in bounded(value.items(), "advantages", len(TroopType), error=InvalidRulesError):
+        kind = _troop(key, "an advantage table key")
         if isinstance(beaten, str) or not isinstance(beaten, Iterable):
-            raise InvalidRulesError(f"advantages of {kind.label} must be a collection of types, got {beaten!r}")
-        table[kind] = frozenset(TroopType.parse(t) if isinstance(t, str) else _troop(t) for t in beaten)
+            raise InvalidRulesError(f"advantages of {kind.label} must be a collection of types, got {shown(beaten)}")
+        listed = bounded(beaten, f"advantages of {kind.label}", len(TroopType), error=InvalidRulesError)
+        table[kind] = frozenset(_troop(t, "an advantage") for t in listed)
     return tuple(table)
 
 
-def _troop(value: object) -> TroopType:
+def _troop(value: object, what: str) -> TroopType:
+    """A troop type given as itself or by name."""
+    if isinstance(value, str):
+        return TroopType.parse(value)
     if type(value) is not TroopType:
-        raise InvalidRulesError(f"an advantage is a troop type, got {value!r}")
+        raise InvalidRulesError(f"{what} must be a troop type, got {shown(value)}")
     return value
 
 
 def _to_armies(value: object) -> tuple[str, str]:
     if isinstance(value, str) or not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise OrdonnanceTypeError(f"armies must be a pair of army names, got {value!r}")
-    names = []
-    for name in value:
-        if not isinstance(name, str):
-            raise OrdonnanceTypeError(f"an army is named by a str, got {name!r}")
-        names.append(name.strip().capitalize())
-    return (names[0], names[1])
+        raise OrdonnanceTypeError(f"armies must be a pair of army names, got {shown(value)}")
+    names = [text(name, "an army's name", most=MAX_ARMY_NAME, printable=True, error=InvalidRulesError) for name in value]
+    return (names[0].strip().capitalize(), names[1].strip().capitalize())
 
 
 def _to_decks(value: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
     if value is None:
         return None
     if isinstance(value, str) or not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise OrdonnanceTypeError(f"decks must be a pair of card lists (one per seat), got {value!r}")
+        raise OrdonnanceTypeError(f"decks must be a pair of card lists (one per seat), got {shown(value)}")
     out = []
-    for seat, cards in enumerate(value):
-        if isinstance(cards, str) or not isinstance(cards, Iterable):
-            raise OrdonnanceTypeError(f"decks[{seat}] must be a list of cards, got {cards!r}")
-        cards = tuple(Card.parse(c) if isinstance(c, str) else c for c in cards)
+    for seat, given in enumerate(value):
+        if isinstance(given, str) or not isinstance(given, Iterable):
+            raise OrdonnanceTypeError(f"decks[{seat}] must be a list of cards, got {shown(given)}")
+        listed = bounded(given, f"decks[{seat}]", MAX_DECK, error=InvalidDeckError)
+        cards = tuple(Card.parse(c) if isinstance(c, str) else c for c in listed)
         for card in cards:
             if type(card) is not Card:
-                raise InvalidDeckError(f"decks[{seat}] holds {card!r}, which is no Card")
+                raise InvalidDeckError(f"decks[{seat}] holds {shown(card)}, which is no Card")
         if not HAND_SIZE <= len(cards) <= MAX_DECK:
             raise InvalidDeckError(f"decks[{seat}] must hold {HAND_SIZE}..{MAX_DECK} cards, got {len(cards)}")
         if all(card.is_battle for card in cards):
@@ -111,16 +116,12 @@ def _to_decks(value: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None
     return (out[0], out[1])
 
 
-def _check_first(_instance: object, _attribute: object, value: object) -> None:
-    if value not in get_args(First):
-        raise InvalidRulesError(f"first must be one of {', '.join(map(repr, get_args(First)))}, got {value!r}")
+def _to_first(value: object) -> First:
+    return choice(value, "first", get_args(First), error=InvalidRulesError)
 
 
-def _check_max_turns(_instance: object, _attribute: object, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OrdonnanceTypeError(f"max_turns must be an int, got {value!r}")
-    if not 1 <= value <= 10_000:
-        raise InvalidRulesError(f"max_turns must be in 1..10000, got {value!r}")
+def _to_max_turns(value: object) -> int:
+    return integer(value, "max_turns", low=1, high=MAX_TURNS, error=InvalidRulesError)
 
 
 @attrs.frozen
@@ -140,11 +141,11 @@ class Rules(DictRules):
     """The army of seat 0 and of seat 1."""
     advantages: tuple[frozenset[TroopType], ...] = attrs.field(default=None, converter=_to_table)
     """One set per :class:`TroopType`, in enum order: the types it gets +1 against."""
-    first: First = attrs.field(default="seat0", validator=_check_first)
+    first: First = attrs.field(default="seat0", converter=_to_first)
     """``"seat0"``: seat 0 starts; ``"coin"``: a seeded coin decides."""
     decks: tuple[tuple[Card, ...], tuple[Card, ...]] | None = attrs.field(default=None, converter=_to_decks)
     """Custom decks, one per seat (sorted canonically), or None for the armies' printed decks."""
-    max_turns: int = attrs.field(default=DEFAULT_MAX_TURNS, validator=_check_max_turns)
+    max_turns: int = attrs.field(default=DEFAULT_MAX_TURNS, converter=_to_max_turns)
     """After this many turns (both players' together) the game ends and is scored as
     when both players have run out of cards: the sheet gives no end to a stalled game."""
 
@@ -157,22 +158,26 @@ class Rules(DictRules):
         if self.decks is None:
             for name in self.armies:
                 if name not in ARMIES:
-                    raise InvalidDeckError(f"unknown army {name!r}; the armies are {', '.join(ARMIES)}")
+                    raise InvalidDeckError(f"unknown army {shown(name)}; the armies are {', '.join(ARMIES)}")
 
     def deck(self, seat: int) -> tuple[Card, ...]:
         """The cards of ``seat``'s deck, in canonical order (the order shuffled from)."""
-        if seat not in (0, 1) or isinstance(seat, bool):
-            raise InvalidRulesError(f"seats are 0 and 1, got {seat!r}")
+        if type(seat) is not int or seat not in (0, 1):
+            seat = _seat(seat)
         if self.decks is not None:
             return self.decks[seat]
         return _printed(self.armies[seat])
 
-    def advantages_of(self, kind: TroopType) -> frozenset[TroopType]:
-        """The types ``kind`` fights better under this table."""
-        return self.advantages[kind]
+    def advantages_of(self, kind: TroopType | str | int) -> frozenset[TroopType]:
+        """The types ``kind`` (a :class:`TroopType`, its name or its number) fights better under this table."""
+        if is_integer(kind) and type(kind) is not TroopType:
+            kind = TroopType(integer(kind, "a troop type's number", low=0, high=len(TroopType) - 1, error=InvalidRulesError))
+        return self.advantages[_troop(kind, "a troop type")]
 
     def card_advantages(self, card: Card) -> frozenset[TroopType]:
         """The types ``card`` fights better: its own set, else its type's."""
+        if type(card) is not Card:
+            raise OrdonnanceTypeError(f"card_advantages takes a Card, got {shown(card)}")
         if card.advantages is not None:
             return card.advantages
         return frozenset() if card.type is None else self.advantages[card.type]
@@ -193,9 +198,18 @@ class Rules(DictRules):
         decks = fields.get("decks")
         if decks is not None:
             if not isinstance(decks, list):
-                raise OrdonnanceTypeError(f"decks must be a list, got {decks!r}")
+                raise OrdonnanceTypeError(f"decks must be a list, got {shown(decks)}")
             fields["decks"] = [[card_from_data(c) for c in _as_list(d)] for d in decks]
         return cls(**fields)
+
+
+def _seat(seat: object) -> int:
+    """A seat 0 or 1 of any integer type, or the library's error."""
+    if not isinstance(seat, (int, np.integer)) or isinstance(seat, (bool, np.bool_)):
+        raise OrdonnanceTypeError(f"a seat is an int, got {shown(seat)}")
+    if int(seat) not in (0, 1):
+        raise InvalidRulesError(f"seats are 0 and 1, got {shown(seat)}")
+    return int(seat)
 
 
 def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
@@ -207,7 +221,7 @@ def rules_from_json(data: Any, fail: Callable[[str], Exception]) -> Rules:
 
 def _as_list(value: object) -> list[Any]:
     if not isinstance(value, list):
-        raise OrdonnanceTypeError(f"a deck must be a list, got {value!r}")
+        raise OrdonnanceTypeError(f"a deck must be a list, got {shown(value)}")
     return value
 
 
@@ -225,7 +239,7 @@ def card_from_data(data: Any) -> Card:
     if isinstance(data, list) and len(data) == 2 and isinstance(data[0], str) and isinstance(data[1], list):
         plain = Card.parse(data[0])
         return Card(plain.type, plain.strength, advantages=data[1])
-    raise OrdonnanceTypeError(f"a card is a text or [text, advantages], got {data!r}")
+    raise OrdonnanceTypeError(f"a card is a text or [text, advantages], got {shown(data)}")
 
 
 _PRINTED: dict[str, tuple[Card, ...]] = {}

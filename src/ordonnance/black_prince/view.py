@@ -34,7 +34,8 @@ from ordonnance.black_prince.rules import COLUMNS, RULES_SCHEMA, Rules, card_dat
 from ordonnance.core import jsonio
 from ordonnance.core.rng import shuffle, splitmix64
 from ordonnance.core.seeds import check_seed
-from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceError
+from ordonnance.core.checks import shown
+from ordonnance.errors import InvalidArgumentError, InvalidGameStateError, OrdonnanceError, OrdonnanceTypeError
 
 if TYPE_CHECKING:
     from ordonnance.black_prince.game import Game, Phase
@@ -96,6 +97,10 @@ class PlayerView:
     @classmethod
     def of(cls, game: Game, seat: int) -> PlayerView:
         """The view of ``game`` from ``seat`` (see :meth:`Game.view`)."""
+        from ordonnance.black_prince.game import Game
+
+        if not isinstance(game, Game):
+            raise OrdonnanceTypeError(f"PlayerView.of takes a Black Prince Game, got {shown(game)}")
         attacked, moved, contact, fought = game.battle_state()
         return cls(
             **game._view_fields(seat),

@@ -16,11 +16,12 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core import checks
 from ordonnance.core.extras import require_extra
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
 
-__all__ = ["GameAEC", "Observation", "RENDER_MODES", "check_max_steps", "check_render_mode", "wrapped"]
+__all__ = ["GameAEC", "Observation", "RENDER_MODES", "check_action_index", "check_max_steps", "check_render_mode", "wrapped"]
 
 
 class _Unavailable:
@@ -48,21 +49,32 @@ def require_rl(what: str) -> None:
 
 
 def check_max_steps(max_steps: object) -> int | None:
-    """A truncation length: None, or a positive int."""
-    if max_steps is None:
-        return None
-    if isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer)):
-        raise OrdonnanceTypeError(f"max_steps must be a positive int or None, got {max_steps!r}")
-    if max_steps < 1:
-        raise InvalidArgumentError(f"max_steps must be a positive int or None, got {max_steps!r}")
-    return int(max_steps)
+    """A truncation length: None, or a positive int (a NumPy one too), as a plain int."""
+    if max_steps is not None and not checks.is_integer(max_steps):
+        raise OrdonnanceTypeError(f"max_steps must be a positive int or None, got {checks.shown(max_steps)}")
+    return checks.optional_integer(max_steps, "max_steps", low=1)
 
 
 def check_render_mode(mode: object) -> str | None:
-    """A render mode: None or one of :data:`RENDER_MODES`."""
-    if mode is not None and (not isinstance(mode, str) or mode not in RENDER_MODES):
-        raise InvalidArgumentError(f"render_mode must be None or one of {RENDER_MODES}, got {mode!r}")
-    return mode
+    """A render mode: None or one of :data:`RENDER_MODES` (a NumPy string too), as a plain str."""
+    if mode is None:
+        return None
+    if not isinstance(mode, str) or mode not in RENDER_MODES:
+        raise InvalidArgumentError(f"render_mode must be None or one of {RENDER_MODES}, got {checks.shown(mode)}")
+    return checks.choice(mode, "render_mode", RENDER_MODES)
+
+
+def check_action_index(index: object, size: int) -> int:
+    """``index`` (a Python or NumPy int, not a bool) as a plain int in ``0..size-1``; else
+    :class:`~ordonnance.errors.IllegalActionError` showing it (cut short when huge)."""
+    if checks.is_integer(index) and 0 <= int(index) < size:
+        return int(index)
+    text = checks.shown(index)
+    try:
+        shown_whole = repr(index) == text
+    except Exception:  # noqa: BLE001 - a repr that fails (a 5,000-digit int) is shown cut
+        shown_whole = False
+    raise IllegalActionError(index if shown_whole else text, f"an action index is an int in 0..{size - 1}")
 
 
 class GameAEC(AECEnv):  # type: ignore[misc]
@@ -111,7 +123,7 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         super().__init__()
         rules = self.rules_type() if rules is None else rules
         if not isinstance(rules, self.rules_type):
-            raise OrdonnanceTypeError(f"rules must be a {self.package.rsplit('.', 1)[-1]} Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a {self.package.rsplit('.', 1)[-1]} Rules, got {checks.shown(rules)}")
         self.rules: Any = rules
         """The rules every episode is played under."""
         self.render_mode: str | None = check_render_mode(render_mode)
@@ -133,7 +145,7 @@ class GameAEC(AECEnv):  # type: ignore[misc]
 
     def _seat(self, agent: object) -> int:
         if not isinstance(agent, str) or agent not in self.possible_agents:
-            raise InvalidSeatError(f"no agent named {agent!r}; the agents are {', '.join(self.possible_agents)}")
+            raise InvalidSeatError(f"no agent named {checks.shown(agent)}; the agents are {', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
     def observation_space(self, agent: str) -> Any:
@@ -150,7 +162,11 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         return self.game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
+        """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one.
+
+        ``options`` (None or a dict) is PettingZoo's; no option is defined, so none is read."""
+        if options is not None and not isinstance(options, dict):
+            raise OrdonnanceTypeError(f"options must be None or a dict, got {checks.shown(options)}")
         if seed is not None:
             game_seed = check_seed(seed)
             self._rng = np.random.default_rng(game_seed)
@@ -168,19 +184,26 @@ class GameAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` sees now: its encoded view and its legal-action mask."""
-        view = self._game().view(self._seat(agent))
+        seat = self._seat(agent)
+        view = self._game().view(seat)
         return {"observation": self.encode(view), "action_mask": self.mask(view)}
 
     def step(self, action: int | np.integer | None) -> None:
-        """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent."""
+        """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent.
+
+        Anything else than an index of the action space (or None for a finished agent) raises
+        :class:`~ordonnance.errors.IllegalActionError`, as an illegal action does; nothing changes."""
+        game = self._game()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(None, f"{agent} has finished: its only action is None")
             self._was_dead_step(action)
             return
-        game = self._game()
         if action is None:
             raise IllegalActionError(None, f"{agent} is still playing and must choose an action")
-        game.apply(self.decode(action, game.view(game.current_player)))
+        index = check_action_index(action, self.num_actions)
+        game.apply(self.decode(index, game.view(game.current_player)))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._steps += 1

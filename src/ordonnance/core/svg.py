@@ -13,7 +13,9 @@ import re
 from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["SVG", "INK", "clean", "num", "text", "rect", "document"]
+from ordonnance.core import checks
+
+__all__ = ["SVG", "INK", "LABEL_LENGTH", "clean", "label", "num", "text", "rect", "document"]
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -21,6 +23,26 @@ _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#3e2723"
 # Characters XML 1.0 does not allow anywhere, even escaped.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+#: The longest title or name a picture takes from its caller.
+LABEL_LENGTH = 200
+
+
+def label(value: object, name: str) -> str:
+    """A title or name given for a picture (every game's titles and seat names go through
+    here): a Python or NumPy string of at most :data:`LABEL_LENGTH` printable characters, as
+    a plain str; else the library's error showing it (a NUL or an escape would make the
+    picture invalid XML, or be dropped silently).
+
+    >>> label("Ann", "names[0]")
+    'Ann'
+    >>> label("a" + chr(0), "title")
+    Traceback (most recent call last):
+    ...
+    ordonnance.errors.InvalidArgumentError: title must not hold control characters ('\\x00'), got 'a\\x00'
+    """
+    return checks.text(value, name, most=LABEL_LENGTH, printable=True)
 
 
 def clean(content: str) -> str:
@@ -92,7 +114,9 @@ def rect(
 
 
 def document(width: float, height: float, title: str, body: Iterable[str]) -> SVG:
-    """The whole picture: an ``<svg>`` of ``width`` x ``height`` pixels with a ``<title>``."""
+    """The whole picture: an ``<svg>`` of ``width`` x ``height`` pixels with a ``<title>``
+    (printable, as :func:`label` checks it; of any length, since a picture may describe itself at length)."""
+    title = checks.text(title, "title", printable=True)
     w, h = num(width), num(height)
     head = (
         f'<svg xmlns="{_SVG_NS}" version="1.1" width="{w}" height="{h}" '
