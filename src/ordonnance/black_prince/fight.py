@@ -93,6 +93,8 @@ class FightResult:
 
 def is_engaged(position: Position, seat: int, column: int) -> bool:
     """Whether ``seat``'s front unit in ``column`` has an enemy unit frontally opposite."""
+    if type(position) is not Battlefield:
+        position = _field(position)
     return (
         position.cell(front_row(seat), column) is not None
         and position.cell(front_row(1 - seat), column) is not None

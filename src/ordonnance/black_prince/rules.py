@@ -227,6 +227,8 @@ def _as_list(value: object) -> list[Any]:
 
 def card_data(card: Card) -> Any:
     """A card as JSON: its text, or [text, advantage labels] with a per-card set."""
+    if type(card) is not Card:
+        raise OrdonnanceTypeError(f"card_data takes a Card, got {shown(card)}")
     if card.advantages is None:
         return str(card)
     return [str(card), sorted(t.label for t in card.advantages)]
