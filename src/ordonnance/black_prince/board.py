@@ -90,13 +90,22 @@ def _unit(card: object, square: Square) -> Card | None:
     return card
 
 
+class _Checked(tuple):  # type: ignore[type-arg]
+    """The cells of a checked battlefield with one checked card changed (:meth:`Battlefield.with_card`):
+    not checked again, since the bots build many."""
+
+    __slots__ = ()
+
+
 def _to_cells(cells: object) -> tuple[tuple[Card | None, ...], ...]:
     """``cells`` as ROWS rows of COLUMNS cards or Nones, each checked."""
-    if isinstance(cells, tuple) and len(cells) == ROWS and all(
+    if type(cells) is _Checked:
+        return tuple(cells)
+    if type(cells) is tuple and len(cells) == ROWS and all(
         type(row) is tuple and len(row) == COLUMNS and all(c is None or (type(c) is Card and c.type is not None) for c in row)
         for row in cells
     ):
-        return cells  # already a checked grid: the engine's and bots' path, kept fast
+        return cells  # a well-formed grid: the engine's path
     rows: list[object] = bounded(cast("Iterable[object]", cells), "a Battlefield's cells", ROWS)
     grid = []
     for r, row in enumerate(rows):
@@ -153,7 +162,7 @@ class Battlefield:
         row, column = check_square(square)
         rows = [list(r) for r in self.cells]
         rows[row][column] = _unit(card, (row, column))
-        return Battlefield(self.rules, tuple(tuple(r) for r in rows))
+        return Battlefield(self.rules, _Checked(tuple(r) for r in rows))
 
     def front_count(self) -> int:
         """Cards in the front line (both front rows)."""

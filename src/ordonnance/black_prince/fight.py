@@ -18,7 +18,17 @@ from typing import Literal
 
 import attrs
 
-from ordonnance.black_prince.board import ROWS, Battlefield, Position, Square, back_row, check_square, front_row, owner
+from ordonnance.black_prince.board import (
+    ROWS,
+    Battlefield,
+    Position,
+    Square,
+    back_row,
+    check_square,
+    front_row,
+    owner,
+    square_index,
+)
 from ordonnance.black_prince.cards import Card
 from ordonnance.black_prince.rules import COLUMNS, Rules
 from ordonnance.black_prince.errors import InvalidSquareError
@@ -95,10 +105,12 @@ def is_engaged(position: Position, seat: int, column: int) -> bool:
     """Whether ``seat``'s front unit in ``column`` has an enemy unit frontally opposite."""
     if type(position) is not Battlefield:
         position = _field(position)
-    return (
-        position.cell(front_row(seat), column) is not None
-        and position.cell(front_row(1 - seat), column) is not None
-    )
+    return _engaged(position, *square_index(front_row(seat), column))
+
+
+def _engaged(field: Battlefield, row: int, column: int) -> bool:
+    """:func:`is_engaged` of the unit of front row ``row`` (1 or 2), arguments unchecked (the calculator's own calls)."""
+    return field.cells[row][column] is not None and field.cells[3 - row][column] is not None
 
 
 def _field(position: object) -> Battlefield:
@@ -114,18 +126,19 @@ def _field(position: object) -> Battlefield:
     return Battlefield(rules, tuple(tuple(cell(r, c) for c in range(COLUMNS)) for r in range(ROWS)))
 
 
-def _side(position: Position, seat: int, column: int, other: Card, *, flank: bool) -> Side:
-    card = position.cell(front_row(seat), column)
+def _side(position: Battlefield, seat: int, column: int, other: Card, *, flank: bool) -> Side:
+    front, cells = 2 - seat, position.cells  # front_row(seat) and the grid: the seat and column are checked
+    card = cells[front][column]
     assert card is not None and card.type is not None and other.type is not None
-    behind = position.cell(back_row(seat), column)
-    engaged = is_engaged(position, seat, column)
+    behind = cells[3 - 3 * seat][column]  # back_row(seat)
+    engaged = _engaged(position, front, column)
     archers = 0
     if engaged:
         for side in (column - 1, column + 1):
             if 0 <= side < COLUMNS:
-                friend = position.cell(front_row(seat), side)
+                friend = cells[front][side]
                 if friend is not None and friend.type is not None and friend.type.is_archer:
-                    archers += not is_engaged(position, seat, side)
+                    archers += not _engaged(position, front, side)
     return Side(
         card=card,
         strength=card.strength,
@@ -147,7 +160,7 @@ def fight(attacker: Square, defender: Square, position: Position) -> FightResult
     """
     attacker = check_square(attacker, "attacker square")
     defender = check_square(defender, "defender square")
-    position = _field(position)
+    field = _field(position)
     seat = owner(attacker[0])
     if attacker[0] != front_row(seat) or defender[0] != front_row(1 - seat):
         raise InvalidSquareError(
@@ -155,19 +168,19 @@ def fight(attacker: Square, defender: Square, position: Position) -> FightResult
         )
     if abs(attacker[1] - defender[1]) > 1:
         raise InvalidSquareError(f"a unit fights frontally or diagonally, not {attacker} against {defender}")
-    a_card = position.cell(*attacker)
-    d_card = position.cell(*defender)
+    a_card = field.cells[attacker[0]][attacker[1]]
+    d_card = field.cells[defender[0]][defender[1]]
     if a_card is None or d_card is None:
         raise InvalidSquareError(f"no unit to fight with in {attacker} or {defender}")
     diagonal = attacker[1] != defender[1]
-    a_side = _side(position, seat, attacker[1], d_card, flank=diagonal)
-    d_side = _side(position, 1 - seat, defender[1], a_card, flank=False)
+    a_side = _side(field, seat, attacker[1], d_card, flank=diagonal)
+    d_side = _side(field, 1 - seat, defender[1], a_card, flank=False)
     losses: tuple[Card, ...] = ()
     if a_side.total != d_side.total:
         loser, column, side = (1 - seat, defender[1], d_side) if a_side.total > d_side.total else (seat, attacker[1], a_side)
         losses = (side.card,)
         if side.double_line:
-            behind = position.cell(back_row(loser), column)
+            behind = field.cells[back_row(loser)][column]
             assert behind is not None
             losses += (behind,)
     return FightResult(attacker, defender, a_side, d_side, losses)
