@@ -142,6 +142,10 @@ TARGETS = [
     Target("Game.view", _fresh("view"), (1,)),
     Target("Game.apply", _fresh("apply"), (ACTION,)),
     # views
+    Target("PlayerView(...) by hand", lambda **fields: attrs.evolve(VIEW, **fields), (),
+           {field.name: getattr(VIEW, field.name) for field in attrs.fields(PlayerView)},
+           ok={"hand": {"empty list"}, "winners": {"empty list"}, "legal_actions": {"empty list"},
+               "extra_turns_left": NONE, "neutral_clans": NONE, "is_over": {"True"}}),
     Target("PlayerView.of", PlayerView.of, (GAME, 1)),
     Target("PlayerView.sample_game", _view_method("sample_game"), (3,), ok={0: NONE}),
     Target("PlayerView.from_json", PlayerView.from_json, (VIEW.to_json(),)),

@@ -51,6 +51,8 @@ class PlayerView:
 
     It holds no deck order, no other hand and no other clan card until the game
     is over: two games that differ only in hidden information give equal views.
+    A view built by hand is checked: a field of the wrong type, size or range raises
+    :class:`~ordonnance.errors.InvalidGameStateError` naming it.
     """
 
     seat: int
@@ -100,7 +102,7 @@ class PlayerView:
         seat = game._seat(seat)
         seats = range(game.players)
         over = game.is_over
-        return cls(
+        return cls._trusted(
             **game._view_fields(seat),
             clan=game.clan(seat),
             order=game.order,
@@ -115,6 +117,19 @@ class PlayerView:
             neutral_clans=game.neutral_clans if over else None,
             winners=game.winners,
         )
+
+    @classmethod
+    def _trusted(cls, **fields: Any) -> PlayerView:
+        """A view of fields the engine gave (known good): made without the checks of a view built by hand."""
+        view = object.__new__(cls)
+        for name, value in fields.items():
+            object.__setattr__(view, name, value)
+        return view
+
+    def __attrs_post_init__(self) -> None:
+        # A view built by hand (or by attrs.evolve) is checked here, once, so that no method meets
+        # a field of the wrong type later; the engine's own views skip it (_trusted).
+        self._check_shape()
 
     @property
     def players(self) -> int:
@@ -208,9 +223,10 @@ class PlayerView:
         """Refuse, with the library's error, a field of the wrong type, size or range."""
         if not isinstance(self.rules, Rules):
             raise InvalidGameStateError(f"rules must be a shinobi Rules, got {checks.shown(self.rules)}")
-        n = self.players
+        n, cards = self.players, len(self.rules.troop_deck)
+        # Every turn before the final round draws a card, so a game has fewer turns than cards and seats.
         for name, low, high in (("seat", 0, n - 1), ("clan", 0, CLANS - 1), ("current_player", 0, n - 1),
-                                ("order", 1, 3), ("turns", 0, None), ("deck_size", 0, None)):  # fmt: skip
+                                ("order", 1, 3), ("turns", 0, cards + n), ("deck_size", 0, cards)):  # fmt: skip
             _check_int(getattr(self, name), name, low, high)
         if self.extra_turns_left is not None:
             _check_int(self.extra_turns_left, "extra_turns_left", 0, n)
