@@ -120,6 +120,8 @@ TARGETS = [
                                    "first": "coin", "decks": (DECK, DECK), "max_turns": 50},
            ok={"advantages": NONE, "decks": NONE}),  # fmt: skip
     Target("Rules(armies=(x, French))", lambda name: bp.Rules(armies=(name, "French")), ("English",)),
+    Target("Rules(armies=(x, label), decks=...)", lambda name: bp.Rules(armies=(name, "B"), decks=(DECK, DECK)), ("A",),
+           ok={0: {"empty str", "non-ASCII digits", "np.str_"}}),  # with decks given, the armies are only labels
     Target("Rules(decks=([x, ...], deck))", lambda card: bp.Rules(decks=([card, *DECK], DECK)), ("Archers 1",)),
     Target("Rules(advantages={x: []})", lambda kind: bp.Rules(advantages=_Table([(kind, [])])), ("Knights",)),
     Target("Rules(advantages={Knights: [x]})", lambda kind: bp.Rules(advantages={"Knights": [kind]}), ("Archers",)),
