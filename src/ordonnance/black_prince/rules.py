@@ -131,7 +131,7 @@ class Rules(DictRules):
     ``armies`` names each seat's army: two printed armies, the same one twice
     for a mirror match (the rules sheet gives each player a different army; a
     mirror match measures the seat's advantage alone), or, when ``decks`` gives
-    the cards, only labels.
+    the cards, only labels (printable text of at most :data:`MAX_ARMY_NAME` characters).
     ``advantages`` maps each type to the types it fights better (None: the
     reconstructed table :data:`DEFAULT_ADVANTAGES`); a card may also carry
     its own set (:attr:`Card.advantages`).
