@@ -95,6 +95,13 @@ def _quietly(call: Callable[..., Any]) -> Callable[..., Any]:
     return quiet
 
 
+def _env() -> Any:
+    """A PettingZoo environment of three players, reset to the deal of seed 5."""
+    environment = rl.env(Rules(players=3))
+    environment.reset(seed=5)
+    return environment
+
+
 def _bot_choose(kind: Callable[[], Any]) -> Callable[..., Any]:
     return lambda view: kind().choose(view)
 
@@ -178,6 +185,12 @@ TARGETS = [
     Target("rl.observation_size", rl.observation_size, (3,)),
     Target("rl.encode_view", rl.encode_view, (VIEW,)),
     Target("rl.action_mask", rl.action_mask, (VIEW,)),
+    Target("rl.env", rl.env, (), {"rules": Rules(players=3), "render_mode": "ansi", "max_steps": 50},
+           ok={"rules": NONE, "render_mode": NONE, "max_steps": NONE | {"2**64", "10**5000"}}),
+    Target("rl.env().reset", lambda seed: _env().reset(seed=seed), (3,), ok={0: NONE}),
+    Target("rl.env().observe", lambda agent: _env().observe(agent), ("player_0",)),
+    Target("rl.env().action_space", lambda agent: _env().action_space(agent), ("player_0",)),
+    Target("rl.env().step", lambda action: _env().step(action), (Game.new(Rules(players=3), seed=5).legal_actions()[0].code,)),
     Target("cli.bot_spec", cli.bot_spec, ("montecarlo:500",)),
     Target("cli.make_bot", cli.make_bot, ("montecarlo", 3), {"rollouts": 10}, ok={1: NONE, "rollouts": NONE}),
     # the conformance harness
