@@ -42,3 +42,17 @@ def test_decks_bots_and_widths_take_numpy_integers() -> None:
     assert type(bot.rollouts) is int and bot.rollouts == 50
     assert repr(bot) == repr(bots.MonteCarlo(rollouts=50, seed=7))
     assert type(check_width(np.int16(60))) is int
+
+
+def test_search_bots_store_plain_numbers_and_names() -> None:
+    monte = bots.MonteCarlo(seed=1, rollouts=10, time_limit=np.float32(0.5), margin_weight=np.float64(0.25))
+    assert monte.time_limit == 0.5 and type(monte.time_limit) is float and type(monte.margin_weight) is float
+    assert repr(monte) == repr(bots.MonteCarlo(seed=1, rollouts=10, time_limit=0.5, margin_weight=0.25))
+    search = bots.ISMCTS(seed=1, iterations=np.int16(30), exploration=np.int64(1), widening=np.float64(2),
+                         rollout_policy=np.str_("greedy"), root=np.str_("ucb"))  # fmt: skip
+    for value in (search.iterations, search.exploration, search.widening, search.rollout_policy, search.root):
+        assert type(value) in (int, float, str), value
+    with pytest.raises(od.OrdonnanceError):
+        bots.ISMCTS(widening=10**400)  # no float holds it
+    with pytest.raises(od.OrdonnanceError):
+        bots.ISMCTS(root=np.array(["ucb", "halving"]))  # type: ignore[arg-type]

@@ -36,6 +36,7 @@ from ordonnance.core import compiling
 from ordonnance.core.compile_bar import CompileBar
 from ordonnance.core import registry
 from ordonnance.errors import OrdonnanceError
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.tournament import TournamentResult
@@ -142,13 +143,13 @@ def _check_dask_address(address: str) -> None:
     try:
         scheme, _location = comm.parse_address(address)
         if scheme not in backends:
-            raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
+            raise ValueError(f"unknown scheme {shown(scheme)} (known: {', '.join(sorted(backends))})")
         if scheme in ("tcp", "tls", "ws", "wss"):
             _host, port = comm.get_address_host_port(address)
             if not 0 < port < 65536:
                 raise ValueError(f"port {port} is not in 1..65535")
     except ValueError as error:
-        raise _Failure(f"--dask {address!r} is not a scheduler address such as tcp://host:8786 or 'local': {error}") from None
+        raise _Failure(f"--dask {shown(address)} is not a scheduler address such as tcp://host:8786 or 'local': {error}") from None
 
 
 def _tournament_on_dask(args: argparse.Namespace, rules: Any, players: dict[str, Any]) -> TournamentResult | int:
@@ -200,14 +201,14 @@ def _read_game(path: str) -> Any:
             with open(path, encoding="utf-8") as file:
                 text = file.read(MAX_TEXT_SIZE + 1)  # a longer file is refused without reading it all
     except OSError as error:
-        raise _Failure(f"cannot read {path!r}: {error.strerror or error}") from None
+        raise _Failure(f"cannot read {shown(path)}: {error.strerror or error}") from None
     except UnicodeDecodeError:
-        raise _Failure(f"{path!r} is not a text file (expected a game saved as JSON)") from None
+        raise _Failure(f"{shown(path)} is not a text file (expected a game saved as JSON)") from None
     try:
         return Game.from_json(text)
     except (ValueError, TypeError) as error:
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise _Failure(f"{path!r} is not a valid saved game: {first}") from None
+        raise _Failure(f"{shown(path)} is not a valid saved game: {first}") from None
 
 
 def _run_odds(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -85,6 +85,7 @@ then loads from the disk cache in each new process.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Literal, NamedTuple
 
 import numba
@@ -107,6 +108,7 @@ from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.view import PlayerView
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = ["ISMCTS", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "BATCH"]
 
@@ -609,21 +611,23 @@ class ISMCTS(SearchBot):
         if iterations is not None and (
             not checks.is_integer(iterations) or not 1 <= iterations <= MAX_ITERATIONS
         ):
-            raise InvalidRulesError(f"iterations must be a positive int of at most {MAX_ITERATIONS:,} or None, got {iterations!r}")
+            raise InvalidRulesError(f"iterations must be a positive int of at most {MAX_ITERATIONS:,} or None, got {shown(iterations)}")
         iterations = None if iterations is None else int(iterations)
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not 0 <= exploration <= 100:
-            raise InvalidRulesError(f"exploration must be a number in 0..100, got {exploration!r}")
-        if isinstance(widening, bool) or not isinstance(widening, (int, float)) or not 0 < widening <= math.inf:
-            raise InvalidRulesError(f"widening must be a positive number (math.inf: none), got {widening!r}")
+        if not checks.is_real(exploration) or not 0 <= exploration <= 100:
+            raise InvalidRulesError(f"exploration must be a number in 0..100, got {shown(exploration)}")
+        if not checks.is_real(widening) or not 0 < widening <= math.inf or (
+            isinstance(widening, int) and widening > sys.float_info.max  # an int no float holds
+        ):
+            raise InvalidRulesError(f"widening must be a positive number (math.inf: none), got {shown(widening)}")
         check_rollout_options(rollout_policy, margin_weight, ("greedy", "random", "planner", "mixed"))
-        if root not in ("halving", "ucb"):
-            raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {root!r}")
-        if opponents not in ("searched", "modelled"):
-            raise InvalidRulesError(f"opponents must be 'searched' or 'modelled', got {opponents!r}")
-        if claims not in ("searched", "first"):
-            raise InvalidRulesError(f"claims must be 'searched' or 'first', got {claims!r}")
-        if planner not in ("potential", "odds"):
-            raise InvalidRulesError(f"planner must be 'potential' or 'odds', got {planner!r}")
+        if not isinstance(root, str) or root not in ("halving", "ucb"):
+            raise InvalidRulesError(f"root must be 'halving' or 'ucb', got {shown(root)}")
+        if not isinstance(opponents, str) or opponents not in ("searched", "modelled"):
+            raise InvalidRulesError(f"opponents must be 'searched' or 'modelled', got {shown(opponents)}")
+        if not isinstance(claims, str) or claims not in ("searched", "first"):
+            raise InvalidRulesError(f"claims must be 'searched' or 'first', got {shown(claims)}")
+        if not isinstance(planner, str) or planner not in ("potential", "odds"):
+            raise InvalidRulesError(f"planner must be 'potential' or 'odds', got {shown(planner)}")
         super().__init__(seed, time_limit=time_limit)
         self.iterations = iterations
         """Iterations per decision (None: :data:`DEFAULT_ITERATIONS`, or up to :data:`MAX_ITERATIONS` with a time limit)."""
@@ -631,11 +635,11 @@ class ISMCTS(SearchBot):
         """UCB1's exploration constant."""
         self.widening = float(widening)
         """Progressive widening: a node of N visits has at most ``1 + widening * sqrt(N)`` children."""
-        self.rollout_policy: Literal["greedy", "random", "planner", "mixed"] = rollout_policy
+        self.rollout_policy: Literal["greedy", "random", "planner", "mixed"] = str(rollout_policy)  # type: ignore[assignment]
         """The kernel bot of the rollouts."""
         self.margin_weight = float(margin_weight)
         """The weight of the score margin in a reward."""
-        self.root: Literal["halving", "ucb"] = root
+        self.root: Literal["halving", "ucb"] = str(root)  # type: ignore[assignment]
         """How the root's action is chosen: sequential halving, or UCB1 as below it."""
         self.opponents: Literal["searched", "modelled"] = opponents
         """Whether the other seats' moves are searched in the tree or played there by the rollout policy."""

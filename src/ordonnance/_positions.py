@@ -21,6 +21,7 @@ from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 from ordonnance.game import NOBODY, NOT_COMPLETE, Game, _multiset_difference, shuffled_deck
 from ordonnance.rules import HAND_SIZE
 from ordonnance.territory import TERRITORY_COUNT, Territory
+from ordonnance.core.checks import shown
 
 __all__ = ["check_parts", "check_consistent", "check_reachable", "check_history"]
 
@@ -40,17 +41,17 @@ def _unreachable(message: str) -> InvalidGameStateError:
 
 def _seats(value: object, where: str, n: int) -> None:
     if not isinstance(value, list) or len(value) != n:
-        raise _fail(f"{where} must be a list of {n} entries, got {value!r:.80}")
+        raise _fail(f"{where} must be a list of {n} entries, got {shown(value):.80}")
 
 
 def _int_in(value: object, where: str, low: int, high: int) -> None:
     if type(value) is not int or not low <= value <= high:
-        raise _fail(f"{where} must be an int in {low}..{high}, got {value!r:.80}")
+        raise _fail(f"{where} must be an int in {low}..{high}, got {shown(value):.80}")
 
 
 def _cards_in(value: object, where: str) -> None:
     if not isinstance(value, list) or any(type(m) is not int or not 1 <= m <= MAX_MASK for m in value):
-        raise _fail(f"{where} must be a list of card masks 1..{MAX_MASK}, got {value!r:.80}")
+        raise _fail(f"{where} must be a list of card masks 1..{MAX_MASK}, got {shown(value):.80}")
 
 
 def check_parts(game: Game) -> None:
@@ -80,7 +81,7 @@ def check_parts(game: Game) -> None:
         _int_in(game._marker[t], f"markers[{t}]", 0, TERRITORY_COUNT)
     _int_in(game._current, "current_player", 0, n - 1)
     if type(game._over) is not bool:
-        raise _fail(f"over must be True or False, got {game._over!r:.80}")
+        raise _fail(f"over must be True or False, got {shown(game._over):.80}")
     _int_in(game._passed, "passed", 0, (1 << n) - 1)
 
 
@@ -142,7 +143,7 @@ def check_history(game: Game) -> None:
         try:
             replayed.apply(action)
         except OrdonnanceError as error:
-            raise _fail(f"history[{i}] ({action!r}) cannot be played: {error}") from None
+            raise _fail(f"history[{i}] ({shown(action)}) cannot be played: {error}") from None
     if replayed._state() != game._state():
         raise _fail("the history does not lead to the position")
 
@@ -262,7 +263,7 @@ def _check_seeded_deal(game: Game, turns: _Turns) -> None:
     assert game._seed is not None
     order, state = shuffled_deck(game._rules, game._seed)
     if game._rng_state != state:
-        raise _unreachable(f"rng_state {game._rng_state!r} is not the one the shuffle of seed {game._seed} leaves")
+        raise _unreachable(f"rng_state {shown(game._rng_state)} is not the one the shuffle of seed {game._seed} leaves")
     n, dealt = game.players, HAND_SIZE * game.players
     if game._deck[::-1] != order[dealt + turns.draws :]:
         raise _unreachable(f"the pile is not what the shuffle of seed {game._seed} leaves after {turns.draws} draws")

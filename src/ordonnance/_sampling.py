@@ -44,6 +44,7 @@ from ordonnance.cards import MAX_MASK
 from ordonnance.errors import InvalidGameStateError
 from ordonnance.game import NOBODY, NOT_COMPLETE, Check, Game
 from ordonnance.territory import TERRITORY_COUNT
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.view import PlayerView
@@ -135,16 +136,16 @@ class Deal:
             raise _inconsistent(f"armies and completed_at must be {TERRITORY_COUNT} rows of {n} seats")
         if len(view.owners) != TERRITORY_COUNT or len(view.markers) != TERRITORY_COUNT:
             raise _inconsistent(
-                f"owners and markers must have {TERRITORY_COUNT} entries, got {view.owners!r} and {view.markers!r}"
+                f"owners and markers must have {TERRITORY_COUNT} entries, got {shown(view.owners)} and {shown(view.markers)}"
             )
         if not 0 <= view.current_player < n:
-            raise _inconsistent(f"current_player must be a seat 0..{n - 1}, got {view.current_player!r}")
+            raise _inconsistent(f"current_player must be a seat 0..{n - 1}, got {shown(view.current_player)}")
         if len(view.hand_sizes) != n or min(view.hand_sizes) < 0 or view.hand_sizes[seat] != len(view.hand):
-            raise _inconsistent(f"hand sizes {view.hand_sizes!r} for {n} players, seat {seat} holding {len(view.hand)}")
+            raise _inconsistent(f"hand sizes {shown(view.hand_sizes)} for {n} players, seat {seat} holding {len(view.hand)}")
         if len(view.unseen) != MAX_MASK + 1 or min(view.unseen) < 0:
-            raise _inconsistent(f"unseen must count the copies of masks 0..{MAX_MASK}, got {view.unseen!r}")
+            raise _inconsistent(f"unseen must count the copies of masks 0..{MAX_MASK}, got {shown(view.unseen)}")
         if any(not 0 <= p < n for p in view.passed) or list(view.passed) != sorted(set(view.passed)):
-            raise _inconsistent(f"passed must list seats 0..{n - 1} in increasing order, got {view.passed!r}")
+            raise _inconsistent(f"passed must list seats 0..{n - 1} in increasing order, got {shown(view.passed)}")
 
     def _check_cards(self, view: PlayerView) -> None:
         """Refuse a view whose cards do not add up to the rules' cards."""

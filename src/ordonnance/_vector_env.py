@@ -20,6 +20,7 @@ from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
 from ordonnance.rules import Rules
+from ordonnance.core.checks import shown
 
 _IMPORT_ERROR: ImportError | None
 try:
@@ -101,10 +102,10 @@ class VectorEnv(_GymVectorEnv):
         from ordonnance.rl import NUM_ACTIONS, observation_bounds
 
         if not isinstance(observation, str) or observation not in _OBSERVATIONS:
-            raise InvalidArgumentError(f"observation must be one of {list(_OBSERVATIONS)}, got {observation!r}")
+            raise InvalidArgumentError(f"observation must be one of {list(_OBSERVATIONS)}, got {shown(observation)}")
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
         self.batch: Batch = Batch(
             num_envs, rules, opponent=opponent, seat=seat, seed=seed, illegal="end", illegal_reward=illegal_reward,
             observe="uint8" if observation == "uint8" else "float32",
@@ -145,7 +146,7 @@ class VectorEnv(_GymVectorEnv):
         """Deal a new game in every env (see the class docs for ``seed``); returns ``(obs, infos)``."""
         if seed is not None:
             if isinstance(seed, (list, tuple, np.ndarray)):
-                raise OrdonnanceTypeError(f"give one int seed for all envs (env i deals from its stream), got {seed!r}")
+                raise OrdonnanceTypeError(f"give one int seed for all envs (env i deals from its stream), got {shown(seed)}")
             seed = _check_seed(seed)
             self._seed_rng = np.random.default_rng(seed)
         else:

@@ -33,6 +33,7 @@ from ordonnance.core import jsonio
 from ordonnance.core.actioncodec import SCHEMA_DIALECT, kind_schema
 from ordonnance.errors import InvalidArgumentError, InvalidTerritoryError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.territory import Territory
+from ordonnance.core.checks import shown
 
 __all__ = [
     "Play", "Claim", "Pass", "Action", "to_territory", "action_to_json", "action_from_json", "action_to_data",
@@ -58,10 +59,10 @@ def to_territory(territory: Territory | int) -> Territory:
     ):
         raise OrdonnanceTypeError(
             f"a territory is a Territory or an int 0..4, not {type(territory).__name__}: "
-            f"{territory!r}"
+            f"{shown(territory)}"
         )
     if not 0 <= territory < len(Territory):
-        raise InvalidTerritoryError(f"a territory number must be in 0..4, got {territory!r}")
+        raise InvalidTerritoryError(f"a territory number must be in 0..4, got {shown(territory)}")
     return Territory(int(territory))
 
 
@@ -158,7 +159,7 @@ def action_to_data(action: Action) -> dict[str, str]:
         return {"type": "claim", "territory": _NAMES[action.territory]}
     if kind is Pass:
         return {"type": "pass"}
-    raise OrdonnanceTypeError(f"an action is a Play, Claim or Pass, not {type(action).__name__}: {action!r}")
+    raise OrdonnanceTypeError(f"an action is a Play, Claim or Pass, not {type(action).__name__}: {shown(action)}")
 
 
 def action_to_json(action: Action) -> str:
@@ -180,24 +181,24 @@ def action_from_data(data: Any, fail: Callable[[str], Exception] = _invalid_acti
     territory that is not one of the five lower-case names.
     """
     if not isinstance(data, dict):
-        raise fail(f"an action is an object, got {data!r:.80}")
+        raise fail(f"an action is an object, got {shown(data):.80}")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise fail(f"type must be one of 'play', 'claim', 'pass', got {kind!r:.80}")
+        raise fail(f"type must be one of 'play', 'claim', 'pass', got {shown(kind):.80}")
     fields = _FIELDS[kind]
     if set(data) != set(fields):
         missing, extra = sorted(set(fields) - set(data)), sorted(set(data) - set(fields))
-        raise fail(f"a {kind} has the keys {list(fields)}: missing {missing}, unknown {extra!r:.80}")
+        raise fail(f"a {kind} has the keys {list(fields)}: missing {missing}, unknown {shown(extra):.80}")
     if kind == "pass":
         return PASS
     territory = data["territory"]
     if not isinstance(territory, str) or territory not in _BY_NAME:
-        raise fail(f"territory must be one of {', '.join(_NAMES)}, got {territory!r:.80}")
+        raise fail(f"territory must be one of {', '.join(_NAMES)}, got {shown(territory):.80}")
     if kind == "claim":
         return CLAIMS[_BY_NAME[territory]]
     card = data["card"]
     if not isinstance(card, str):
-        raise fail(f"card must be card text such as 'SH', got {card!r:.80}")
+        raise fail(f"card must be card text such as 'SH', got {shown(card):.80}")
     try:
         mask = Card.parse(card).mask
     except OrdonnanceError as error:
@@ -215,5 +216,5 @@ def action_from_json(text: str | bytes) -> Action:
     :class:`~ordonnance.errors.OrdonnanceTypeError`.
     """
     if not isinstance(text, (str, bytes, bytearray)):
-        raise OrdonnanceTypeError(f"action JSON is str or bytes, not {type(text).__name__}: {text!r:.80}")
+        raise OrdonnanceTypeError(f"action JSON is str or bytes, not {type(text).__name__}: {shown(text):.80}")
     return action_from_data(jsonio.parse(text, _invalid_action, max_size=10_000, max_depth=4))

@@ -56,6 +56,7 @@ import numpy.typing as npt
 from ordonnance import _army_kernel
 from ordonnance.cards import _TEXT_MASKS, MAX_MASK, Card, CardLike, Symbol, to_mask
 from ordonnance.errors import InvalidArmyError, InvalidKeyError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = [
     "ARMY_SIZE",
@@ -83,14 +84,14 @@ def army_masks(cards: Iterable[CardLike]) -> list[int]:
         if isinstance(cards, (str, bytes, Card, Mapping, AbstractSet)) or not isinstance(cards, Iterable):
             raise OrdonnanceTypeError(
                 f"an army is a list of up to {ARMY_SIZE} cards, "
-                f"not {type(cards).__name__}: {cards!r}"
+                f"not {type(cards).__name__}: {shown(cards)}"
             )
         cards = list(itertools.islice(cards, ARMY_SIZE + 1))  # an endless iterator stops here
     if not cards:
         return []
     if len(cards) > ARMY_SIZE:
         raise InvalidArmyError(
-            f"an army holds at most {ARMY_SIZE} cards, got {len(cards)}: {cards!r}"
+            f"an army holds at most {ARMY_SIZE} cards, got {len(cards)}: {shown(cards)}"
         )
     # The common cases inline, 0 for anything else; to_mask then validates
     # (and explains) every card the fast path did not recognise.
@@ -197,7 +198,7 @@ def army_keys(masks: npt.NDArray[np.integer], out: npt.NDArray[np.uint32] | None
     """
     if not isinstance(masks, np.ndarray) or isinstance(masks, np.ma.MaskedArray):
         raise OrdonnanceTypeError(
-            f"army_keys needs a NumPy array of shape (n, 4) (not masked), not {type(masks).__name__}: {masks!r}"
+            f"army_keys needs a NumPy array of shape (n, 4) (not masked), not {type(masks).__name__}: {shown(masks)}"
         )
     if masks.dtype.kind not in "iu":
         raise OrdonnanceTypeError(
@@ -291,20 +292,20 @@ def describe(key: int) -> ArmyDescription:
     2 battalions (Banner, Helmet)
     """
     if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
-        raise OrdonnanceTypeError(f"a key must be an int, not {type(key).__name__}: {key!r}")
+        raise OrdonnanceTypeError(f"a key must be an int, not {type(key).__name__}: {shown(key)}")
     key = int(key)
     if not 0 <= key < 1 << KEY_BITS:
-        raise InvalidKeyError(f"a key must be in 0..{(1 << KEY_BITS) - 1}, got {key!r}")
+        raise InvalidKeyError(f"a key must be in 0..{(1 << KEY_BITS) - 1}, got {shown(key)}")
     tier_masks = []
     for shift in _TIER_SHIFTS:
         field = key >> shift & 0xFF
         mask, count = field & MAX_MASK, field >> 5
         if mask.bit_count() != count:
-            raise InvalidKeyError(f"{key!r} is not an army key: count {count} != mask {mask:#07b}")
+            raise InvalidKeyError(f"{shown(key)} is not an army key: count {count} != mask {mask:#07b}")
         tier_masks.append(mask)
     regiments, battalions, companies = tier_masks
     if regiments & battalions or regiments & companies or battalions & companies:
-        raise InvalidKeyError(f"{key!r} is not an army key: a symbol is in two tiers")
+        raise InvalidKeyError(f"{shown(key)} is not an army key: a symbol is in two tiers")
     return ArmyDescription(
         regiments=_symbols_strongest_first(regiments),
         battalions=_symbols_strongest_first(battalions),

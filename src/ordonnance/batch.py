@@ -75,6 +75,8 @@ from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidS
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
 from ordonnance.rules import Rules
+from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = ["Batch", "StepResult", "MAX_GAMES", "observation_size"]
 
@@ -146,34 +148,26 @@ class Batch:
     ) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
         if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
-            raise OrdonnanceTypeError(f"games must be an int, got {games!r}")
+            raise OrdonnanceTypeError(f"games must be an int, got {shown(games)}")
         if not 1 <= games <= MAX_GAMES:
-            raise InvalidArgumentError(f"games must be 1..{MAX_GAMES:,}, got {games!r}")
+            raise InvalidArgumentError(f"games must be 1..{MAX_GAMES:,}, got {shown(games)}")
         if not isinstance(opponent, str) or opponent not in _OPPONENTS:
-            raise InvalidArgumentError(f"opponent must be one of {sorted(_OPPONENTS)}, got {opponent!r}")
+            raise InvalidArgumentError(f"opponent must be one of {sorted(_OPPONENTS)}, got {shown(opponent)}")
         n = rules.players
         if opponent == "self":
             seat_mode = bk.EVERY_SEAT
-        elif seat == "random":
-            seat_mode = bk.RANDOM_SEAT
-        elif isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise OrdonnanceTypeError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
-        elif not 0 <= seat < n:
-            raise InvalidSeatError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
         else:
-            seat_mode = int(seat)
-        if observe not in (None, "float32", "uint8"):
-            raise InvalidArgumentError(f"observe must be 'float32', 'uint8' or None, got {observe!r}")
+            chosen = checks.seat(seat, n, random=True)
+            seat_mode = bk.RANDOM_SEAT if isinstance(chosen, str) else chosen
+        if observe is not None and (not isinstance(observe, str) or observe not in ("float32", "uint8")):
+            raise InvalidArgumentError(f"observe must be 'float32', 'uint8' or None, got {shown(observe)}")
         if observe == "uint8" and len(rules.cards) > 255:
             raise InvalidArgumentError(f"uint8 observations need a deck of at most 255 cards, got {len(rules.cards)}")
         if not isinstance(illegal, str) or illegal not in ("refuse", "end"):
-            raise InvalidArgumentError(f"illegal must be 'refuse' or 'end', got {illegal!r}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
-            raise OrdonnanceTypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
-        if not np.isfinite(illegal_reward):
-            raise InvalidArgumentError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+            raise InvalidArgumentError(f"illegal must be 'refuse' or 'end', got {shown(illegal)}")
+        illegal_reward = checks.real(illegal_reward, "illegal_reward")
         games = int(games)
         policy = _OPPONENTS[opponent]
         self._rules = rules
@@ -307,13 +301,13 @@ class Batch:
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
         array = np.asarray(actions)
         if array.dtype.kind not in "iu":
-            raise OrdonnanceTypeError(f"actions must be integer action indices, got dtype {array.dtype} ({actions!r:.80})")
+            raise OrdonnanceTypeError(f"actions must be integer action indices, got dtype {array.dtype} ({shown(actions):.80})")
         if array.shape != (self.games,):
-            raise InvalidArgumentError(f"actions must have shape ({self.games},), one per game, got {array.shape!r}")
+            raise InvalidArgumentError(f"actions must have shape ({self.games},), one per game, got {shown(array.shape)}")
         if array.size and (array.min() < 0 or array.max() >= kernel.NUM_ACTIONS):
             bad = int(np.flatnonzero((array < 0) | (array >= kernel.NUM_ACTIONS))[0])
             raise IllegalActionError(
-                int(array[bad]), f"action indices are 0..{kernel.NUM_ACTIONS - 1}: game {bad} got {int(array[bad])!r}"
+                int(array[bad]), f"action indices are 0..{kernel.NUM_ACTIONS - 1}: game {bad} got {shown(int(array[bad]))}"
             )
         return np.ascontiguousarray(array, dtype=np.int64)
 
@@ -348,7 +342,7 @@ class Batch:
             self._encode(self._compact)
             return self._read_only(self._compact)
         if dtype is not np.float32:
-            raise InvalidArgumentError(f"dtype must be np.float32 or np.uint8, got {dtype!r}")
+            raise InvalidArgumentError(f"dtype must be np.float32 or np.uint8, got {shown(dtype)}")
         if self._fresh and self._observe_too and self._fused is self._observation:
             return self._read_only(self._observation)
         self._encode(self._observation)
@@ -376,9 +370,9 @@ class Batch:
         raise here.
         """
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise OrdonnanceTypeError(f"a game index is an int, got {index!r}")
+            raise OrdonnanceTypeError(f"a game index is an int, got {shown(index)}")
         if not -self.games <= index < self.games:
-            raise InvalidArgumentError(f"game index must be in 0..{self.games - 1}, got {index!r}")
+            raise InvalidArgumentError(f"game index must be in 0..{self.games - 1}, got {shown(index)}")
         from ordonnance.rl import action_from_index
 
         i = int(index) % self.games

@@ -28,6 +28,7 @@ import numpy as np
 
 from ordonnance.errors import InvalidCardError, InvalidDeckError, OrdonnanceTypeError
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = [
     "Symbol",
@@ -58,7 +59,7 @@ class Symbol(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Symbol:
-        raise InvalidCardError(f"a symbol is a rank 0..4, got {value!r}")
+        raise InvalidCardError(f"a symbol is a rank 0..4, got {shown(value)}")
 
     @property
     def letter(self) -> str:
@@ -119,20 +120,20 @@ class Card:
         if cached is not None:
             return cached
         if not isinstance(text, str):
-            raise OrdonnanceTypeError(f"card text must be a str, not {type(text).__name__}: {text!r}")
+            raise OrdonnanceTypeError(f"card text must be a str, not {type(text).__name__}: {shown(text)}")
         mask = 0
         for char in text:
             symbol = _SYMBOL_OF_LETTER.get(char)
             if symbol is None:
-                shown = char.upper() if char.isascii() else char
+                letter = char.upper() if char.isascii() else char
                 raise InvalidCardError(
-                    f"unknown symbol letter {shown!r} in card {text!r} (use L, B, S, H, F)"
+                    f"unknown symbol letter {shown(letter)} in card {shown(text)} (use L, B, S, H, F)"
                 )
             if mask & symbol.bit:
-                raise InvalidCardError(f"repeated symbol letter {symbol.letter!r} in card {text!r}")
+                raise InvalidCardError(f"repeated symbol letter {shown(symbol.letter)} in card {shown(text)}")
             mask |= symbol.bit
         if mask == 0:
-            raise InvalidCardError(f"a card needs at least one symbol, got {text!r}")
+            raise InvalidCardError(f"a card needs at least one symbol, got {shown(text)}")
         card = _CARDS[mask]
         if len(_PARSED) < _MAX_CACHED_TEXTS:
             _PARSED[text] = card
@@ -182,10 +183,10 @@ def _sort_key(card: Card) -> tuple[int, int]:
 def _check_mask_value(value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise OrdonnanceTypeError(
-            f"a card mask must be an int, not {type(value).__name__}: {value!r}"
+            f"a card mask must be an int, not {type(value).__name__}: {shown(value)}"
         )
     if not 1 <= value <= MAX_MASK:
-        raise InvalidCardError(f"card mask must be in 1..{MAX_MASK}, got {value!r}")
+        raise InvalidCardError(f"card mask must be in 1..{MAX_MASK}, got {shown(value)}")
 
 
 _CARDS: dict[int, Card] = {mask: Card(mask) for mask in range(1, MAX_MASK + 1)}
@@ -218,7 +219,6 @@ def _cards_with(symbol_count: int) -> list[Card]:
 _STANDARD_COPIES = {1: 4, 2: 2, 3: 1, 4: 1, 5: 1}
 
 
-@functools.lru_cache(maxsize=8)
 def standard_deck(copies: int = 1) -> tuple[Card, ...]:
     """The standard 56-card deck of the rules (:ref:`rules-deck`), ``copies`` times over.
 
@@ -227,10 +227,14 @@ def standard_deck(copies: int = 1) -> tuple[Card, ...]:
     first, then by mask); shuffle them yourself or let :class:`Game` do it.
     """
     if not checks.is_integer(copies):
-        raise OrdonnanceTypeError(f"copies must be an int, got {copies!r}")
-    copies = int(copies)
+        raise OrdonnanceTypeError(f"copies must be an int, got {shown(copies)}")
+    return _standard_deck(int(copies))
+
+
+@functools.lru_cache(maxsize=8)
+def _standard_deck(copies: int) -> tuple[Card, ...]:
     if not 1 <= copies <= MAX_DECK_SIZE // 56:
-        raise InvalidDeckError(f"copies must be in 1..{MAX_DECK_SIZE // 56} (at most {MAX_DECK_SIZE:,} cards), got {copies!r}")
+        raise InvalidDeckError(f"copies must be in 1..{MAX_DECK_SIZE // 56} (at most {MAX_DECK_SIZE:,} cards), got {shown(copies)}")
     deck = [
         card
         for count, per_card in _STANDARD_COPIES.items()
@@ -248,16 +252,14 @@ def build_deck(cards: Iterable[CardLike], *, min_size: int = 1) -> tuple[Card, .
     than ``min_size`` cards, or the error of the first bad card.
     """
     if isinstance(cards, (str, bytes)):
-        raise OrdonnanceTypeError(f"a deck is an iterable of cards, not a string: {cards!r}")
+        raise OrdonnanceTypeError(f"a deck is an iterable of cards, not a string: {shown(cards)}")
     if not isinstance(cards, Iterable) or isinstance(cards, (Card, dict)):
-        raise OrdonnanceTypeError(f"a deck is an iterable of cards, not {type(cards).__name__}: {cards!r}")
-    if not checks.is_integer(min_size):
-        raise OrdonnanceTypeError(f"min_size must be an int, got {min_size!r}")
-    min_size = int(min_size)
+        raise OrdonnanceTypeError(f"a deck is an iterable of cards, not {type(cards).__name__}: {shown(cards)}")
+    min_size = checks.integer(min_size, "min_size", low=0, high=MAX_DECK_SIZE, error=InvalidDeckError)
     deck = []
     for position, card in enumerate(cards):
         if position == MAX_DECK_SIZE:
-            raise InvalidDeckError(f"a deck holds at most {MAX_DECK_SIZE:,} cards; {cards!r:.80} holds more")
+            raise InvalidDeckError(f"a deck holds at most {MAX_DECK_SIZE:,} cards; {shown(cards):.80} holds more")
         try:
             deck.append(_CARDS[to_mask(card)])
         except (InvalidCardError, OrdonnanceTypeError) as error:

@@ -101,7 +101,7 @@ def pool_counts(pool: PoolLike) -> npt.NDArray[np.int64]:
     if isinstance(pool, (str, bytes, Card)) or not isinstance(pool, Iterable):
         raise OrdonnanceTypeError(
             "a pool is an iterable of cards or a mapping card -> copies, "
-            f"not {type(pool).__name__}: {pool!r}"
+            f"not {type(pool).__name__}: {shown(pool)}"
         )
     cards = pool if isinstance(pool, (list, tuple)) else list(itertools.islice(pool, MAX_DECK_SIZE + 1))
     if len(cards) > MAX_DECK_SIZE:  # no deck holds more: an endless iterator stops here
@@ -119,7 +119,7 @@ def _counts_of_mapping(pool: Mapping[CardLike, int]) -> npt.NDArray[np.int64]:
         mask = _pool_mask(card, f"pool card {card!r}")
         if isinstance(copies, bool) or not isinstance(copies, (int, np.integer)) or copies < 0:
             raise InvalidDeckError(
-                f"copies of {card!r} in a pool must be a non-negative int, got {copies!r}"
+                f"copies of {shown(card)} in a pool must be a non-negative int, got {shown(copies)}"
             )
         counts[mask] = min(counts[mask] + int(copies), _MAX_USEFUL_COPIES)
     return np.array(counts, dtype=np.int64)
@@ -136,7 +136,7 @@ def _threshold(value: object) -> int:
     """A threshold that is not an int in 0..2**24 (can_beat's shortcut), checked and clamped."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise OrdonnanceTypeError(
-            f"a threshold must be an int key, not {type(value).__name__}: {value!r}"
+            f"a threshold must be an int key, not {type(value).__name__}: {shown(value)}"
         )
     return min(max(int(value), 0), _KEY_LIMIT)
 

@@ -25,6 +25,7 @@ from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
+from ordonnance.core.checks import shown
 
 __all__ = ["ConformanceError", "check_invariants", "random_playthrough"]
 
@@ -39,7 +40,7 @@ def check_invariants(game: Game, *, deep: bool = True) -> None:
     exactly the public information plus its own hand.
     """
     if not isinstance(game, Game):
-        raise OrdonnanceTypeError(f"check_invariants() checks a Game, not {type(game).__name__}: {game!r}")
+        raise OrdonnanceTypeError(f"check_invariants() checks a Game, not {type(game).__name__}: {shown(game)}")
     n = game.players
     places: Counter[int] = Counter(game._deck)
     for p in range(n):

@@ -33,6 +33,31 @@ __all__ = [
 ]
 
 
+#: Longest ``repr`` a message shows in full; longer ones are cut in the middle.
+SHOWN_LENGTH = 200
+
+
+def shown(value: object) -> str:
+    """How an error message shows a value: ``repr(value)``, cut in the middle when it is
+    longer than :data:`SHOWN_LENGTH` (a megabyte string must not flood a message), an int
+    too long for ``repr`` by its size, a value whose ``repr`` fails by its type.
+
+    >>> shown("x" * 1000)[:12], len(shown("x" * 1000)) < 250
+    ("'xxxxxxxxxxx", True)
+    """
+    if isinstance(value, int) and value.bit_length() > 1000:  # repr would refuse past 4,300 digits
+        text = f"<int of {value.bit_length()} bits>"
+    else:
+        try:
+            text = repr(value)
+        except Exception as error:  # a broken __repr__ must not hide the real error
+            text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
+    if len(text) <= SHOWN_LENGTH:
+        return text
+    half = SHOWN_LENGTH // 2
+    return f"{text[:half]}...({len(text) - SHOWN_LENGTH} characters)...{text[-half:]}"
+
+
 class OrdonnanceError(Exception):
     """Base class of every exception raised deliberately by ordonnance."""
 
@@ -80,7 +105,7 @@ class IllegalActionError(OrdonnanceError, ValueError):
     """
 
     def __init__(self, action: object, reason: str) -> None:
-        super().__init__(f"illegal action {action!r}: {reason}")
+        super().__init__(f"illegal action {shown(action)}: {reason}")
         self.action = action
         """The refused action (None when no action could be chosen at all)."""
         self.reason = reason

@@ -42,6 +42,7 @@ from ordonnance.errors import (
 )
 from ordonnance.rules import HAND_SIZE, Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.view import PlayerView
@@ -161,7 +162,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
         """
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
         expected = Counter(card.mask for card in rules.cards)
         rng_state: int | None
         if deck is not None:
@@ -171,7 +172,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
             got = Counter(order)
             if got != expected:
                 given = [str(Card.from_mask(m)) for m in order]
-                raise InvalidDeckError(f"{_multiset_difference('deck', got, expected)} (got {given!r:.60})")
+                raise InvalidDeckError(f"{_multiset_difference('deck', got, expected)} (got {shown(given):.60})")
             rng_state = None
         else:
             seed = secrets.randbits(64) if seed is None else _check_seed(seed)
@@ -273,7 +274,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
         engine).
         """
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
         game = cls.__new__(cls)
         game._rules = rules
         game._seed = seed
@@ -298,7 +299,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
             from ordonnance import _positions
 
             if check not in _CHECKS:
-                raise OrdonnanceTypeError(f"check must be one of {', '.join(map(repr, _CHECKS))}, got {check!r}")
+                raise OrdonnanceTypeError(f"check must be one of {', '.join(map(repr, _CHECKS))}, got {shown(check)}")
             _positions.check_parts(game)
             if check != "parts":
                 _positions.check_consistent(game)
@@ -518,7 +519,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
             self._check_pass(action)
         else:
             raise OrdonnanceTypeError(
-                f"an action is a Play, Claim or Pass, not {type(action).__name__}: {action!r}"
+                f"an action is a Play, Claim or Pass, not {type(action).__name__}: {shown(action)}"
             )
         history = self._history
         if history is None:  # the first action of a set-up game: its start is the position now

@@ -83,6 +83,7 @@ from ordonnance.errors import InvalidGameStateError, InvalidRulesError, InvalidS
 from ordonnance.game import Game
 from ordonnance.territory import Territory
 from ordonnance.view import PlayerView
+from ordonnance.core.checks import shown
 
 __all__ = ["Odds", "territory_odds", "DEFAULT_SAMPLES", "DEFAULT_MAX_EXACT", "MAX_SAMPLES", "MAX_EXACT_LIMIT"]
 
@@ -124,9 +125,9 @@ class Odds:
     def interval(self, seat: int, z: float = 1.959963984540054) -> tuple[float, float]:
         """A confidence interval for ``seat``'s probability: ``p ± z * stderr`` (95% by default), clipped to 0..1."""
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < len(self.probabilities):
-            raise InvalidSeatError(f"seats are 0..{len(self.probabilities) - 1}, got {seat!r}")
+            raise InvalidSeatError(f"seats are 0..{len(self.probabilities) - 1}, got {shown(seat)}")
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z < math.inf:
-            raise InvalidRulesError(f"z must be a finite number of standard errors, at least 0, got {z!r}")
+            raise InvalidRulesError(f"z must be a finite number of standard errors, at least 0, got {shown(z)}")
         p, e = self.probabilities[seat], self.stderr[seat]
         return (max(0.0, p - z * e), min(1.0, p + z * e))
 
@@ -407,10 +408,10 @@ def _certain(t: Territory, n: int, owner: int) -> Odds:
 
 def _check_int(name: str, value: object, low: int, high: int | None) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise OrdonnanceTypeError(f"{name} must be an int, got {value!r}")
+        raise OrdonnanceTypeError(f"{name} must be an int, got {shown(value)}")
     if value < low or (high is not None and value > high):
         bounds = f"{low}..{high}" if high is not None else f">= {low}"
-        raise InvalidRulesError(f"{name} must be {bounds}, got {value!r}")
+        raise InvalidRulesError(f"{name} must be {bounds}, got {shown(value)}")
 
 
 def _multisets(counts: npt.NDArray[np.int64], k: int) -> int:
@@ -481,7 +482,7 @@ class _Info:
             n = view.rules.players
             if player is not None and player != view.seat:
                 raise InvalidSeatError(
-                    f"this view belongs to seat {view.seat}; player={player!r} can only be given with a Game"
+                    f"this view belongs to seat {view.seat}; player={shown(player)} can only be given with a Game"
                 )
             for card in view.hand:
                 known[card.mask] += 1
@@ -496,12 +497,12 @@ class _Info:
                 known=known,
                 viewer=view.seat,
             )
-        raise OrdonnanceTypeError(f"territory odds need a Game or a PlayerView, not {type(position).__name__}: {position!r}")
+        raise OrdonnanceTypeError(f"territory odds need a Game or a PlayerView, not {type(position).__name__}: {shown(position)}")
 
 
 def _seat(player: object, n: int) -> int:
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise OrdonnanceTypeError(f"a player is a seat number, not {type(player).__name__}: {player!r}")
+        raise OrdonnanceTypeError(f"a player is a seat number, not {type(player).__name__}: {shown(player)}")
     if not 0 <= player < n:
-        raise InvalidSeatError(f"seats are 0..{n - 1}, got {player!r}")
+        raise InvalidSeatError(f"seats are 0..{n - 1}, got {shown(player)}")
     return int(player)

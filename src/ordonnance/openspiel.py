@@ -80,6 +80,7 @@ from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 _IMPORT_ERROR: ImportError | None
 try:
@@ -164,11 +165,11 @@ def rules_of(params: dict[str, Any]) -> tuple[Rules, int | None]:
     of a parameter dict (missing keys take their defaults)."""
     unknown = sorted(set(params) - set(_DEFAULTS))
     if unknown:
-        raise OrdonnanceTypeError(f"unknown parameter(s) {unknown!r} (the parameters are {', '.join(_DEFAULTS)})")
+        raise OrdonnanceTypeError(f"unknown parameter(s) {shown(unknown)} (the parameters are {', '.join(_DEFAULTS)})")
     values = {**_DEFAULTS, **params}
     deck_text = values["deck"]
     if not isinstance(deck_text, str):
-        raise OrdonnanceTypeError(f"deck must be card texts separated by spaces, got {deck_text!r}")
+        raise OrdonnanceTypeError(f"deck must be card texts separated by spaces, got {shown(deck_text)}")
     deck = build_deck(deck_text.split(), min_size=0) if deck_text.strip() else None
     rules = Rules(
         players=values["players"], deck=deck, scoring=values["scoring"], tie_break=values["tie_break"],
@@ -176,10 +177,10 @@ def rules_of(params: dict[str, Any]) -> tuple[Rules, int | None]:
     )  # fmt: skip
     seed = values["seed"]
     if not checks.is_integer(seed):
-        raise OrdonnanceTypeError(f"seed must be an int, got {seed!r}")
+        raise OrdonnanceTypeError(f"seed must be an int, got {shown(seed)}")
     seed = int(seed)
     if not -1 <= seed < _SEED_LIMIT:
-        raise InvalidSeedError(f"seed must be -1 (deal by chance nodes) or in 0..2**31-1, got {seed!r}")
+        raise InvalidSeedError(f"seed must be -1 (deal by chance nodes) or in 0..2**31-1, got {shown(seed)}")
     return rules, None if seed == -1 else seed
 
 
@@ -305,7 +306,7 @@ class OrdonnanceGame(_GameBase):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> _Observer:
         """The observer of a seat: its view (or its information state, with perfect recall)."""
         if params:
-            raise OrdonnanceTypeError(f"the observer takes no parameters, got {params!r}")
+            raise OrdonnanceTypeError(f"the observer takes no parameters, got {shown(params)}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(self._setup, perfect_recall=perfect_recall)
 
@@ -442,7 +443,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
                 self._legal_count = answer & 255
                 self._current = answer >> 8
             elif answer == _ILLEGAL:
-                raise IllegalActionError(action, f"action {action!r} is not legal (legal now: {self.legal_actions()})")
+                raise IllegalActionError(action, f"action {shown(action)} is not legal (legal now: {self.legal_actions()})")
             else:
                 self._ended()
             play.decisions.append(action)
@@ -450,7 +451,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         elif self._current == _CHANCE:
             self._deal(action)
         else:
-            raise IllegalActionError(action, f"action {action!r} is not legal (the game is over)")
+            raise IllegalActionError(action, f"action {shown(action)} is not legal (the game is over)")
 
     def _deal(self, action: int) -> None:
         """Put card mask ``action`` next on the deck; the last card deals the game."""
@@ -460,7 +461,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         live = play.live
         j = bisect_left(live, base)  # the first slot above base (a live slot holds a copy)
         if base < 0 or j == len(live) or setup.slot_mask[live[j]] != action:
-            raise IllegalActionError(action, f"no card of mask {action!r} is left to deal")
+            raise IllegalActionError(action, f"no card of mask {shown(action)} is left to deal")
         live[j] -= 1
         if live[j] == base:
             del live[j]
@@ -544,11 +545,11 @@ def state_of(
     """
     _require_extra()
     if not isinstance(game, Game):
-        raise OrdonnanceTypeError(f"state_of() takes a Game, not {type(game).__name__}: {game!r}")
+        raise OrdonnanceTypeError(f"state_of() takes a Game, not {type(game).__name__}: {shown(game)}")
     if spiel_game is None:
         spiel_game = load(game.rules)
     if spiel_game.rules != game.rules:
-        raise InvalidArgumentError(f"the game's rules {game.rules!r} are not the OpenSpiel game's {spiel_game.rules!r}")
+        raise InvalidArgumentError(f"the game's rules {shown(game.rules)} are not the OpenSpiel game's {shown(spiel_game.rules)}")
     state = OrdonnanceState(spiel_game, deal=False)
     play = state._p
     play.board[:] = bridge.game_row(game, len(play.board))
@@ -565,7 +566,7 @@ def load(rules: Rules | None = None, *, seed: int | None = None) -> OrdonnanceGa
     _require_extra()
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
-        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+        raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
     game = pyspiel.load_game(SHORT_NAME, _params_of(rules, seed))
     assert isinstance(game, OrdonnanceGame)
     return game
@@ -645,7 +646,7 @@ class LibraryBot(_BotBase):  # type: ignore[misc]
     def __init__(self, bot: Bot) -> None:
         _require_extra()
         if not callable(getattr(bot, "choose", None)):
-            raise OrdonnanceTypeError(f"a bot has a choose(view) method, got {bot!r}")
+            raise OrdonnanceTypeError(f"a bot has a choose(view) method, got {shown(bot)}")
         super().__init__()
         self.bot = bot
         """The ordonnance bot."""
@@ -657,7 +658,7 @@ class LibraryBot(_BotBase):  # type: ignore[misc]
         action = self.bot.choose(state.game().view(state.current_player()))
         index = action_index(action)
         if index not in state.legal_actions():
-            raise IllegalActionError(action, f"the bot {self.bot!r} chose an action that is not legal")
+            raise IllegalActionError(action, f"the bot {shown(self.bot)} chose an action that is not legal")
         return index
 
     def restart_at(self, state: Any) -> None:
@@ -677,7 +678,7 @@ class OpenSpielBot:
     def __init__(self, bot: Any, *, seed: int | None = None) -> None:
         _require_extra()
         if not callable(getattr(bot, "step", None)):
-            raise OrdonnanceTypeError(f"an OpenSpiel bot has a step(state) method, got {bot!r}")
+            raise OrdonnanceTypeError(f"an OpenSpiel bot has a step(state) method, got {shown(bot)}")
         self.bot = bot
         """The OpenSpiel bot."""
         from ordonnance.core.seeds import check_seed as _check_seed
@@ -688,7 +689,7 @@ class OpenSpielBot:
     def choose(self, view: PlayerView) -> Action:
         """The OpenSpiel bot's action for ``view``'s seat."""
         if not isinstance(view, PlayerView):
-            raise OrdonnanceTypeError(f"choose() takes a PlayerView, not {type(view).__name__}: {view!r}")
+            raise OrdonnanceTypeError(f"choose() takes a PlayerView, not {type(view).__name__}: {shown(view)}")
         if view.is_over or view.current_player != view.seat:
             raise IllegalActionError(None, f"it is not seat {view.seat}'s turn")
         spiel_game = self._games.get(view.rules)

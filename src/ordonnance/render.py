@@ -47,6 +47,7 @@ from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.territory import Territory
 from ordonnance.text import board
 from ordonnance.view import PlayerView
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.game import Game
@@ -132,9 +133,9 @@ def _to_card(card: CardLike) -> Card:
 
 def _check_size(size: float, name: str = "size", low: float = 8) -> float:
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, float, np.integer, np.floating)):
-        raise OrdonnanceTypeError(f"{name} must be a number of pixels, not {type(size).__name__}: {size!r}")
+        raise OrdonnanceTypeError(f"{name} must be a number of pixels, not {type(size).__name__}: {shown(size)}")
     if not low <= size <= 1000:
-        raise InvalidArgumentError(f"{name} must be in {low:g}..1000 pixels, got {size!r}")
+        raise InvalidArgumentError(f"{name} must be in {low:g}..1000 pixels, got {shown(size)}")
     return float(size)
 
 
@@ -229,7 +230,7 @@ def army(cards: Iterable[CardLike], size: float = 60, gap: float = 6) -> SVG:
     True
     """
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise OrdonnanceTypeError(f"an army is an iterable of cards, not {type(cards).__name__}: {cards!r}")
+        raise OrdonnanceTypeError(f"an army is an iterable of cards, not {type(cards).__name__}: {shown(cards)}")
     hand = [_to_card(c) for c in cards]
     line = str(describe(army_key(hand)))
     width = _check_size(size)
@@ -320,19 +321,19 @@ def _names(names: Sequence[str] | None, players: int) -> list[str]:
     if names is None:
         return [f"Player {p}" for p in range(players)]
     if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
-        raise OrdonnanceTypeError(f"names must be a list of {players} names, not {type(names).__name__}: {names!r}")
+        raise OrdonnanceTypeError(f"names must be a list of {players} names, not {type(names).__name__}: {shown(names)}")
     if len(names) != players:
-        raise InvalidArgumentError(f"names must list one name per player ({players}), got {names!r}")
+        raise InvalidArgumentError(f"names must list one name per player ({players}), got {shown(names)}")
     for name in names:
         if not isinstance(name, str):
-            raise OrdonnanceTypeError(f"a player name must be a str, not {type(name).__name__}: {name!r}")
+            raise OrdonnanceTypeError(f"a player name must be a str, not {type(name).__name__}: {shown(name)}")
         bad = _UNWRITABLE.search(name)
         if bad is not None:
             raise InvalidArgumentError(
-                f"a player name cannot hold the control character or lone surrogate {bad.group()!r}: {name!r}"
+                f"a player name cannot hold the control character or lone surrogate {shown(bad.group())}: {shown(name)}"
             )
         if len(name) > 200:
-            raise InvalidArgumentError(f"a player name is at most 200 characters, got {len(name)}: {name[:40]!r}...")
+            raise InvalidArgumentError(f"a player name is at most 200 characters, got {len(name)}: {shown(name[:40])}...")
     return list(names)
 
 
@@ -375,7 +376,7 @@ def svg(
     from ordonnance.game import Game
 
     if not isinstance(hands, bool):
-        raise OrdonnanceTypeError(f"hands must be True or False, got {hands!r}")
+        raise OrdonnanceTypeError(f"hands must be True or False, got {shown(hands)}")
     if isinstance(game, PlayerView):
         if hands:
             raise InvalidArgumentError("a PlayerView cannot show the other players' hands; use hands=False, got hands=True")
@@ -384,7 +385,7 @@ def svg(
         table = _table_of_game(game, bool(hands))
     else:
         raise OrdonnanceTypeError(
-            f"svg() draws a Game or a PlayerView, not {type(game).__name__}: {game!r}"
+            f"svg() draws a Game or a PlayerView, not {type(game).__name__}: {shown(game)}"
         )
     return _draw_table(table, _names(names, table.players), _check_size(size))
 

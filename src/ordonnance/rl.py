@@ -199,7 +199,7 @@ def action_index(action: Action) -> int:
         return CLAIM_ACTIONS + int(action.territory)
     if kind is Pass:
         return PASS_ACTION
-    raise OrdonnanceTypeError(f"an action is a Play, Claim or Pass, not {type(action).__name__}: {action!r}")
+    raise OrdonnanceTypeError(f"an action is a Play, Claim or Pass, not {type(action).__name__}: {shown(action)}")
 
 
 def action_from_index(index: int | np.integer) -> Action:
@@ -214,7 +214,7 @@ def action_from_index(index: int | np.integer) -> Action:
     if isinstance(index, np.ndarray) and index.shape == () and index.dtype.kind in "iu":
         index = index[()]  # a 0-d integer array, as some RL libraries pass
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-        raise OrdonnanceTypeError(f"an action index is an int, not {type(index).__name__}: {index!r}")
+        raise OrdonnanceTypeError(f"an action index is an int, not {type(index).__name__}: {shown(index)}")
     i = int(index)
     if not 0 <= i < NUM_ACTIONS:
         raise IllegalActionError(index, f"action indices are 0..{NUM_ACTIONS - 1}")
@@ -257,9 +257,9 @@ def observation_layout(players: int) -> tuple[tuple[str, int], ...]:
     452
     """
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-        raise OrdonnanceTypeError(f"players must be an int, got {players!r}")
+        raise OrdonnanceTypeError(f"players must be an int, got {shown(players)}")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
+        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(players)}")
     n = int(players)
     return (
         ("hand", MAX_MASK),
@@ -288,7 +288,7 @@ def observation_bounds(rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArr
     ((452,), 0.0, 4.0)
     """
     if not isinstance(rules, Rules):
-        raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+        raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
     n = rules.players
     copies = np.zeros(MAX_MASK + 1, dtype=np.float32)
     for card in rules.cards:
@@ -382,16 +382,16 @@ def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
 
 def _check_view(view: object) -> None:
     if not isinstance(view, PlayerView):
-        raise OrdonnanceTypeError(f"expected a PlayerView (game.view(seat)), not {type(view).__name__}: {view!r}")
+        raise OrdonnanceTypeError(f"expected a PlayerView (game.view(seat)), not {type(view).__name__}: {shown(view)}")
 
 
 def _check_max_steps(max_steps: int | None) -> int | None:
     if max_steps is None:
         return None
     if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)):
-        raise OrdonnanceTypeError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        raise OrdonnanceTypeError(f"max_steps must be a positive int or None, got {shown(max_steps)}")
     if max_steps < 1:
-        raise InvalidArgumentError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        raise InvalidArgumentError(f"max_steps must be a positive int or None, got {shown(max_steps)}")
     return int(max_steps)
 
 
@@ -426,7 +426,7 @@ _RENDER_MODES = ["ansi", "human", "svg"]
 
 def _check_render_mode(mode: str | None) -> str | None:
     if mode is not None and (not isinstance(mode, str) or mode not in _RENDER_MODES):
-        raise InvalidArgumentError(f"render_mode must be None or one of {_RENDER_MODES}, got {mode!r}")
+        raise InvalidArgumentError(f"render_mode must be None or one of {_RENDER_MODES}, got {shown(mode)}")
     return mode
 
 
@@ -446,7 +446,7 @@ _JIT = not getattr(numba.config, "DISABLE_JIT", False)  # NumPy scalars warn of 
 
 def _check_observation(observation: object) -> str:
     if not isinstance(observation, str) or observation not in _OBSERVATIONS:
-        raise InvalidArgumentError(f"observation must be one of {list(_OBSERVATIONS)}, got {observation!r}")
+        raise InvalidArgumentError(f"observation must be one of {list(_OBSERVATIONS)}, got {shown(observation)}")
     return observation
 
 
@@ -620,7 +620,7 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
         self.rules: Rules = rules
         """The rules every episode is played under."""
         self.render_mode: str | None = _check_render_mode(render_mode)
@@ -666,7 +666,7 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
 
     def _seat(self, agent: str) -> int:
         if not isinstance(agent, str) or agent not in self.possible_agents:
-            raise InvalidSeatError(f"no agent named {agent!r}; the agents are {', '.join(self.possible_agents)}")
+            raise InvalidSeatError(f"no agent named {shown(agent)}; the agents are {', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
     def _check_started(self) -> None:
@@ -803,14 +803,14 @@ def _kernel_twin(opponent: object) -> int | None:
 def _check_opponent(opponent: object) -> object:
     if isinstance(opponent, str):
         if opponent not in _KERNEL_BOTS:
-            raise InvalidArgumentError(f"an opponent named by a string is 'random' or 'greedy', got {opponent!r}")
+            raise InvalidArgumentError(f"an opponent named by a string is 'random' or 'greedy', got {shown(opponent)}")
         return opponent
     if isinstance(opponent, bytes):
-        raise OrdonnanceTypeError(f"an opponent is a bot, a policy or 'random'/'greedy', not bytes: {opponent!r}")
+        raise OrdonnanceTypeError(f"an opponent is a bot, a policy or 'random'/'greedy', not bytes: {shown(opponent)}")
     if callable(getattr(opponent, "choose", None)) or callable(opponent):
         return opponent
     raise OrdonnanceTypeError(
-        f"an opponent needs a choose(view) method, or is a callable f(observation, action_mask), got {opponent!r}"
+        f"an opponent needs a choose(view) method, or is a callable f(observation, action_mask), got {shown(opponent)}"
     )
 
 
@@ -879,23 +879,15 @@ class SingleAgentEnv(_GymEnv[Any, np.int64]):
         _require_extra()
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise OrdonnanceTypeError(f"rules must be a Rules, got {rules!r}")
+            raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
         n = rules.players
-        if seat != "random":
-            if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-                raise OrdonnanceTypeError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
-            if not 0 <= seat < n:
-                raise InvalidSeatError(f"seat must be a seat number 0..{n - 1} or 'random', got {seat!r}")
-            seat = int(seat)
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)):
-            raise OrdonnanceTypeError(f"illegal_reward must be a number, got {illegal_reward!r}")
-        if not math.isfinite(illegal_reward):
-            raise InvalidArgumentError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        seat = checks.seat(seat, n, random=True)  # type: ignore[assignment]
+        illegal_reward = checks.real(illegal_reward, "illegal_reward")
         self.rules: Rules = rules
         """The rules every episode is played under."""
         self.seat_choice: int | str = seat
         """The ``seat`` argument: a seat number, or ``"random"``."""
-        self.seat: int = 0 if seat == "random" else seat
+        self.seat: int = 0 if isinstance(seat, str) else seat
         """The learner's seat in the current episode."""
         self.illegal_reward: float = float(illegal_reward)
         """The reward for an illegal action (which ends the episode)."""
@@ -922,7 +914,7 @@ class SingleAgentEnv(_GymEnv[Any, np.int64]):
         if isinstance(opponent, Sequence) and not isinstance(opponent, (str, bytes)):
             if len(opponent) != others:
                 raise InvalidArgumentError(
-                    f"give one opponent, or one per other seat ({others}), got {len(opponent)}: {opponent!r}"
+                    f"give one opponent, or one per other seat ({others}), got {len(opponent)}: {shown(opponent)}"
                 )
             chosen = [_check_opponent(o) for o in opponent]
         else:
@@ -1048,6 +1040,8 @@ class SingleAgentEnv(_GymEnv[Any, np.int64]):
 # The batched vector environment lives in its own module (it builds on ordonnance.batch);
 # importing ordonnance.rl registers "ordonnance/Ordonnance-v0" with Gymnasium when it is installed.
 from ordonnance._vector_env import VectorEnv, register_envs  # noqa: E402
+from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 if _IMPORT_ERROR is None:
     register_envs()

@@ -12,6 +12,8 @@ from ordonnance.core.rulesio import DictRules
 from ordonnance.cards import Card, CardLike, build_deck, standard_deck
 from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
 from ordonnance.territory import TERRITORY_COUNT
+from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = [
     "Rules",
@@ -39,8 +41,7 @@ def _check_choice(name: str, allowed: Any) -> Any:
     choices = get_args(allowed)
 
     def check(_instance: object, _attribute: object, value: object) -> None:
-        if value not in choices:
-            raise InvalidRulesError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+        checks.choice(value, name, choices, error=InvalidRulesError)
 
     return check
 
@@ -56,14 +57,14 @@ def _plain(value: object) -> object:
 
 def _check_players(_instance: object, _attribute: object, value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OrdonnanceTypeError(f"players must be an int, got {value!r}")
+        raise OrdonnanceTypeError(f"players must be an int, got {shown(value)}")
     if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {value!r}")
+        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(value)}")
 
 
 def _check_bool(_instance: object, attribute: Any, value: object) -> None:
     if not isinstance(value, bool):
-        raise OrdonnanceTypeError(f"{attribute.name} must be a bool, got {value!r}")
+        raise OrdonnanceTypeError(f"{attribute.name} must be a bool, got {shown(value)}")
 
 
 def _to_deck(cards: Iterable[CardLike] | None) -> tuple[Card, ...] | None:
@@ -111,7 +112,7 @@ class Rules(DictRules):
                 f"unknown rules field(s) {', '.join(map(repr, unknown))} (the fields are {', '.join(fields)})"
             )
         if len(args) > len(fields):
-            raise InvalidRulesError(f"Rules takes at most {len(fields)} arguments ({', '.join(fields)}), got {args!r}")
+            raise InvalidRulesError(f"Rules takes at most {len(fields)} arguments ({', '.join(fields)}), got {shown(args)}")
         return super().__new__(cls)
 
     def __attrs_post_init__(self) -> None:
@@ -119,7 +120,7 @@ class Rules(DictRules):
         if len(self.cards) < needed:
             raise InvalidDeckError(
                 f"a {self.players}-player game needs a deck of at least {needed} cards "
-                f"({CARDS_PER_PLAYER} per player), got {len(self.cards)}: {[str(c) for c in self.cards]!r:.80}"
+                f"({CARDS_PER_PLAYER} per player), got {len(self.cards)}: {shown([str(c) for c in self.cards]):.80}"
             )
         if self.scoring == "points":
             if self.auto_claim:
@@ -129,7 +130,7 @@ class Rules(DictRules):
                 )
             if self.claim_proof != "public":
                 raise InvalidRulesError(
-                    f"claim_proof={self.claim_proof!r} has no meaning with scoring='points': "
+                    f"claim_proof={shown(self.claim_proof)} has no meaning with scoring='points': "
                     "early claims are not available"
                 )
 

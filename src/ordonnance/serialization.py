@@ -46,6 +46,7 @@ from ordonnance.errors import InvalidGameStateError, OrdonnanceError
 from ordonnance.game import NOBODY, NOT_COMPLETE, Check, Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.view import PlayerView
@@ -131,7 +132,7 @@ def _masks(value: Any, where: str) -> list[int]:
     masks = []
     for i, text in enumerate(_read.array(value, where)):
         if not isinstance(text, str):
-            raise _fail(f"{where}[{i}] must be a card text, got {text!r:.80}")
+            raise _fail(f"{where}[{i}] must be a card text, got {shown(text):.80}")
         try:
             masks.append(Card.parse(text).mask)
         except OrdonnanceError as error:
@@ -161,11 +162,11 @@ def _position(data: dict[str, Any], rules: Rules, at: str = "") -> dict[str, Any
     markers = (_read.integer_or_null(m, f"{at}markers", 1, TERRITORY_COUNT)
                for m in _read.array(data["markers"], f"{at}markers", TERRITORY_COUNT))  # fmt: skip
     if not isinstance(data["over"], bool):
-        raise _fail(f"{at}over must be true or false, got {data['over']!r:.80}")
+        raise _fail(f"{at}over must be true or false, got {shown(data['over']):.80}")
     passed = _read.array(data.get("passed", []), f"{at}passed")
     seats = [int(_read.integer(p, f"{at}passed", 0, n - 1) or 0) for p in passed]
     if seats != sorted(set(seats)):
-        raise _fail(f"{at}passed must list seats in increasing order, each once, got {passed!r:.80}")
+        raise _fail(f"{at}passed must list seats in increasing order, each once, got {shown(passed):.80}")
     return {
         "pile": _masks(data["deck"], f"{at}deck")[::-1],
         "hands": [_masks(h, f"{at}hands[{p}]") for p, h in enumerate(_read.array(data["hands"], f"{at}hands", n))],
@@ -221,7 +222,7 @@ def _origin(data: dict[str, Any], rules: Rules, seed: int | None, rng_state: int
         if order is not None:
             raise _fail("order must be null when start is given (a set-up game was not dealt from an order)")
         if not isinstance(start, dict):
-            raise _fail(f"start must be null or an object, got {start!r:.80}")
+            raise _fail(f"start must be null or an object, got {shown(start):.80}")
         jsonio.check_keys(start, lambda message: _fail(f"start: {message}"), _POSITION_KEYS)
         return _set_up(rules, seed, rng_state, _position(start, rules, "start."), check, "start: ")
     if order is not None:
@@ -237,7 +238,7 @@ def _origin(data: dict[str, Any], rules: Rules, seed: int | None, rng_state: int
         raise _fail("the history has nothing to start from: seed, order and start are all null")
     game = Game.new(rules, seed=seed)
     if rng_state != game._rng_state:
-        raise _fail(f"rng_state {rng_state!r} is not the one the shuffle of seed {seed} leaves ({game._rng_state})")
+        raise _fail(f"rng_state {shown(rng_state)} is not the one the shuffle of seed {seed} leaves ({game._rng_state})")
     return game
 
 
@@ -268,7 +269,7 @@ def _compare(reached: Game, saved: Game) -> None:
         found = _difference(got[key], expected[key], key)
         if found is not None:
             where, a, b = found
-            raise _fail(f"{where} is {a!r:.200}, but the history leads to {b!r:.200}")
+            raise _fail(f"{where} is {shown(a):.200}, but the history leads to {shown(b):.200}")
 
 
 # --------------------------------------------------------------------- views
@@ -318,7 +319,7 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
     cards = []
     for i, text in enumerate(_read_view.array(value, where)):
         if not isinstance(text, str):
-            raise _view_fail(f"{where}[{i}] must be a card text, got {text!r:.80}")
+            raise _view_fail(f"{where}[{i}] must be a card text, got {shown(text):.80}")
         try:
             cards.append(Card.parse(text))
         except OrdonnanceError as error:
@@ -328,7 +329,7 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
 
 def _unseen(value: Any, total: int) -> tuple[int, ...]:
     if not isinstance(value, dict):
-        raise _view_fail(f"unseen must be an object of card texts and counts, got {value!r:.80}")
+        raise _view_fail(f"unseen must be an object of card texts and counts, got {shown(value):.80}")
     counts = [0] * (MAX_MASK + 1)
     for text, count in value.items():
         try:
@@ -336,7 +337,7 @@ def _unseen(value: Any, total: int) -> tuple[int, ...]:
         except OrdonnanceError as error:
             raise _view_fail(f"unseen: {error}") from None
         if counts[mask]:
-            raise _view_fail(f"unseen names card {Card.from_mask(mask)} twice ({text!r:.20})")
+            raise _view_fail(f"unseen names card {Card.from_mask(mask)} twice ({shown(text):.20})")
         counts[mask] = _read_view.integer(count, f"unseen[{text!r:.20}]", 1, total)
     return tuple(counts)
 
@@ -355,7 +356,7 @@ def view_from_json(text: str | bytes) -> PlayerView:
     seat = _read_view.integer(data["seat"], "seat", 0, n - 1)
     for key in ("is_over",):
         if not isinstance(data[key], bool):
-            raise _view_fail(f"{key} must be true or false, got {data[key]!r:.80}")
+            raise _view_fail(f"{key} must be true or false, got {shown(data[key]):.80}")
     actions = [action_from_data(item, lambda m: _view_fail(f"legal_actions[{i}]: {m}"))  # called at once
                for i, item in enumerate(_read_view.array(data["legal_actions"], "legal_actions"))]  # fmt: skip
     armies, completed = [], []
@@ -394,8 +395,8 @@ def view_from_json(text: str | bytes) -> PlayerView:
     derived = PlayerView.of(game, seat)
     for field in attrs.fields(PlayerView):
         if field.eq and getattr(candidate, field.name) != getattr(derived, field.name):
-            shown = _shown(field.name, getattr(candidate, field.name)), _shown(field.name, getattr(derived, field.name))
-            raise _view_fail(f"{field.name} is {shown[0]!r:.200}, but the position shown gives {shown[1]!r:.200}")
+            given, right = _shown(field.name, getattr(candidate, field.name)), _shown(field.name, getattr(derived, field.name))
+            raise _view_fail(f"{field.name} is {shown(given):.200}, but the position shown gives {shown(right):.200}")
     object.__setattr__(candidate, "_deal", deal)
     return candidate
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 
 from ordonnance.errors import InvalidTerritoryError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["Territory", "TERRITORY_COUNT"]
 
@@ -25,7 +26,7 @@ class Territory(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Territory:
-        raise InvalidTerritoryError(f"a territory number must be in 0..4, got {value!r}")
+        raise InvalidTerritoryError(f"a territory number must be in 0..4, got {shown(value)}")
 
     @classmethod
     def parse(cls, text: str) -> Territory:
@@ -37,12 +38,12 @@ class Territory(enum.IntEnum):
         :class:`~ordonnance.errors.OrdonnanceTypeError` for anything but a str.
         """
         if not isinstance(text, str):
-            raise OrdonnanceTypeError(f"a territory name is a str, not {type(text).__name__}: {text!r}")
+            raise OrdonnanceTypeError(f"a territory name is a str, not {type(text).__name__}: {shown(text)}")
         lowered = text.lower()
         found = [t for t in cls if t.name.lower().startswith(lowered)] if lowered.isascii() else []
         if len(found) != 1:
             names = ", ".join(t.name.lower() for t in cls)
-            raise InvalidTerritoryError(f"no territory is called {text!r:.40} (one of {names}, or the start of one)")
+            raise InvalidTerritoryError(f"no territory is called {shown(text):.40} (one of {names}, or the start of one)")
         return found[0]
 
     @property

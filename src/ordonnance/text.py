@@ -30,6 +30,7 @@ from ordonnance.army import describe
 from ordonnance.core.terminal import WIDTH, check_width, fit
 from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.territory import Territory
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.cards import Card
@@ -78,7 +79,7 @@ class _Table:
                 tuple(table.marker(t) for t in ts),
                 table.deck_size, table.scores, table.is_over, table.winner, table.current_player, None, (),
             )  # fmt: skip
-        raise OrdonnanceTypeError(f"board() draws a Game or a PlayerView, not {type(table).__name__}: {table!r}")
+        raise OrdonnanceTypeError(f"board() draws a Game or a PlayerView, not {type(table).__name__}: {shown(table)}")
 
     def first(self, t: int) -> int | None:
         """The play number of the first army completed in territory ``t``."""

@@ -25,6 +25,7 @@ from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.rules import Rules
 from ordonnance.serialization import VIEW_SCHEMA as VIEW_SCHEMA
 from ordonnance.territory import Territory
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.game import Game
@@ -86,7 +87,7 @@ class PlayerView:
         from ordonnance.game import Game
 
         if not isinstance(game, Game):
-            raise OrdonnanceTypeError(f"a view is of a Game, not {type(game).__name__}: {game!r}")
+            raise OrdonnanceTypeError(f"a view is of a Game, not {type(game).__name__}: {shown(game)}")
         seat = game._seat(seat)
         territories = list(Territory)
         players = range(game.players)
@@ -196,7 +197,7 @@ class PlayerView:
 
     def _seat(self, seat: object) -> int:
         if isinstance(seat, (bool, enum.Enum)) or not isinstance(seat, (int, np.integer)):
-            raise OrdonnanceTypeError(f"a seat is a seat number, not {type(seat).__name__}: {seat!r}")
+            raise OrdonnanceTypeError(f"a seat is a seat number, not {type(seat).__name__}: {shown(seat)}")
         if not 0 <= seat < self.rules.players:
-            raise InvalidSeatError(f"seats are 0..{self.rules.players - 1}, got {seat!r}")
+            raise InvalidSeatError(f"seats are 0..{self.rules.players - 1}, got {shown(seat)}")
         return int(seat)

@@ -31,6 +31,7 @@ import attrs
 
 from ordonnance.core import jsonio
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = [
     "FieldCodec", "ActionCodec", "int_field", "name_field", "check_int", "kind_schema",
@@ -150,7 +151,7 @@ class ActionCodec(Generic[_A]):
         """``action`` as JSON data: ``{"type": name, field: value, ...}``."""
         name = self._names.get(type(action))
         if name is None:
-            raise OrdonnanceTypeError(f"not a {self.game} action: {action!r:.80}")
+            raise OrdonnanceTypeError(f"not a {self.game} action: {shown(action):.80}")
         data: dict[str, Any] = {"type": name}
         for field in self._fields[type(action)]:
             data[field] = self._codecs[field].encode(getattr(action, field))
@@ -163,18 +164,18 @@ class ActionCodec(Generic[_A]):
         name = data.get("type") if isinstance(data, dict) else None
         # The type is checked to be a str before the lookup: a list or object is unhashable.
         if not isinstance(name, str) or name not in self.kinds:
-            raise refuse(f"an action is an object whose type is one of {', '.join(self.kinds)}, got {data!r:.120}")
+            raise refuse(f"an action is an object whose type is one of {', '.join(self.kinds)}, got {shown(data):.120}")
         kind = self.kinds[name]
         fields = self._fields[kind]
         jsonio.check_keys(data, lambda message: refuse(f"{data!r:.120}: {message}"), ["type", *fields])
         for field in fields:
             reason = self._codecs[field].check(field, data[field])
             if reason is not None:
-                raise refuse(f"{data!r:.120}: {reason}")
+                raise refuse(f"{shown(data):.120}: {reason}")
         try:
             return kind(**{field: self._codecs[field].decode(data[field]) for field in fields})
         except (OrdonnanceError, TypeError) as error:
-            raise refuse(f"{data!r:.120}: {error}") from None
+            raise refuse(f"{shown(data):.120}: {error}") from None
 
     def to_json(self, action: _A) -> str:
         """``action`` as compact JSON text."""

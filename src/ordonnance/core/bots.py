@@ -27,6 +27,7 @@ from ordonnance.core.clock import HalvingClock, check_time_limit
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = ["Bot", "GameBot", "SeededBot", "SearchBot", "UniformRandom", "legal", "seeded_copies"]
 
@@ -62,10 +63,10 @@ def legal(view: object, view_type: type | None = None) -> tuple[Any, ...]:
     if view_type is not None and not isinstance(view, view_type):
         raise OrdonnanceTypeError(
             f"this bot chooses from a {view_type.__module__}.{view_type.__qualname__} (game.view(seat)), "
-            f"not {type(view).__module__}.{type(view).__qualname__}: {view!r}"
+            f"not {type(view).__module__}.{type(view).__qualname__}: {shown(view)}"
         )
     if not isinstance(actions, tuple):
-        raise OrdonnanceTypeError(f"a bot chooses from a PlayerView (game.view(seat)), not {type(view).__name__}: {view!r}")
+        raise OrdonnanceTypeError(f"a bot chooses from a PlayerView (game.view(seat)), not {type(view).__name__}: {shown(view)}")
     if not actions:
         raise IllegalActionError(None, f"seat {getattr(view, 'seat', '?')} has no legal action in this view")
     return actions
@@ -76,7 +77,7 @@ def check_bot_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbits(64)
     if not checks.is_integer(seed) or not 0 <= seed <= _MASK64:
-        raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {seed!r}")
+        raise OrdonnanceTypeError(f"a bot seed is an int in 0..2**64-1 or None, got {shown(seed)}")
     return int(seed)
 
 

@@ -36,39 +36,20 @@ from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 
-from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
+from ordonnance.errors import SHOWN_LENGTH, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError, shown
 
-__all__ = ["shown", "is_integer", "integer", "optional_integer", "real", "flag", "text", "choice", "bounded"]
+__all__ = ["shown", "is_integer", "is_real", "integer", "optional_integer", "real", "flag", "text", "choice", "bounded", "seat"]
 
 _T = TypeVar("_T")
-
-#: Longest ``repr`` a message shows in full; longer ones are cut in the middle.
-SHOWN_LENGTH = 200
-
-
-def shown(value: object) -> str:
-    """``repr(value)``, cut in the middle when it is longer than :data:`SHOWN_LENGTH`
-    (a 5,000-digit int or a megabyte string must not flood an error message).
-
-    >>> shown("x" * 1000)[:12], len(shown("x" * 1000)) < 250
-    ("'xxxxxxxxxxx", True)
-    """
-    if isinstance(value, int) and value.bit_length() > 1000:  # repr would refuse past 4,300 digits
-        text = f"<int of {value.bit_length()} bits>"
-    else:
-        try:
-            text = repr(value)
-        except Exception as error:  # a broken __repr__ must not hide the real error
-            text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
-    if len(text) <= SHOWN_LENGTH:
-        return text
-    half = SHOWN_LENGTH // 2
-    return f"{text[:half]}...({len(text) - SHOWN_LENGTH} characters)...{text[-half:]}"
-
 
 def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
     """Whether ``value`` is a Python or NumPy integer and not a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def is_real(value: object) -> TypeGuard[int | float | np.integer[Any] | np.floating[Any]]:
+    """Whether ``value`` is a Python or NumPy integer or float and not a bool."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
 def integer(
@@ -183,3 +164,17 @@ def bounded(items: Iterable[_T], name: str, most: int, *, error: type[ValueError
     if len(listed) > most:
         raise error(f"{name} must have at most {most} items, got more")
     return listed
+
+
+def seat(value: object, players: int, *, name: str = "seat", random: bool = False) -> int | str:
+    """``value`` as a seat number ``0..players-1`` (a plain int), or ``"random"`` when ``random``
+    allows it; else :class:`~ordonnance.errors.OrdonnanceTypeError` or
+    :class:`~ordonnance.errors.InvalidSeatError` showing it."""
+    if random and isinstance(value, str) and value == "random":
+        return "random"
+    wanted = f"a seat number 0..{players - 1}" + (" or 'random'" if random else "")
+    if not is_integer(value):
+        raise OrdonnanceTypeError(f"{name} must be {wanted}, got {shown(value)}")
+    if not 0 <= value < players:
+        raise InvalidSeatError(f"{name} must be {wanted}, got {shown(value)}")
+    return int(value)

@@ -40,6 +40,7 @@ from ordonnance.core import registry
 from ordonnance.core.table import Quit, Table
 from ordonnance.core.terminal import WIDTH, fit
 from ordonnance.errors import OrdonnanceError
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from ordonnance.core.warmup import FirstUse
@@ -103,7 +104,7 @@ def whole(text: str) -> int:
     if negative:
         digits = digits[1:]
     if not _WHOLE.fullmatch(digits):
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r:.60}")
+        raise argparse.ArgumentTypeError(f"not a whole number: {shown(text):.60}")
     value = int(digits.replace(",", "").replace("_", ""))
     return -value if negative else value
 
@@ -132,9 +133,9 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r:.60}") from None
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {shown(text):.60}") from None
     if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r:.60}")
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {shown(text):.60}")
     return value
 
 
@@ -156,7 +157,7 @@ def choice(*allowed: str) -> Callable[[str], str]:
     def convert(text: str) -> str:
         value = text.strip().lower().replace("-", "_")
         if value not in allowed:
-            raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(allowed)})")
+            raise argparse.ArgumentTypeError(f"invalid choice: {shown(text)} (choose from {', '.join(allowed)})")
         return value
 
     convert.__name__ = "choice"
@@ -204,22 +205,22 @@ def parse_bot(text: str, hooks: Hooks) -> BotSpec:
     kind, colon, rest = raw.lower().partition(":")
     kind, rest = kind.strip(), rest.strip()
     if kind not in hooks.bots:
-        raise argparse.ArgumentTypeError(f"unknown bot {kind!r} (choose from {', '.join(hooks.bots)})")
+        raise argparse.ArgumentTypeError(f"unknown bot {shown(kind)} (choose from {', '.join(hooks.bots)})")
     if not colon:
         return BotSpec(kind)
     budget = hooks.budgets.get(kind)
     if budget is None:
-        raise argparse.ArgumentTypeError(f"the {kind} bot takes no budget, got {raw!r}")
+        raise argparse.ArgumentTypeError(f"the {kind} bot takes no budget, got {shown(raw)}")
     timed = _TIME.fullmatch(rest)
     if timed:
         value = float(timed.group(1)) / (1000 if timed.group(2) == "ms" else 1)
         if not 0 < value < math.inf:
-            raise argparse.ArgumentTypeError(f"the time limit of {raw!r} must be a positive number of seconds")
+            raise argparse.ArgumentTypeError(f"the time limit of {shown(raw)} must be a positive number of seconds")
         return BotSpec(kind, seconds=value)
     try:
         return BotSpec(kind, budget=_positive(rest, budget.most))
     except argparse.ArgumentTypeError as error:
-        raise argparse.ArgumentTypeError(f"the budget of {raw!r} ({budget.unit}) {error}") from None
+        raise argparse.ArgumentTypeError(f"the budget of {shown(raw)} ({budget.unit}) {error}") from None
 
 
 def make_bot(hooks: Hooks, spec: BotSpec, seed: int, *, rollouts: int | None = None,

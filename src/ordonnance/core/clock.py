@@ -23,11 +23,14 @@ False
 from __future__ import annotations
 
 import math
+import sys
 import time
 import warnings
 from collections.abc import Callable
 
 from ordonnance.errors import InvalidRulesError
+from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = ["PLANNED_SHARE", "CHUNK_GROWTH", "HalvingClock", "check_time_limit", "time_limit_argument"]
 
@@ -103,8 +106,10 @@ def check_time_limit(value: object, name: str = "time_limit") -> float | None:
     else :class:`~ordonnance.errors.InvalidRulesError` showing it."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
-        raise InvalidRulesError(f"{name} must be a positive number of seconds or None, got {value!r}")
+    if not checks.is_real(value) or not 0 < value < math.inf or (
+        isinstance(value, int) and value > sys.float_info.max  # an int no float holds
+    ):
+        raise InvalidRulesError(f"{name} must be a positive number of seconds or None, got {shown(value)}")
     return float(value)
 
 
@@ -116,7 +121,7 @@ def time_limit_argument(time_limit: object, time_budget: object, owner: str) -> 
     if time_limit is not None:
         raise InvalidRulesError(
             f"{owner} takes time_limit= (time_budget= is its deprecated old name), not both: "
-            f"got time_limit={time_limit!r}, time_budget={time_budget!r}"
+            f"got time_limit={shown(time_limit)}, time_budget={shown(time_budget)}"
         )
     limit = check_time_limit(time_budget, "time_budget")
     warnings.warn(f"{owner}(time_budget=) is deprecated: use time_limit= (the same seconds)", DeprecationWarning, stacklevel=3)

@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = [
     "ConformanceError", "require", "playthrough", "RandomPlaythrough", "random_playthrough_of", "PLAYTHROUGH_DOC",
@@ -54,12 +55,12 @@ def playthrough(
     and so does a game that has not ended after ``max_steps`` actions.
     """
     if policy is not None and not callable(policy):
-        raise OrdonnanceTypeError(f"policy must be a function of a PlayerView or None, got {policy!r}")
+        raise OrdonnanceTypeError(f"policy must be a function of a PlayerView or None, got {shown(policy)}")
     if not checks.is_integer(max_steps):
-        raise OrdonnanceTypeError(f"max_steps must be an int, got {max_steps!r}")
+        raise OrdonnanceTypeError(f"max_steps must be an int, got {shown(max_steps)}")
     max_steps = int(max_steps)
     if max_steps < 1:
-        raise InvalidArgumentError(f"max_steps must be at least 1, got {max_steps!r}")
+        raise InvalidArgumentError(f"max_steps must be at least 1, got {shown(max_steps)}")
     rng = random.Random(seed)
     g: Any = game
     check(game)

@@ -28,6 +28,7 @@ import numpy as np
 
 from ordonnance.core.spec import RulesLike
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["EngineGame", "OneDrawPile"]
 
@@ -64,7 +65,7 @@ class EngineGame(Generic[RulesT, ViewT]):
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise OrdonnanceTypeError(
             f"create a {self._noun} with Game.new(rules, seed=...) or Game.from_json(text), not Game(...); "
-            f"got arguments {args!r} {kwargs!r}"
+            f"got arguments {shown(args)} {shown(kwargs)}"
         )
 
     def clone(self) -> EngineGame[RulesT, ViewT]:
@@ -137,9 +138,9 @@ class EngineGame(Generic[RulesT, ViewT]):
         if type(seat) is int and 0 <= seat < self.players:
             return seat
         if isinstance(seat, (bool, enum.Enum)) or not isinstance(seat, (int, np.integer)):
-            raise OrdonnanceTypeError(f"{self._seat_noun} must be a seat number, not {type(seat).__name__}: {seat!r}")
+            raise OrdonnanceTypeError(f"{self._seat_noun} must be a seat number, not {type(seat).__name__}: {shown(seat)}")
         if not 0 <= seat < self.players:
-            raise InvalidSeatError(f"seats are 0..{self.players - 1}, got {seat!r}")
+            raise InvalidSeatError(f"seats are 0..{self.players - 1}, got {shown(seat)}")
         return int(seat)
 
     # ------------------------------------------------------------------ faces

@@ -1,6 +1,7 @@
 """Optional extras: a clear ImportError, naming the extra to install, when one is missing."""
 
 from __future__ import annotations
+from ordonnance.core.checks import shown
 
 __all__ = ["require_extra"]
 
@@ -11,6 +12,6 @@ def require_extra(extra: str, error: ImportError | None, what: str, packages: st
     the packages to name when the error does not say which one was missing."""
     if error is not None:
         raise ImportError(
-            f"{what} need the optional extra {extra!r} "
+            f"{what} need the optional extra {shown(extra)} "
             f"({error.name or packages or extra} is not installed): pip install 'ordonnance[{extra}]'"
         ) from error

@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Callable, Collection
 from typing import Any
+from ordonnance.core.checks import shown
 
 __all__ = ["dumps", "parse", "check_format", "check_keys", "Reader", "MAX_TEXT_SIZE", "MAX_DEPTH"]
 
@@ -49,7 +50,7 @@ def dumps(data: Any) -> str:
 
 def _text_of(text: object, fail: Failure, max_size: int, max_depth: int) -> str:
     if not isinstance(text, (str, bytes, bytearray)):
-        raise fail(f"JSON must be str or bytes, not {type(text).__name__}: {text!r:.80}")
+        raise fail(f"JSON must be str or bytes, not {type(text).__name__}: {shown(text):.80}")
     if len(text) > max_size:
         raise fail(f"the text is {len(text):,} long, more than {max_size:,}")
     if not isinstance(text, str):
@@ -93,10 +94,10 @@ def check_format(data: Any, fail: Failure, format: str, versions: Collection[int
     if not isinstance(data, dict):
         raise fail(f"expected an object, got {type(data).__name__}")
     if data.get("format") != format:
-        raise fail(f"format must be {format!r}, got {data.get('format')!r:.80}")
+        raise fail(f"format must be {shown(format)}, got {shown(data.get('format')):.80}")
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version not in versions:
-        raise fail(f"unsupported version {version!r:.80} (this library reads {', '.join(map(str, versions))})")
+        raise fail(f"unsupported version {shown(version):.80} (this library reads {', '.join(map(str, versions))})")
     return version
 
 
@@ -132,25 +133,25 @@ class Reader:
     def integer(self, value: Any, where: str, low: int, high: int) -> int:
         """``value`` if it is an int (not a bool) in ``low..high``."""
         if type(value) is not int or not low <= value <= high:
-            raise self.fail(f"{where} must be an int in {low}..{high}, got {value!r:.80}")
+            raise self.fail(f"{where} must be an int in {low}..{high}, got {shown(value):.80}")
         return value
 
     def integer_or_null(self, value: Any, where: str, low: int, high: int) -> int | None:
         """``value`` if it is null or an int (not a bool) in ``low..high``."""
         if value is not None and (type(value) is not int or not low <= value <= high):
-            raise self.fail(f"{where} must be an int in {low}..{high} or null, got {value!r:.80}")
+            raise self.fail(f"{where} must be an int in {low}..{high} or null, got {shown(value):.80}")
         return value
 
     def boolean(self, value: Any, where: str) -> bool:
         """``value`` if it is true or false."""
         if type(value) is not bool:
-            raise self.fail(f"{where} must be true or false, got {value!r:.80}")
+            raise self.fail(f"{where} must be true or false, got {shown(value):.80}")
         return value
 
     def array(self, value: Any, where: str, length: int | None = None) -> list[Any]:
         """``value`` if it is an array (of ``length`` items, when given)."""
         if not isinstance(value, list):
-            raise self.fail(f"{where} must be a list, got {value!r:.80}")
+            raise self.fail(f"{where} must be a list, got {shown(value):.80}")
         if length is not None and len(value) != length:
-            raise self.fail(f"{where} must have {length} entries, got {len(value)}: {value!r:.80}")
+            raise self.fail(f"{where} must have {length} entries, got {len(value)}: {shown(value):.80}")
         return value

@@ -45,6 +45,7 @@ from ordonnance.core.spec import RulesLike as GameRules
 from ordonnance.core.stats import Z95
 from ordonnance.core.tournament import ExecutorLike, TournamentResult, bradley_terry_elo, named_bots, tournament
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["Ladder", "ladder", "rate", "bradley_terry", "DEFAULT_ANCHOR"]
 
@@ -126,7 +127,7 @@ def bradley_terry(
     """
     k = len(pairwise_wins)
     if not 0 <= anchor < k:
-        raise InvalidRulesError(f"the anchor is a bot number 0..{k - 1}, got {anchor!r}")
+        raise InvalidRulesError(f"the anchor is a bot number 0..{k - 1}, got {shown(anchor)}")
     pw = tuple(tuple(int(x) for x in row) for row in pairwise_wins)
     pg = tuple(tuple(int(x) for x in row) for row in pairwise_games)
     elo = np.array(bradley_terry_elo(pw, pg))
@@ -189,10 +190,10 @@ def ladder(
     the first bot. It is checked before any game is played.
     """
     if anchor is not None and not isinstance(anchor, str):
-        raise OrdonnanceTypeError(f"anchor is a bot's name or None, got {anchor!r}")
+        raise OrdonnanceTypeError(f"anchor is a bot's name or None, got {shown(anchor)}")
     names, _ = named_bots(bots)
     if anchor is not None and anchor not in names:  # checked before any game; rate() picks the default
-        raise InvalidRulesError(f"the anchor {anchor!r} is not one of the bots: {', '.join(names)}")
+        raise InvalidRulesError(f"the anchor {shown(anchor)} is not one of the bots: {', '.join(names)}")
     result = tournament(
         bots, games, rules, seed=seed, executor=executor, workers=workers,
         chunk_size=chunk_size, progress=progress, time_limit=time_limit,
@@ -204,13 +205,13 @@ def rate(result: TournamentResult, anchor: str | None = None) -> Ladder:
     """The ladder of a tournament already played: its bots' ratings counted from ``anchor``
     (the default as in :func:`ladder`)."""
     if not isinstance(result, TournamentResult):
-        raise OrdonnanceTypeError(f"rate() takes a TournamentResult, got {result!r:.80}")
+        raise OrdonnanceTypeError(f"rate() takes a TournamentResult, got {shown(result):.80}")
     if anchor is None:
         matches = [name for name in result.names if name.lower() == DEFAULT_ANCHOR.lower()]
         anchor = matches[0] if matches else result.names[0]
     elif not isinstance(anchor, str):
-        raise OrdonnanceTypeError(f"anchor is a bot's name or None, got {anchor!r}")
+        raise OrdonnanceTypeError(f"anchor is a bot's name or None, got {shown(anchor)}")
     elif anchor not in result.names:
-        raise InvalidRulesError(f"the anchor {anchor!r} is not one of the bots: {', '.join(result.names)}")
+        raise InvalidRulesError(f"the anchor {shown(anchor)} is not one of the bots: {', '.join(result.names)}")
     ratings, intervals = bradley_terry(result.pairwise_wins, result.pairwise_games, result.names.index(anchor))
     return Ladder(result, anchor, ratings, intervals)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["check_players", "game_index", "play_to_the_end"]
 
@@ -23,22 +24,22 @@ def check_players(players: Sequence[Any] | None, n: int, default: Callable[..., 
     if players is None:
         return [default(seed=seat) for seat in range(n)]
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise OrdonnanceTypeError(f"players must be a sequence of {n} bots (one per seat), got {players!r}")
+        raise OrdonnanceTypeError(f"players must be a sequence of {n} bots (one per seat), got {shown(players)}")
     bots = list(players)
     if len(bots) != n:
-        raise InvalidRulesError(f"players must list {n} bots (one per seat), got {len(bots)}: {players!r}")
+        raise InvalidRulesError(f"players must list {n} bots (one per seat), got {len(bots)}: {shown(players)}")
     for seat, bot in enumerate(bots):
         if isinstance(bot, type):
             raise OrdonnanceTypeError(f"players[{seat}] is the class {bot.__name__}, not a bot: did you mean {bot.__name__}()?")
         if not callable(getattr(bot, "choose", None)):
-            raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {bot!r}")
+            raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {shown(bot)}")
     return bots
 
 
 def game_index(game: int, games: int) -> int:
     """``game`` (negative counts from the end) as an index into ``games`` games, checked."""
     if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not -games <= game < games:
-        raise InvalidRulesError(f"game index must be in 0..{games - 1}, got {game!r}")
+        raise InvalidRulesError(f"game index must be in 0..{games - 1}, got {shown(game)}")
     return int(game) % games
 
 
@@ -81,7 +82,7 @@ def play_to_the_end(
         try:
             game.apply(action)
         except OrdonnanceError as error:
-            raise failed(seat, f"it chose {action!r}, which is not legal: {error}") from None
+            raise failed(seat, f"it chose {shown(action)}, which is not legal: {error}") from None
         if on_action is not None:
             on_action(seat, action)
     return None

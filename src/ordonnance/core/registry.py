@@ -19,6 +19,7 @@ from types import ModuleType
 
 from ordonnance.core.spec import GameInfo
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["GAMES", "names", "info", "package", "loaded", "name_of", "kernel_bot"]
 
@@ -39,7 +40,7 @@ def names() -> tuple[str, ...]:
 def info(name: str) -> GameInfo:
     """The :class:`GameInfo` of the game called ``name``."""
     if not isinstance(name, str) or name not in _BY_NAME:
-        raise InvalidArgumentError(f"a game is one of {', '.join(_BY_NAME)}, got {name!r}")
+        raise InvalidArgumentError(f"a game is one of {', '.join(_BY_NAME)}, got {shown(name)}")
     return _BY_NAME[name]
 
 
@@ -60,7 +61,7 @@ def name_of(rules: object) -> str:
             return name
     raise OrdonnanceTypeError(
         f"rules must be the Rules of one of the games ({', '.join(_BY_NAME)}), "
-        f"not {type(rules).__name__}: {rules!r}"
+        f"not {type(rules).__name__}: {shown(rules)}"
     )
 
 

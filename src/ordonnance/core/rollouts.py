@@ -28,8 +28,19 @@ from ordonnance.core.clock import HalvingClock
 from ordonnance.core.rng import splitmix64
 from ordonnance.errors import InvalidRulesError, OrdonnanceError
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = ["RolloutBot", "WorkShare", "check_rollout_options"]
+
+
+class _Shown:
+    """A value whose ``repr`` is :func:`~ordonnance.core.checks.shown`'s (for a message template's ``{value!r}``)."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return shown(self.value)
 
 
 def check_rollout_options(
@@ -40,11 +51,11 @@ def check_rollout_options(
 ) -> None:
     """Raise :class:`~ordonnance.errors.InvalidRulesError` unless the rollout policy is one of
     ``policies``, and ``margin_error`` unless the margin weight is a number in 0..1."""
-    if rollout_policy not in policies:
+    if not isinstance(rollout_policy, str) or rollout_policy not in policies:
         named = ", ".join(repr(p) for p in policies[:-1]) + f" or {policies[-1]!r}"
-        raise InvalidRulesError(f"rollout_policy must be {named}, got {rollout_policy!r}")
-    if isinstance(margin_weight, bool) or not isinstance(margin_weight, (int, float)) or not 0 <= margin_weight <= 1:
-        raise margin_error(f"margin_weight must be a number in 0..1, got {margin_weight!r}")
+        raise InvalidRulesError(f"rollout_policy must be {named}, got {shown(rollout_policy)}")
+    if not checks.is_real(margin_weight) or not 0 <= margin_weight <= 1:
+        raise margin_error(f"margin_weight must be a number in 0..1, got {shown(margin_weight)}")
 
 
 class RolloutBot(SearchBot):
@@ -99,7 +110,7 @@ class RolloutBot(SearchBot):
         """The most rollouts of a decision, in total."""
         self.work: Any = self._left_out(self.UNTIMED_WORK, self.WORK_LIMIT) if work is None else int(work)
         """The most work of one decision (the game's module says what it counts): a bound on its time."""
-        self.rollout_policy = rollout_policy
+        self.rollout_policy = str(rollout_policy)
         """The kernel bot of every seat in the rollouts."""
         self.margin_weight = float(margin_weight)
         """The weight of the final margin in a rollout's value."""
@@ -108,7 +119,7 @@ class RolloutBot(SearchBot):
     def check_budget(cls, name: str, value: object, limit: int) -> None:
         """Raise :class:`~ordonnance.errors.InvalidRulesError` unless ``value`` is an int in ``1..limit``."""
         if not checks.is_integer(value) or not 1 <= value <= limit:
-            raise InvalidRulesError(cls.BUDGET_ERROR.format(name=name, value=value, limit=limit))
+            raise InvalidRulesError(cls.BUDGET_ERROR.format(name=name, value=_Shown(value), limit=limit))
 
     def _left_out(self, default: int | None, limit: int) -> int | None:
         """A budget left out: ``default`` (None stays None), or ``limit`` under a time limit."""

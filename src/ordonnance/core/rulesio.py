@@ -27,6 +27,7 @@ from typing import Any, Self, TypeVar, cast
 import attrs
 
 from ordonnance.errors import InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["DictRules", "rules_from_json"]
 
@@ -47,10 +48,10 @@ class DictRules:
     def from_dict(cls, data: Any) -> Self:
         """Rebuild rules from :meth:`to_dict` output; bad data raises ValueError/TypeError."""
         if not isinstance(data, dict):
-            raise OrdonnanceTypeError(f"rules must be a JSON object, got {data!r}")
+            raise OrdonnanceTypeError(f"rules must be a JSON object, got {shown(data)}")
         unknown = set(data) - set(cls._field_names())
         if unknown:
-            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))} in {data!r:.80}")
+            raise InvalidRulesError(f"unknown rules field(s): {', '.join(sorted(map(repr, unknown)))} in {shown(data):.80}")
         return cls._from_fields(dict(data))
 
     @classmethod
@@ -69,4 +70,4 @@ def rules_from_json(kind: type[R], data: Any, fail: Callable[[str], Exception]) 
     try:
         return kind.from_dict(data)
     except (OrdonnanceError, TypeError, ValueError) as error:
-        raise fail(f"rules: {error} in {data!r:.120}") from None
+        raise fail(f"rules: {error} in {shown(data):.120}") from None

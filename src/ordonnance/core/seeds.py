@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from ordonnance.core import jit
 from ordonnance.errors import InvalidSeedError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["SEED_LIMIT", "game_seeds", "bot_seeds", "wrapping", "own_seed", "check_seed"]
 
@@ -75,7 +76,7 @@ def check_seed(seed: object, name: str = "seed") -> int:
     """``seed`` as a plain int if it is an integer in 0..2**64-1 (NumPy integers too);
     else the library's error, showing the value."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise OrdonnanceTypeError(f"{name} must be an int, got {seed!r}")
+        raise OrdonnanceTypeError(f"{name} must be an int, got {shown(seed)}")
     if not 0 <= seed < SEED_LIMIT:
-        raise InvalidSeedError(f"{name} must be in 0..2**64-1, got {seed!r}")
+        raise InvalidSeedError(f"{name} must be in 0..2**64-1, got {shown(seed)}")
     return int(seed)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 __all__ = ["WIDTH", "MIN_WIDTH", "check_width", "fit", "fit_lines"]
 
@@ -32,9 +33,9 @@ def check_width(width: object) -> int | None:
     if width is None:
         return None
     if not checks.is_integer(width):
-        raise OrdonnanceTypeError(f"width must be an int or None, got {width!r}")
+        raise OrdonnanceTypeError(f"width must be an int or None, got {shown(width)}")
     if width < MIN_WIDTH:
-        raise InvalidArgumentError(f"width must be at least {MIN_WIDTH} columns (or None for no limit), got {width!r}")
+        raise InvalidArgumentError(f"width must be at least {MIN_WIDTH} columns (or None for no limit), got {shown(width)}")
     return int(width)
 
 

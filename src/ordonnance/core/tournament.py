@@ -83,6 +83,7 @@ from ordonnance.core.stats import wilson as _wilson
 from ordonnance.core.summary import Summary
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.core import checks
+from ordonnance.core.checks import shown
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -267,10 +268,10 @@ class TournamentResult:
         """The number of a bot given by name or number."""
         if isinstance(bot, str):
             if bot not in self.names:
-                raise InvalidRulesError(f"no bot named {bot!r} in this tournament; names: {', '.join(self.names)}")
+                raise InvalidRulesError(f"no bot named {shown(bot)} in this tournament; names: {', '.join(self.names)}")
             return self.names.index(bot)
         if not checks.is_integer(bot) or not 0 <= bot < len(self.names):
-            raise InvalidRulesError(f"a bot is a name or a number 0..{len(self.names) - 1}, got {bot!r}")
+            raise InvalidRulesError(f"a bot is a name or a number 0..{len(self.names) - 1}, got {shown(bot)}")
         return int(bot)
 
     def __str__(self) -> str:
@@ -465,10 +466,10 @@ def named_bots(bots: Sequence[Bot] | Mapping[str, Bot]) -> tuple[list[str], list
         names = list(bots)
         for name in names:
             if not isinstance(name, str) or not name:
-                raise OrdonnanceTypeError(f"bot names must be non-empty strings, got {name!r}")
+                raise OrdonnanceTypeError(f"bot names must be non-empty strings, got {shown(name)}")
         return names, [bots[name] for name in names]
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
-        raise OrdonnanceTypeError(f"bots must be a list of bots or a dict of named bots, got {bots!r}")
+        raise OrdonnanceTypeError(f"bots must be a list of bots or a dict of named bots, got {shown(bots)}")
     listed = list(bots)
     names = [type(bot).__name__ for bot in listed]
     repeated = {name for name in names if names.count(name) > 1}
@@ -620,32 +621,32 @@ def tournament(
     rules = registry.package("ordonnance").Rules() if rules is None else rules
     registry.name_of(rules)  # the Rules of one of the games, or a clear refusal
     if not checks.is_integer(games) or not 1 <= games <= MAX_GAMES:
-        raise InvalidRulesError(f"games must be a positive int, at most {MAX_GAMES:,}, got {games!r}")
+        raise InvalidRulesError(f"games must be a positive int, at most {MAX_GAMES:,}, got {shown(games)}")
     if not checks.is_integer(seed) or not 0 <= seed <= _MASK64:
-        raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+        raise InvalidRulesError(f"seed must be an int in 0..2**64-1, got {shown(seed)}")
     if chunk_size is not None and (
         not checks.is_integer(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE
     ):
-        raise InvalidRulesError(f"chunk_size must be a positive int of at most {MAX_CHUNK_SIZE:,} or None, got {chunk_size!r}")
+        raise InvalidRulesError(f"chunk_size must be a positive int of at most {MAX_CHUNK_SIZE:,} or None, got {shown(chunk_size)}")
     if workers is not None and (
         not checks.is_integer(workers) or not 1 <= workers <= MAX_WORKERS
     ):
-        raise InvalidRulesError(f"workers must be a positive int of at most {MAX_WORKERS:,} or None, got {workers!r}")
+        raise InvalidRulesError(f"workers must be a positive int of at most {MAX_WORKERS:,} or None, got {shown(workers)}")
     games, seed = int(games), int(seed)  # plain ints, whatever NumPy integers were given
     chunk_size = None if chunk_size is None else int(chunk_size)
     workers = None if workers is None else int(workers)
     if progress is not None and not isinstance(progress, bool):
-        raise OrdonnanceTypeError(f"progress must be True, False or None, got {progress!r}")
+        raise OrdonnanceTypeError(f"progress must be True, False or None, got {shown(progress)}")
     if time_limit is not None and (
         isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf
     ):
-        raise InvalidRulesError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        raise InvalidRulesError(f"time_limit must be a positive number of seconds or None, got {shown(time_limit)}")
     if not (
         executor is None or (isinstance(executor, str) and executor in ("serial", "process"))
         or isinstance(executor, cf.Executor)
     ):  # fmt: skip
         raise OrdonnanceTypeError(
-            f"executor must be None, 'serial', 'process' or a concurrent.futures.Executor, got {executor!r}"
+            f"executor must be None, 'serial', 'process' or a concurrent.futures.Executor, got {shown(executor)}"
         )
     names, players = named_bots(bots)
     n = rules.players
@@ -655,14 +656,14 @@ def tournament(
         )
     for name, bot in zip(names, players):
         if isinstance(bot, type):
-            raise OrdonnanceTypeError(f"bot {name!r} is the class {bot!r}, not a bot: did you mean {bot.__name__}()?")
+            raise OrdonnanceTypeError(f"bot {shown(name)} is the class {shown(bot)}, not a bot: did you mean {bot.__name__}()?")
         if not callable(getattr(bot, "choose", None)):
-            raise OrdonnanceTypeError(f"bot {name!r} has no choose(view) method: {bot!r}")
+            raise OrdonnanceTypeError(f"bot {shown(name)} has no choose(view) method: {shown(bot)}")
         try:
             pickle.dumps(bot)
         except Exception as error:  # pickling raises many kinds of errors
             raise OrdonnanceTypeError(
-                f"bot {name!r} cannot be pickled, so it cannot be sent to a worker: {error}"
+                f"bot {shown(name)} cannot be pickled, so it cannot be sent to a worker: {error}"
             ) from None
 
     count = math.perm(len(players), n)

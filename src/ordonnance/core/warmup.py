@@ -30,6 +30,7 @@ import attrs
 
 from ordonnance.core import registry
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core.checks import shown
 
 __all__ = ["FirstUse", "Outcome", "first_uses", "montecarlo_name", "warm_up", "cache_locations", "common_folder", "default_jobs"]
 
@@ -110,7 +111,7 @@ def first_uses(game: str | None = None) -> list[FirstUse]:
     from ordonnance.core.cli import hooks_of
 
     if game is not None and (not isinstance(game, str) or game not in registry.names()):
-        raise InvalidRulesError(f"game must be one of {', '.join(registry.names())}, got {game!r}")
+        raise InvalidRulesError(f"game must be one of {', '.join(registry.names())}, got {shown(game)}")
     uses = []
     for name in registry.names() if game is None else (game,):
         uses += _generic(name) + list(hooks_of(name).first_uses())
@@ -193,9 +194,9 @@ def warm_up(
     if jobs is None:
         jobs = default_jobs()
     if isinstance(jobs, bool) or not isinstance(jobs, int):
-        raise OrdonnanceTypeError(f"jobs must be an int, got {jobs!r}")
+        raise OrdonnanceTypeError(f"jobs must be an int, got {shown(jobs)}")
     if not 1 <= jobs <= 256:
-        raise InvalidRulesError(f"jobs must be in 1..256, got {jobs!r}")
+        raise InvalidRulesError(f"jobs must be in 1..256, got {shown(jobs)}")
     outcomes: dict[int, Outcome] = {}
     for index, use in enumerate(uses):
         if not use.available:
