@@ -18,6 +18,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
@@ -177,6 +178,27 @@ def test_a_mutated_save_is_refused_or_reachable(game: Game) -> None:
             bad.append(f"{what}: {why}")
     assert bad == []
     assert len(outcomes) > 1000 and outcomes.count("refused") > 0.9 * len(outcomes)
+
+
+def _version_1(game: Game) -> str:
+    """``game``'s save as version 1 wrote it (no start; the history as ``"actions"``, ``[kind, fields...]``)."""
+    data = json.loads(game.to_json())
+    assert data.pop("start") is None
+    data["version"] = 1
+    del data["history"]
+    data["actions"] = [[type(action).__name__, *attrs.astuple(action)] for action in game.history]
+    return json.dumps(data)
+
+
+DEALT = [game for game in POSITIONS if game.seed is not None][:2]
+
+
+@pytest.mark.parametrize("game", DEALT, ids=[f"p{g.players}-t{g.turns}" for g in DEALT])
+def test_a_mutated_version_1_save_is_refused_or_reachable(game: Game) -> None:
+    text = _version_1(game)
+    assert Game.from_json(text) == game
+    bad = [f"{what}: {why}" for what, mutated in mutations(text) for why in [_verdict(what, mutated)[1]] if why]
+    assert bad == []
 
 
 @pytest.mark.parametrize("game", POSITIONS, ids=[f"p{g.players}-t{g.turns}" for g in POSITIONS])
