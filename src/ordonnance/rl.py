@@ -104,6 +104,9 @@ from ordonnance.errors import (
     InvalidSeatError,
     OrdonnanceTypeError,
 )
+from ordonnance.core import checks
+from ordonnance.core.aec import check_options
+from ordonnance.core.checks import shown
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -676,6 +679,7 @@ class OrdonnanceEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one."""
         seed = _check_reset_seed(seed)
+        check_options(options)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             game_seed = seed
@@ -938,6 +942,7 @@ class SingleAgentEnv(_GymEnv[Any, np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Deal a new game and let the opponents play up to the learner's first turn."""
         seed = _check_reset_seed(seed)
+        check_options(options)
         super().reset(seed=seed)
         game_seed = seed if seed is not None else _game_seed(self.np_random)
         n = self.rules.players
@@ -1040,8 +1045,6 @@ class SingleAgentEnv(_GymEnv[Any, np.int64]):
 # The batched vector environment lives in its own module (it builds on ordonnance.batch);
 # importing ordonnance.rl registers "ordonnance/Ordonnance-v0" with Gymnasium when it is installed.
 from ordonnance._vector_env import VectorEnv, register_envs  # noqa: E402
-from ordonnance.core import checks
-from ordonnance.core.checks import shown
 
 if _IMPORT_ERROR is None:
     register_envs()

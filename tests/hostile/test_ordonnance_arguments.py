@@ -140,7 +140,8 @@ def test_the_research_adapters_answer_bad_values_with_the_librarys_error() -> No
     calls: list[Call] = [
         ("SingleAgentEnv", rl.SingleAgentEnv, (), {"opponent": "random", "seat": 0, "rules": od.Rules(),
                                                   "illegal_reward": -1.0, "max_steps": 50, "observation": "box"}),
-        ("SingleAgentEnv.reset", lambda **k: rl.SingleAgentEnv().reset(**k), (), {"seed": 1}),
+        ("SingleAgentEnv.reset", lambda **k: rl.SingleAgentEnv().reset(**k), (), {"seed": 1, "options": None}),
+        ("env.reset", lambda **k: rl.env().reset(**k), (), {"seed": 1, "options": None}),
         ("SingleAgentEnv.step", single_step, (rl.PASS_ACTION,), {}),
         ("VectorEnv", rl.VectorEnv, (2,), {"rules": od.Rules(), "opponent": "random", "seat": 0, "seed": 1,
                                           "observation": "box", "illegal_reward": -1.0}),

@@ -21,7 +21,7 @@ from ordonnance.core.extras import require_extra
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
 
-__all__ = ["GameAEC", "Observation", "RENDER_MODES", "check_action_index", "check_max_steps", "check_render_mode", "wrapped"]
+__all__ = ["GameAEC", "Observation", "RENDER_MODES", "check_action_index", "check_max_steps", "check_options", "check_render_mode", "wrapped"]
 
 
 class _Unavailable:
@@ -62,6 +62,12 @@ def check_render_mode(mode: object) -> str | None:
     if not isinstance(mode, str) or mode not in RENDER_MODES:
         raise InvalidArgumentError(f"render_mode must be None or one of {RENDER_MODES}, got {checks.shown(mode)}")
     return checks.choice(mode, "render_mode", RENDER_MODES)
+
+
+def check_options(options: object) -> None:
+    """Refuse a reset's ``options`` unless it is None or a dict (no option is defined, so none is read)."""
+    if options is not None and not isinstance(options, dict):
+        raise OrdonnanceTypeError(f"options must be None or a dict, got {checks.shown(options)}")
 
 
 def check_action_index(index: object, size: int) -> int:
@@ -165,8 +171,7 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         """Start a new game: the deal of ``Game.new(rules, seed=seed)``, or a fresh one.
 
         ``options`` (None or a dict) is PettingZoo's; no option is defined, so none is read."""
-        if options is not None and not isinstance(options, dict):
-            raise OrdonnanceTypeError(f"options must be None or a dict, got {checks.shown(options)}")
+        check_options(options)
         if seed is not None:
             game_seed = check_seed(seed)
             self._rng = np.random.default_rng(game_seed)
