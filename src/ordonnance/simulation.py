@@ -163,6 +163,11 @@ def simulate(
     (so one bot object can serve several threads at once), and any other bot is
     called as it is, its ``choose`` once per decision of its seat, game after
     game in order. At most :data:`MAX_GAMES` games a call.
+    A record is kept only if it fits in
+    :data:`~ordonnance.core.simulate.MAX_RECORD_BYTES` (16 GiB; 288 bytes a game); a
+    larger one is refused before anything is allocated. The games go to the kernel a
+    fraction of a second at a time, so Ctrl-C raises :class:`KeyboardInterrupt` within a
+    second.
     """
     return _driver.simulate(HOOKS, rules, games=games, seed=seed, players=players, record=record)
 

@@ -151,6 +151,12 @@ def simulate(
     Built-in bots play each game as a fresh copy seeded from
     ``bot_seeds[game, seat]``; other bots are called as they are. The same
     ``seed`` and bots give the same results on every machine.
+    A record is kept only if it fits in
+    :data:`~ordonnance.core.simulate.MAX_RECORD_BYTES` (16 GiB; four bytes for each of
+    15 decisions a turn of ``rules.max_turns``, 12,000 a game by default, for
+    ``record=True`` and for bots played in Python); a larger one is refused before
+    anything is allocated. The games go to the kernel a fraction of a second at a time,
+    so Ctrl-C raises :class:`KeyboardInterrupt` within a second.
     """
     return _driver.simulate(HOOKS, rules, games=games, seed=seed, players=players, record=record)
 

@@ -218,6 +218,11 @@ def simulate(
     actions are kept (:attr:`SimulationResult.actions`); without it
     :meth:`SimulationResult.replay` plays a kernel game again to recover them.
     The same ``seed`` and bots give the same results on every machine.
+    A record is kept only if it fits in
+    :data:`~ordonnance.core.simulate.MAX_RECORD_BYTES` (16 GiB; two bytes a decision of
+    :func:`max_decisions`, for ``record=True`` and for bots played in Python); a larger
+    one is refused before anything is allocated. The games go to the kernel a fraction
+    of a second at a time, so Ctrl-C raises :class:`KeyboardInterrupt` within a second.
     """
     return _driver.simulate(HOOKS, rules, games=games, seed=seed, players=players, record=record)
 
