@@ -22,7 +22,7 @@ import attrs
 import pytest
 
 from ordonnance.errors import InvalidGameStateError, OrdonnanceError
-from ordonnance.shinobi import Game, Rules
+from ordonnance.shinobi import Game, PlayerView, Rules
 from ordonnance.shinobi.conformance import check_invariants
 from tests.hostile.values import SCALE, answer
 
@@ -280,3 +280,31 @@ def test_every_view_of_a_game_in_play_gives_a_start_that_loads(players: int) -> 
             sample = game.view(seat).sample_game(seed=len(game.history))
             assert Game.from_json(sample.to_json()) == sample
         game.apply(rng.choice(game.legal_actions()))
+
+
+VIEWED = [(game, game.current_player) for game in POSITIONS[:2] + POSITIONS[-1:]]
+
+
+@pytest.mark.parametrize(("game", "seat"), VIEWED, ids=[f"p{g.players}-t{g.turns}-seat{s}" for g, s in VIEWED])
+def test_a_mutated_view_is_refused_or_given_by_a_game(game: Game, seat: int) -> None:
+    """A view's JSON, mutated as saves are: refused, or a view some game gives (its sample's view)."""
+    bad, loaded = [], 0
+    for what, text in mutations(game.view(seat).to_json()):
+        ok, error, view = answer(lambda: PlayerView.from_json(text))
+        if not ok or (error is not None and (not isinstance(error, InvalidGameStateError) or len(str(error)) > 1000)):
+            bad.append(f"{what}: {type(error).__name__}: {str(error)[:200]}")
+        elif error is None:
+            loaded += 1
+            if view.sample_game(0).view(view.seat) != view or PlayerView.from_json(view.to_json()) != view:
+                bad.append(f"{what}: loaded, but no game gives it")
+    assert bad == [] and loaded < 100
+
+
+def test_a_view_agrees_with_its_turn_count() -> None:
+    game = POSITIONS[0]
+    data = json.loads(game.view(0).to_json())
+    data["turns"] += 1
+    with pytest.raises(InvalidGameStateError, match=f"seat {data['turns'] % game.players} acts after {data['turns']} turns"):
+        PlayerView.from_json(json.dumps(data))
+    data["turns"] += game.players - 1
+    assert PlayerView.from_json(json.dumps(data)).turns == data["turns"]  # a round later: the same seat acts

@@ -300,6 +300,22 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
                 f"{changed} armies, got changed={self._changed}"
             )
 
+    def _check_turns(self) -> None:
+        """Refuse a position whose turn count disagrees with the seat to act (seat 0 starts, each
+        turn passes to the next seat) or with the cards played (at most two a turn, at orders 1
+        and 2). Play always agrees; the loaders of saves and views check it, :meth:`_from_position`
+        does not (hand-made test positions set the table at turn 0)."""
+        n, turns = self.players, self._turns
+        seat = (turns - 1) % n if self._over else turns % n
+        if self._current != seat:
+            raise InvalidGameStateError(f"seat {seat} acts after {turns} turns (seat 0 starts), got current_player={self._current}")
+        played = sum(self.totals) + sum(self._discard)
+        most = 2 * turns + (0 if self._over else self._order - 1)
+        if played > most:
+            raise InvalidGameStateError(
+                f"{turns} turns (at order {self._order}) play at most {most} cards, but {played} are on the table or discarded"
+            )
+
     def _parts(self) -> dict[str, Any]:
         """The position as the keywords of :meth:`_from_position` (the deck top card first)."""
         return {

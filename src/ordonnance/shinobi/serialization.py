@@ -288,19 +288,6 @@ def _deal(rules: Rules, seed: Any, clans: Any, deck: Any) -> Game:
     return game
 
 
-def _check_turns(game: Game) -> None:
-    """Refuse a start whose turn count disagrees with the seat to act (seat 0 starts, each turn
-    passes to the next seat) or with the cards played (at most two a turn: order 1 and order 2)."""
-    n, turns = game.players, game.turns
-    seat = (turns - 1) % n if game.is_over else turns % n
-    if game.current_player != seat:
-        raise _fail(f"start: seat {seat} acts after {turns} turns (seat 0 starts), got current_player={game.current_player}")
-    played = sum(game.totals) + sum(game.discard)
-    most = 2 * turns + (0 if game.is_over else game.order - 1)
-    if played > most:
-        raise _fail(f"start: {turns} turns (at order {game.order}) play at most {most} cards, but {played} are on the table or discarded")
-
-
 def _set(rules: Rules, data: dict[str, Any], start: Any) -> Game:
     """The game of a save whose play started from a set position."""
     if data["seed"] is not None:
@@ -321,7 +308,10 @@ def _set(rules: Rules, data: dict[str, Any], start: Any) -> Game:
         raise _fail(f"start: {error}") from None
     if list(game._clan_order) != clans:
         raise _fail(f"the neutral clans of a set position are listed in ascending order, got {checks.shown(clans)}")
-    _check_turns(game)
+    try:
+        game._check_turns()
+    except InvalidGameStateError as error:
+        raise _fail(f"start: {error}") from None
     written = _start(game)
     assert written is not None
     _same(start, written, "start", "the position there is")

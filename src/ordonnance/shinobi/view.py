@@ -317,6 +317,7 @@ class PlayerView:
         try:
             view = cls(rules=rules, **fields)
             sample = view.sample_game(seed=0)
+            sample._check_turns()
         except InvalidGameStateError as error:
             raise _fail(str(error)) from None
         shown = sample.view(view.seat)
