@@ -374,3 +374,14 @@ def test_the_conformance_harness_checks_its_arguments() -> None:
         check_invariants(GAME, deep=1)  # type: ignore[arg-type]
     with pytest.raises(OrdonnanceTypeError, match="random.Random"):
         redeal_hidden(GAME, 1, 5)  # type: ignore[arg-type]
+
+
+def test_clans_may_be_any_iterable_read_with_a_bound() -> None:
+    rules = Rules(players=3)
+    game = Game.new(rules, deck=np.array(rules.troop_deck), clans=np.array([2, 0, 1]))
+    assert game == Game.new(rules, deck=rules.troop_deck, clans=[2, 0, 1]) and type(game.clan(0)) is int
+    assert Game.new(rules, deck=rules.troop_deck, clans=iter([2, 0, 1])) == game
+    with pytest.raises(InvalidDeckError, match="at most 5"):
+        Game.new(rules, deck=rules.troop_deck, clans=itertools.cycle([0, 1, 2]))
+    with pytest.raises(InvalidDeckError, match=r"3 different clans, one per seat, got \[0, 1\]"):
+        Game.new(rules, deck=rules.troop_deck, clans=iter([0, 1]))

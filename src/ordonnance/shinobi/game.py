@@ -116,7 +116,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
         *,
         seed: int | None = None,
         deck: Iterable[Card | int | str] | None = None,
-        clans: Sequence[int | str] | None = None,
+        clans: Iterable[int | str] | None = None,
     ) -> Game:
         """Start a game: shuffle from ``seed``, or take ``deck`` and ``clans`` as given.
 
@@ -651,13 +651,12 @@ def _check_deck(rules: Rules, deck: Iterable[object]) -> tuple[int, ...]:
     return order
 
 
-def _check_clans(rules: Rules, clans: Sequence[object]) -> tuple[int, ...]:
-    if isinstance(clans, (str, bytes)) or not isinstance(clans, Sequence):
-        raise OrdonnanceTypeError(f"clans must be a sequence with one clan per seat, got {checks.shown(clans)}")
-    wrong_size = len(clans) != rules.players
-    chosen = [] if wrong_size else [to_clan(clan, f"clans[{seat}]") for seat, clan in enumerate(clans)]
+def _check_clans(rules: Rules, clans: Iterable[object]) -> tuple[int, ...]:
+    listed = checks.bounded(clans, "clans", CLANS, error=InvalidDeckError)  # a NumPy array too
+    wrong_size = len(listed) != rules.players
+    chosen = [] if wrong_size else [to_clan(clan, f"clans[{seat}]") for seat, clan in enumerate(listed)]
     if wrong_size or len(set(chosen)) != len(chosen):
-        raise InvalidDeckError(f"clans must give {rules.players} different clans, one per seat, got {checks.shown(clans)}")
+        raise InvalidDeckError(f"clans must give {rules.players} different clans, one per seat, got {checks.shown(listed)}")
     return tuple(chosen + [clan for clan in range(CLANS) if clan not in chosen])
 
 
