@@ -63,11 +63,15 @@ sys.exit(main(["simulate", "--game", *sys.argv[1:]]))
 """
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # as a terminal's foreground command has it (not ignored)
+
+
 @pytest.mark.parametrize("game", list(COMMANDS))
 def test_ctrl_c_stops_the_command_line_simulate_with_status_130_and_one_line(game: str) -> None:
     process = subprocess.Popen(
         [sys.executable, "-c", _MARKED_MAIN, game, *COMMANDS[game]],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint,
     )  # fmt: skip
     try:
         before = []
@@ -109,9 +113,13 @@ def test_ctrl_c_raises_keyboard_interrupt_from_simulate_before_the_games_are_don
             os.kill(os.getpid(), signal.SIGINT)
 
     monkeypatch.setattr(hooks, "run_kernel", counted)
-    sender = threading.Thread(target=interrupt, daemon=True)
-    sender.start()
-    with pytest.raises(KeyboardInterrupt):
-        module.simulate(games=games, seed=1)
-    sender.join(BOUND)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores Ctrl-C
+    try:
+        sender = threading.Thread(target=interrupt, daemon=True)
+        sender.start()
+        with pytest.raises(KeyboardInterrupt):
+            module.simulate(games=games, seed=1)
+        sender.join(BOUND)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert 0 < handed[0] < games  # stopped between two kernel calls, long before the end
