@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from ordonnance.core.clock import HalvingClock, check_time_limit
 from ordonnance.core.rng import bounded, splitmix64
-from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
+from ordonnance.errors import IllegalActionError, InvalidSeedError, OrdonnanceTypeError
 from ordonnance.core import checks
 from ordonnance.core.checks import shown
 
@@ -108,8 +108,9 @@ class SeededBot:
 
     def reseeded(self, seed: int) -> SeededBot:
         """A copy of this bot whose stream starts at ``seed`` (the seed of one seat in one game)."""
+        state = checks.integer(seed, "seed", low=0, high=_MASK64, error=InvalidSeedError)
         fresh = copy.copy(self)
-        fresh._state = int(seed)
+        fresh._state = state
         return fresh
 
     def __repr__(self) -> str:
@@ -182,10 +183,11 @@ class SearchBot(SeededBot):
         """
         if view is None:
             view = self._example_view()
+        actions = legal(view, self.view_type)  # checks the view before anything reads it
         key = (type(self), self._warm_key(view))
         if key in _WARM:
             return
-        if len(legal(view, self.view_type)) > 1:  # a single action is played without a search
+        if len(actions) > 1:  # a single action is played without a search
             self._rehearse(view)
             _WARM.add(key)
 
