@@ -80,6 +80,7 @@ from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
 from ordonnance.core import checks
+from ordonnance.core.bots import has_choose
 from ordonnance.core.checks import shown
 
 _IMPORT_ERROR: ImportError | None
@@ -645,7 +646,7 @@ class LibraryBot(_BotBase):  # type: ignore[misc]
 
     def __init__(self, bot: Bot) -> None:
         _require_extra()
-        if not callable(getattr(bot, "choose", None)):
+        if not has_choose(bot):
             raise OrdonnanceTypeError(f"a bot has a choose(view) method, got {shown(bot)}")
         super().__init__()
         self.bot = bot

@@ -110,7 +110,7 @@ from ordonnance.core.checks import shown
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from ordonnance.core.bots import seeded_copies
+from ordonnance.core.bots import seeded_copies, has_choose
 from ordonnance.core.extras import require_extra
 from ordonnance.core.seeds import bot_seeds, own_seed as _own_seed
 from ordonnance.simulation import kernel_policy
@@ -811,7 +811,7 @@ def _check_opponent(opponent: object) -> object:
         return opponent
     if isinstance(opponent, bytes):
         raise OrdonnanceTypeError(f"an opponent is a bot, a policy or 'random'/'greedy', not bytes: {shown(opponent)}")
-    if callable(getattr(opponent, "choose", None)) or callable(opponent):
+    if has_choose(opponent) or (callable(opponent) and not isinstance(opponent, (np.generic, np.ndarray))):
         return opponent
     raise OrdonnanceTypeError(
         f"an opponent needs a choose(view) method, or is a callable f(observation, action_mask), got {shown(opponent)}"
@@ -975,7 +975,7 @@ class SingleAgentEnv(_GymEnv[Any, np.int64]):
             p = kernel_game.current_player
             opponent = self._playing[p]
             try:
-                if callable(getattr(opponent, "choose", None)):
+                if has_choose(opponent):
                     a = action_index(opponent.choose(kernel_game.game().view(p)))  # type: ignore[attr-defined]
                 else:
                     kernel_game.look(p)

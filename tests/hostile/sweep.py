@@ -1,60 +1,104 @@
-"""The argument sweep: each public call of a table, with each of its arguments in turn replaced
-by every bad value of :data:`~tests.hostile.values.BAD_VALUES` (the other arguments valid)."""
+"""The argument sweep every game's hostile tests share: a :class:`Target` is a public callable with
+valid arguments; each argument in turn is given every bad value of
+:data:`~tests.hostile.values.BAD_VALUES` (the others valid). A call must raise the library's
+error, or return only where the target lists that bad value as acceptable (``ok``), and then
+store nothing but plain Python values (no NumPy scalar where the policy says plain)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 import numpy as np
 
+from ordonnance.errors import shown
+
 from .values import BAD_VALUES, failures
 
-#: ``(name, function, valid positional arguments, valid keyword arguments)``; a function given as
-#: a factory of a fresh object's bound method is called as ``function()(*args, **kwargs)``.
-Call = tuple[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+#: ``ok`` sets that many targets share.
+NONE = {"None"}
+BOOLS = {"True", "np.bool_"}
+HUGE = {"2**64", "10**5000"}
 
 
-def holds_numpy(value: Any, depth: int = 0) -> str | None:
-    """Where a returned record stores a NumPy scalar (a value the policy says is stored plain)."""
+@attrs.frozen
+class Target:
+    """A public callable, its valid arguments, and the bad values that may be accepted at each position."""
+
+    name: str
+    call: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = attrs.Factory(dict)
+    ok: dict[str | int, set[str]] = attrs.Factory(dict)  # position -> BAD_VALUES names that may return
+
+
+#: Attributes of environments that hold spaces and generators, not the user's values.
+_NOT_VALUES = ("observation_spaces", "action_spaces", "np_random")
+
+
+def plain(value: object, seen: set[int] | None = None) -> str | None:
+    """Where ``value`` holds something other than plain Python values (a NumPy scalar, say), else None.
+
+    A game is judged by its save (its own arrays are the engine's, not the user's values)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return None
+    seen.add(id(value))
     if isinstance(value, np.generic):
-        return repr(value)
-    if depth < 3 and attrs.has(type(value)):
-        for field in attrs.fields(type(value)):
-            found = holds_numpy(getattr(value, field.name), depth + 1)
-            if found is not None:
-                return f"{field.name}={found}"
-    if depth < 3 and isinstance(value, tuple):
-        for item in value[:8]:
-            found = holds_numpy(item, depth + 1)
-            if found is not None:
-                return found
-    return None
+        return f"holds {type(value).__name__} {shown(value)}"
+    if isinstance(value, np.ndarray):  # an array is a container by design (seeds, results, scratch)
+        return None
+    if callable(getattr(value, "legal_actions", None)) and callable(getattr(value, "to_json", None)):
+        return plain(value.to_json(), seen)  # type: ignore[attr-defined]
+    if attrs.has(type(value)):
+        parts: Any = attrs.astuple(value, recurse=False)  # type: ignore[arg-type]
+    elif isinstance(value, (tuple, list, frozenset)):
+        parts = value
+    elif isinstance(value, dict):
+        parts = list(value.items())
+    elif hasattr(value, "__dict__") and type(value).__module__.startswith("ordonnance"):
+        parts = [v for k, v in vars(value).items() if not k.startswith("_") and k not in _NOT_VALUES]  # what users read
+    else:
+        return None
+    return next((why for why in (plain(part, seen) for part in parts) if why), None)
 
 
-def sweep(calls: list[Call], skip: Callable[[str, str, str], bool] = lambda *_: False) -> tuple[int, list[str]]:
-    """``(calls made, failures)``: every argument of every call with every bad value.
+def cases(target: Target) -> tuple[dict[str, Callable[[], Any]], dict[str, set[str]]]:
+    """Every call of ``target`` with one argument replaced by a bad value, and which may return."""
+    made: dict[str, Callable[[], Any]] = {}
+    allowed: dict[str, set[str]] = {}
+    positions: list[str | int] = [*range(len(target.args)), *target.kwargs]
+    for position, (bad, make) in itertools.product(positions, BAD_VALUES.items()):
 
-    ``skip(call name, argument, bad value name)`` leaves a case out (a value that is valid
-    for that argument)."""
-    cases: dict[str, Callable[[], Any]] = {}
-    for name, function, args, kwargs in calls:
-        places: list[tuple[str, int | str]] = [(f"arg {i}", i) for i in range(len(args))]
-        places += [(key, key) for key in kwargs]
-        for label, place in places:
-            for value_name, make in BAD_VALUES.items():
-                if skip(name, label, value_name):
-                    continue
+        def call(position: str | int = position, make: Callable[[], object] = make) -> Any:
+            args, kwargs = list(target.args), dict(target.kwargs)
+            if isinstance(position, int):
+                args[position] = make()
+            else:
+                kwargs[position] = make()
+            return target.call(*args, **kwargs)
 
-                def case(function: Any = function, args: Any = args, kwargs: Any = kwargs, place: Any = place,
-                         make: Any = make) -> Any:  # fmt: skip
-                    given, named = list(args), dict(kwargs)
-                    if isinstance(place, int):
-                        given[place] = make()
-                    else:
-                        named[place] = make()
-                    return function(*given, **named)
+        name = f"{target.name}[{position}]={bad}"
+        made[name] = call
+        allowed[name] = target.ok.get(position, set())
+    return made, allowed
 
-                cases[f"{name}({label}={value_name})"] = case
-    return len(cases), failures(cases, lambda _name, result: holds_numpy(result))
+
+def accept(allowed: dict[str, set[str]]) -> Callable[[str, Any], str | None]:
+    """The judge of a call that returned: only a bad value its target lists, storing plain values."""
+
+    def judge(name: str, result: Any) -> str | None:
+        bad = name.rsplit("=", 1)[1]
+        if bad not in allowed[name]:
+            return f"returned {shown(result):.100}"
+        return plain(result)
+
+    return judge
+
+
+def sweep(target: Target) -> list[str]:
+    """The calls of ``target`` answered badly (see the module's docstring)."""
+    made, allowed = cases(target)
+    return failures(made, accept(allowed))

@@ -55,10 +55,9 @@ from ordonnance.shinobi.rules import rules_from_json
 from ordonnance.shinobi.serialization import action_from_data as old_action_from_data
 from ordonnance.shinobi.serialization import action_to_data as old_action_to_data
 from ordonnance.shinobi.serialization import game_from_json, game_to_json
+from tests.hostile.sweep import BOOLS, NONE, Target, sweep
 from tests.hostile.values import BAD_VALUES, failures
 
-NONE = {"None"}
-BOOLS = {"True", "np.bool_"}
 
 
 def _game() -> Game:
@@ -105,15 +104,6 @@ def _bot_choose(kind: Callable[[], Any]) -> Callable[..., Any]:
     return lambda view: kind().choose(view)
 
 
-@attrs.frozen
-class Target:
-    """A public callable, its valid arguments, and the bad values that may be accepted at each position."""
-
-    name: str
-    call: Callable[..., Any]
-    args: tuple[Any, ...] = ()
-    kwargs: dict[str, Any] = attrs.Factory(dict)
-    ok: dict[str | int, set[str]] = attrs.Factory(dict)  # position -> BAD_VALUES names that may return
 
 
 TARGETS = [
@@ -200,64 +190,18 @@ TARGETS = [
 ]
 
 
-def _plain(value: object, seen: set[int] | None = None) -> str | None:
-    """Where ``value`` holds something other than plain Python values (a NumPy scalar, say), else None."""
-    seen = set() if seen is None else seen
-    if id(value) in seen:
-        return None
-    seen.add(id(value))
-    if isinstance(value, (np.generic, np.ndarray)):
-        return f"holds {type(value).__name__} {value!r}"
-    if isinstance(value, Game):
-        parts: Any = value._state()
-    elif attrs.has(type(value)):
-        parts = attrs.astuple(value, recurse=False)
-    elif isinstance(value, (tuple, list)):
-        parts = value
-    elif isinstance(value, dict):
-        parts = list(value.items())
-    elif hasattr(value, "__dict__") and type(value).__module__.startswith("ordonnance"):
-        parts = list(vars(value).values())
-    else:
-        return None
-    return next((why for why in (_plain(part, seen) for part in parts) if why), None)
 
 
-def _cases(target: Target) -> tuple[dict[str, Callable[[], Any]], dict[str, set[str]]]:
-    """Every call of ``target`` with one argument replaced by a bad value, and which may return."""
-    cases: dict[str, Callable[[], Any]] = {}
-    allowed: dict[str, set[str]] = {}
-    positions: list[str | int] = [*range(len(target.args)), *target.kwargs]
-    for position, (bad, make) in itertools.product(positions, BAD_VALUES.items()):
-
-        def call(position: str | int = position, make: Callable[[], object] = make) -> Any:
-            args, kwargs = list(target.args), dict(target.kwargs)
-            if isinstance(position, int):
-                args[position] = make()
-            else:
-                kwargs[position] = make()
-            return target.call(*args, **kwargs)
-
-        name = f"{target.name}[{position}]={bad}"
-        cases[name] = call
-        allowed[name] = target.ok.get(position, set())
-    return cases, allowed
 
 
-def _accept(allowed: dict[str, set[str]]) -> Callable[[str, Any], str | None]:
-    def accept(name: str, result: Any) -> str | None:
-        bad = name.rsplit("=", 1)[1]
-        if bad not in allowed[name]:
-            return f"returned {shown(result)}"
-        return _plain(result)
 
-    return accept
+
+
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=[target.name for target in TARGETS])
 def test_bad_arguments_get_the_library_error(target: Target) -> None:
-    cases, allowed = _cases(target)
-    assert failures(cases, _accept(allowed)) == []
+    assert sweep(target) == []
 
 
 def test_the_sweep_covers_the_public_names() -> None:

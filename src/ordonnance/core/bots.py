@@ -26,6 +26,8 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 from ordonnance.core.clock import HalvingClock, check_time_limit
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.errors import IllegalActionError, InvalidSeedError, OrdonnanceTypeError
+import numpy as np
+
 from ordonnance.core import checks
 from ordonnance.core.checks import shown
 
@@ -52,6 +54,12 @@ class GameBot(Protocol[_V, _A]):
 @runtime_checkable
 class Bot(GameBot[Any, Any], Protocol):
     """The bot protocol of every game: ``choose(view)`` picks one of ``view.legal_actions``."""
+
+
+def has_choose(bot: object) -> bool:
+    """Whether ``bot`` looks like a bot: a ``choose`` method (NumPy scalars and arrays have an
+    unrelated one, so they are not bots)."""
+    return not isinstance(bot, (np.generic, np.ndarray)) and callable(getattr(bot, "choose", None))
 
 
 def legal(view: object, view_type: type | None = None) -> tuple[Any, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ordonnance.errors import BotError, InvalidRulesError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.core.bots import has_choose
 from ordonnance.core.checks import shown
 
 __all__ = ["check_players", "game_index", "play_to_the_end"]
@@ -31,7 +32,7 @@ def check_players(players: Sequence[Any] | None, n: int, default: Callable[..., 
     for seat, bot in enumerate(bots):
         if isinstance(bot, type):
             raise OrdonnanceTypeError(f"players[{seat}] is the class {bot.__name__}, not a bot: did you mean {bot.__name__}()?")
-        if not callable(getattr(bot, "choose", None)):
+        if not has_choose(bot):
             raise OrdonnanceTypeError(f"players[{seat}] has no choose(view) method: {shown(bot)}")
     return bots
 

@@ -75,7 +75,7 @@ import attrs
 import numpy as np
 
 from ordonnance.core import registry
-from ordonnance.core.bots import Bot
+from ordonnance.core.bots import Bot, has_choose
 from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping
 from ordonnance.core.simulate import MAX_GAMES as MAX_SIMULATE_GAMES, hooks_for, play_in_python, simulate
 from ordonnance.core.spec import RulesLike as GameRules
@@ -657,7 +657,7 @@ def tournament(
     for name, bot in zip(names, players):
         if isinstance(bot, type):
             raise OrdonnanceTypeError(f"bot {shown(name)} is the class {shown(bot)}, not a bot: did you mean {bot.__name__}()?")
-        if not callable(getattr(bot, "choose", None)):
+        if not has_choose(bot):
             raise OrdonnanceTypeError(f"bot {shown(name)} has no choose(view) method: {shown(bot)}")
         try:
             pickle.dumps(bot)
