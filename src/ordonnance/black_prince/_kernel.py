@@ -219,14 +219,6 @@ def _can_place(cells: Array, p: int, c: int, count: int) -> bool:
     return count == 0
 
 
-@numba.njit(cache=True, inline="always")
-def _can_move_to(cells: Array, p: int, c: int, to: int) -> bool:
-    """Whether ``p``'s front unit in column ``c`` may move to column ``to``."""
-    if not 0 <= to < COLUMNS or cells[front(p), to] >= 0:
-        return False
-    return cells[front(1 - p), to] >= 0 or _beside(cells, p, to, c)
-
-
 @numba.njit(cache=True)
 def _enemy_near(cells: Array, p: int, c: int) -> bool:
     for t in (c - 1, c, c + 1):
@@ -361,28 +353,20 @@ def _game_over(st: State) -> None:
 
 
 @numba.njit(cache=True)
-def _can_act(tb: Tables, cells: Array, p: int) -> bool:
-    """Whether ``p``, holding no card, would have a decision on a turn starting now:
-    a move, or a battle the full front line forces (between turns: no battle flag set)."""
-    for c in range(COLUMNS):
-        if cells[front(p), c] < 0:
-            continue
-        for to in (c - 1, c + 1):
-            if _can_move_to(cells, p, c, to):
-                return True
-    if _front_count(cells) < FRONT_LIMIT:
-        return False
-    for c in range(COLUMNS):
-        unit = cells[front(p), c]
-        if unit < 0:
-            continue
-        if _enemy_near(cells, p, c):
-            return True
-        if _has(MOUNTED, tb.kind_type[unit]):
-            for to in (c - 1, c + 1):
-                if 0 <= to < COLUMNS and cells[front(p), to] < 0:
-                    return True
-    return False
+def _can_act(tb: Tables, st: State, p: int) -> bool:
+    """Whether ``p``, holding no card, would have a decision on a turn starting now (between
+    turns): a first step (a move), or a battle the full front line forces."""
+    current, phase = st.ints[CURRENT], st.ints[PHASE]
+    scratch = np.empty(MAX_LEGAL, np.int64)  # only once the cards have run out
+    st.ints[CURRENT] = p
+    st.ints[PHASE] = PLACE
+    can = legal(tb, st, scratch) > 0
+    if not can and _front_count(st.cells) >= FRONT_LIMIT:
+        st.ints[PHASE] = BATTLE
+        can = legal(tb, st, scratch) > 0
+    st.ints[CURRENT] = current
+    st.ints[PHASE] = phase
+    return can
 
 
 @numba.njit(cache=True, inline="always")  # measured: as a call taking the tables, random simulate ran ~14% slower
@@ -391,7 +375,7 @@ def _end_turn(tb: Tables, st: State) -> None:
     # The end when the cards have run out: no card in any hand or deck, and neither seat
     # could do anything on a turn of its own from here.
     out_of_cards = st.hand_len[0] + st.hand_len[1] + st.deck_len[0] + st.deck_len[1] == 0
-    played_out = out_of_cards and not _can_act(tb, st.cells, 0) and not _can_act(tb, st.cells, 1)
+    played_out = out_of_cards and not _can_act(tb, st, 0) and not _can_act(tb, st, 1)
     if played_out or st.ints[TURN] >= st.ints[MAX_TURNS]:
         _game_over(st)
         return
