@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -123,3 +124,38 @@ def test_ctrl_c_raises_keyboard_interrupt_from_simulate_before_the_games_are_don
     finally:
         signal.signal(signal.SIGINT, previous)
     assert 0 < handed[0] < games  # stopped between two kernel calls, long before the end
+
+
+def test_ctrl_c_stops_a_warm_up_and_its_workers_without_a_traceback(tmp_path: Any) -> None:
+    """A terminal's Ctrl-C reaches the whole process group: the workers ignore it (no traceback
+    from each), and the program stops them and exits with status 130."""
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache: it compiles
+    environment.pop("ORDONNANCE_NO_COMPILE_NOTICES", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ordonnance", "warm-up", "--game", "black-prince", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    assert process.stderr is not None
+    seen = b""
+    while b"first uses" not in seen:  # its first line: the workers are starting
+        chunk = os.read(process.stderr.fileno(), 4096)
+        assert chunk, "the warm-up ended before its first line"
+        seen += chunk
+    deadline = time.monotonic() + BOUND
+    while not _children(process.pid) and time.monotonic() < deadline:  # the workers are spawned
+        time.sleep(0.05)
+    time.sleep(0.5)  # they are importing the library (a Ctrl-C there printed a traceback from each)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=BOUND)
+    assert process.returncode == 130, (process.returncode, err[-2000:])
+    assert b"Traceback" not in seen + out + err, (seen + err)[-3000:]
+
+
+def _children(pid: int) -> list[str]:
+    """The process ids of ``pid``'s children (Linux's /proc; none where it is missing)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as file:
+            return file.read().split()
+    except OSError:
+        return []

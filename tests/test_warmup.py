@@ -148,6 +148,9 @@ def test_a_pool_broken_by_a_dead_worker_fails_the_uses_left_without_raising(monk
         def submit(self, *args: object) -> None:
             raise cf.process.BrokenProcessPool("a worker died")
 
+        def shutdown(self, wait: bool = True) -> None:
+            pass
+
     monkeypatch.setattr(cf, "ProcessPoolExecutor", BrokenPool)
     seen: list[warmup.Outcome] = []
     outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)

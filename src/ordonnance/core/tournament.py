@@ -62,7 +62,6 @@ import concurrent.futures as cf
 import contextlib
 import itertools
 import math
-import multiprocessing
 import os
 import pickle
 import signal
@@ -75,6 +74,7 @@ import attrs
 import numpy as np
 
 from ordonnance.core import registry
+from ordonnance.core import pools
 from ordonnance.core.bots import Bot, has_choose
 from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping
 from ordonnance.core.simulate import MAX_GAMES as MAX_SIMULATE_GAMES, hooks_for, play_in_python, simulate
@@ -530,33 +530,20 @@ def _run_on(
         while True:
             # Our pool spawns its workers during submits; they inherit the
             # blocked Ctrl-C, so one pressed while they start reaches only us.
-            with _ctrl_c_held() if own_pool else contextlib.nullcontext():
+            with pools.ctrl_c_held() if own_pool else contextlib.nullcontext():
                 for chunk in itertools.islice(todo, max(in_flight - len(pending), 0)):
                     pending.add(executor.submit(_play_chunk, chunk))
             if not pending:
                 return
             # Wake up now and then: Ctrl-C may be delivered to another thread, and
             # only a main thread that runs Python code can raise KeyboardInterrupt.
-            done, pending = cf.wait(pending, timeout=0.25, return_when=cf.FIRST_COMPLETED)
+            done, pending = cf.wait(pending, timeout=pools.WAKE_SECONDS, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 yield future.result()
     finally:
         if not own_pool:
             for future in pending:
                 future.cancel()
-
-
-@contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold SIGINT back (it stays pending, then arrives) while the block runs."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def tournament(
@@ -773,13 +760,6 @@ def _sigterm_as_interruption() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _leave_ctrl_c_to_the_caller() -> None:
-    """In our pool's workers: ignore Ctrl-C, which a terminal sends to the whole
-    process group. The caller stops the tournament (cancelling what is left);
-    a worker finishes its chunk and exits quietly instead of printing a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _execute(
     chunks: Iterator[_Chunk], count: int, executor: ExecutorLike, workers: int | None
 ) -> Generator[_Counts, None, None]:
@@ -790,19 +770,10 @@ def _execute(
     if executor == "serial" or size <= 1:
         yield from _run_serial(chunks)
         return
-    # Spawned, not forked: forking a process that runs threads (a progress bar's
-    # monitor, a Dask client) can deadlock, and spawn behaves alike on every OS.
-    context = multiprocessing.get_context("spawn")
-    pool = cf.ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_leave_ctrl_c_to_the_caller)
+    pool = pools.spawn_pool(size)
     finished = False
     try:
         yield from _run_on(pool, chunks, own_pool=True, in_flight=4 * size)
         finished = True
     finally:
-        if not finished:
-            # Interrupted (Ctrl-C, an error, the caller stopped early): a chunk can
-            # take minutes (think NUMBA_DISABLE_JIT=1), so stop our workers now rather
-            # than wait for them. The pool has no public way to do that.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        pool.shutdown(wait=True)  # not cancel_futures: see _run_on
+        pools.stop(pool, finished)  # interrupted: a chunk can take minutes (think NUMBA_DISABLE_JIT=1)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
-import multiprocessing
 import os
 import pkgutil
 import time
@@ -28,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from ordonnance.core import registry
+from ordonnance.core import pools, registry
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.core.checks import shown
 
@@ -207,19 +206,21 @@ def warm_up(
     finished = set(outcomes)  # skipped ones count as finished: nothing waits for them
     workers = min(jobs, max(len(pending), 1))
     os.environ.setdefault("ORDONNANCE_NO_COMPILE_NOTICES", "1")  # inherited by the workers
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter each: no state shared
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    pool = pools.spawn_pool(workers)  # a fresh interpreter each: no state shared
+    done_all = False
+    try:
         running: dict[cf.Future[tuple[float, str | None]], int] = {}
         while pending or running:
-            for index in _ready(uses, pending, finished, busy=bool(running))[: workers - len(running)]:
-                pending.discard(index)
-                try:
-                    future = pool.submit(_run_in_worker, game, index)
-                except Exception as broken:  # a worker died earlier and took the pool with it
-                    future = cf.Future()
-                    future.set_exception(broken)
-                running[future] = index
-            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            with pools.ctrl_c_held():
+                for index in _ready(uses, pending, finished, busy=bool(running))[: workers - len(running)]:
+                    pending.discard(index)
+                    try:
+                        future = pool.submit(_run_in_worker, game, index)
+                    except Exception as broken:  # a worker died earlier and took the pool with it
+                        future = cf.Future()
+                        future.set_exception(broken)
+                    running[future] = index
+            done, _ = cf.wait(running, timeout=pools.WAKE_SECONDS, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 index = running.pop(future)
                 try:
@@ -230,6 +231,9 @@ def warm_up(
                 outcomes[index] = Outcome(uses[index], seconds, error)
                 if progress is not None:
                     progress(outcomes[index])
+        done_all = True
+    finally:
+        pools.stop(pool, done_all)  # Ctrl-C: the workers are stopped, not waited for
     return [outcomes[index] for index in range(len(uses))]
 
 
