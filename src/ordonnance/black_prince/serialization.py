@@ -20,8 +20,16 @@ history is refused, saying where.
 
 A save of version 1 is the snapshot alone, with ``rules``, ``seed`` and the
 position's keys at the top level. It still loads, checked by the invariants every
-reachable position keeps (:func:`check_reachable`); its game's history starts at
-that position, which its next save keeps as ``start``.
+reachable position keeps (:func:`check_reachable`: the cards, the table, the
+battle flags, the turn order, the cards placed per turn, the waiting seat's
+refilled hand) and by the seed's deal: each deck what the shuffle of ``seed``
+leaves after the cards drawn, each hand in the order drawn, the first seat the
+coin's, and ``rng`` the stream's state some breakthroughs after the deal. With no
+history it cannot show more (the order of a discard pile, or an advantage table
+that would have changed a fight, is taken as saved). Its game's history starts at
+that position, which its next save keeps as ``start``; a ``start`` (also a game
+sampled from a view, whose hidden cards are not its seed's deal) is checked by
+:func:`check_reachable`.
 
 >>> from ordonnance.black_prince import Game, Rules
 >>> game = Game.new(Rules(), seed=3)
