@@ -23,6 +23,8 @@ from ordonnance.errors import InvalidGameStateError
 
 #: A nightly run sets this higher (the seeds of played games per rules).
 GAMES = int(os.environ.get("ORDONNANCE_SAVE_GAMES", "6"))
+#: Mutants tried per save (of a few thousand each: every place, every JSON type); a nightly run sets more.
+MUTANTS = int(os.environ.get("ORDONNANCE_SAVE_MUTANTS", "500"))
 #: One value of every JSON type, and ints just outside the fields' ranges.
 EVERY_TYPE: list[Any] = [None, True, False, 0, -1, 1, 7, 2**64, 1.5, "x", "Battle", "Knights 3", [], [0], {}, {"a": 1}]
 RULES = [
@@ -208,7 +210,8 @@ def test_mutated_saves_are_refused_or_load_as_a_position_play_reaches() -> None:
             games = list(played(rules, seed))
             for game in rng.sample(games, min(2, len(games))):
                 for original, version in ((json.loads(game.to_json()), 2), (old_save(game), 1)):
-                    for data in _mutants(original, rng):
+                    mutants = list(_mutants(original, rng))
+                    for data in rng.sample(mutants, min(MUTANTS, len(mutants))):
                         tried += 1
                         try:
                             loaded = load(data)
@@ -227,4 +230,4 @@ def test_mutated_saves_are_refused_or_load_as_a_position_play_reaches() -> None:
     print(f"\nmutated saves: {tried} tried, {refused} refused, {verified} loaded and verified; version 1 saves "
           f"loaded as another game keeping every checked rule: {other_rules} with other rules (an advantage "
           f"table, a turn limit), {unproven} in another position")
-    assert tried == refused + verified + other_rules + unproven and unproven < 0.01 * tried
+    assert tried == refused + verified + other_rules + unproven and unproven <= 0.01 * tried
