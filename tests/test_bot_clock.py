@@ -262,12 +262,26 @@ def test_a_round_stops_when_its_play_runs_fewer_deals_than_asked(monkeypatch: py
     assert clock.HalvingClock(None).run_round(play, 1, 10**6, 1) == 7
 
 
-def test_without_a_limit_a_round_runs_at_once_and_the_clock_is_never_out() -> None:
+def test_without_a_limit_a_round_runs_all_its_deals_in_slices_and_the_clock_is_never_out() -> None:
     untimed = clock.HalvingClock(None, start=0.0)
     assert untimed.deadline == math.inf and not untimed.out()
     calls: list[tuple[int, int]] = []
     assert untimed.run_round(lambda first, count: calls.append((first, count)) or count, 5, 321, 3) == 321
-    assert calls == [(0, 321)]
+    assert calls[0] == (0, clock.FIRST_SLICE) and len(calls) > 1  # slices: Ctrl-C is seen between them
+    assert all(first == sum(c for _, c in calls[:i]) for i, (first, _) in enumerate(calls))  # each where the last ended
+    assert sum(c for _, c in calls) == 321
+    assert all(b <= clock.CHUNK_GROWTH * a for (_, a), (_, b) in zip(calls, calls[1:-1]))
+
+
+def test_an_untimed_round_stops_where_its_own_bound_stops_it() -> None:
+    calls: list[tuple[int, int]] = []
+
+    def play(first: int, count: int) -> int:  # a work budget that runs out at deal 100
+        calls.append((first, count))
+        return max(0, min(count, 100 - first))
+
+    assert clock.untimed(play, 10_000) == 100
+    assert calls[-1][0] + calls[-1][1] > 100 and len(calls) <= 3
 
 
 def test_work_shares_survive_chunking(monkeypatch: pytest.MonkeyPatch, fake: FakeClock) -> None:

@@ -159,3 +159,93 @@ def _children(pid: int) -> list[str]:
             return file.read().split()
     except OSError:
         return []
+
+
+def _interrupted(run: Any, started: threading.Event) -> None:
+    """Run ``run()`` while a thread sends SIGINT once ``started`` is set; it must raise KeyboardInterrupt."""
+    def interrupt() -> None:
+        if started.wait(BOUND):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores Ctrl-C
+    try:
+        sender = threading.Thread(target=interrupt, daemon=True)
+        sender.start()
+        with pytest.raises(KeyboardInterrupt):
+            run()
+        sender.join(BOUND)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+SEARCHES = {
+    "ordonnance MonteCarlo": lambda: od.bots.MonteCarlo(seed=1, rollouts=1_000_000),
+    "ordonnance ISMCTS halving": lambda: od.bots.ISMCTS(seed=1, iterations=10_000_000),
+    "shinobi MonteCarlo": lambda: shinobi.bots.MonteCarlo(seed=1, rollouts=1_000_000),
+    "black-prince MonteCarlo": lambda: bp.bots.MonteCarlo(seed=1, rollouts=1_000_000),
+}
+
+
+@pytest.mark.parametrize("name", SEARCHES)
+def test_ctrl_c_stops_a_search_of_any_budget(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search's rounds run in slices (``core.clock.untimed``); Ctrl-C is seen between them."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("KeyboardInterrupt is raised in the main thread only")
+    from ordonnance.core import clock
+
+    bot = SEARCHES[name]()
+    game = MODULES[name.split()[0]].Game.new(seed=2)
+    view = game.view(game.current_player)
+    bot.warm_up(view)  # compiled before the clock of the test starts
+    started, handed, planned = threading.Event(), [0], [0]
+    untimed = clock.untimed
+
+    def counted(play: Any, most: int) -> int:
+        def play_counted(first: int, count: int) -> int:
+            started.set()
+            handed[0] += count
+            return int(play(first, count))
+
+        planned[0] += most
+        return untimed(play_counted, most)
+
+    monkeypatch.setattr(clock, "untimed", counted)
+    _interrupted(lambda: bot.choose(view), started)
+    assert 0 < handed[0] < planned[0]  # stopped between two slices, long before the end
+
+
+def test_ctrl_c_stops_an_untimed_ucb_search_and_the_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("KeyboardInterrupt is raised in the main thread only")
+    from ordonnance import _ismcts, odds
+
+    game = od.Game.new(seed=3)
+    view = game.view(game.current_player)
+    bot = od.bots.ISMCTS(seed=1, iterations=10_000_000, root="ucb")
+    bot.warm_up(view)
+    started, steps = threading.Event(), [0]
+    iterate = _ismcts.iterate
+
+    def counted(*args: Any) -> int:
+        started.set()
+        steps[0] += 1
+        return int(iterate(*args))
+
+    monkeypatch.setattr(_ismcts, "iterate", counted)
+    _interrupted(lambda: bot.choose(view), started)
+    assert 0 < steps[0] < 10_000_000 // _ismcts.UNTIMED_BATCH
+
+    for _ in range(8):
+        game.apply(game.legal_actions()[0])
+    od.territory_odds(game, 1, samples=100, max_exact=0)  # compiled first (territory 0 is decided)
+    started, drawn = threading.Event(), [0]
+    sample = odds._sample
+
+    def counted_samples(*args: Any) -> Any:
+        started.set()
+        drawn[0] += args[8]
+        return sample(*args)
+
+    monkeypatch.setattr(odds, "_sample", counted_samples)
+    _interrupted(lambda: od.territory_odds(game, 1, samples=odds.MAX_SAMPLES, max_exact=0), started)
+    assert 0 < drawn[0] < odds.MAX_SAMPLES

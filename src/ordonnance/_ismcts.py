@@ -118,6 +118,8 @@ DEFAULT_ITERATIONS = 2_000
 MAX_ITERATIONS = 10_000_000
 #: Iterations between two looks at the clock under a ``time_limit`` with ``root="ucb"``.
 BATCH = 32
+#: Iterations of one step of an untimed UCB search (about 0.1 s).
+UNTIMED_BATCH = 4096
 #: The default exploration constant of UCB1 (rewards lie in about 0..1).
 DEFAULT_EXPLORATION = 0.7
 #: The default progressive widening (see ISMCTS).
@@ -748,7 +750,7 @@ class _Run:
         s = self.setup
         done = 0
         while done < budget:
-            step = budget - done if clock.limit is None else min(BATCH, budget - done)
+            step = min(BATCH if clock.limit is not None else UNTIMED_BATCH, budget - done)  # Ctrl-C between steps
             self._room(step)
             done += iterate(s.cfg, s.position, self.tree, done, step, self.seed, self.knobs)
             if clock.out():

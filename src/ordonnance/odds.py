@@ -84,6 +84,7 @@ from ordonnance.game import Game
 from ordonnance.territory import Territory
 from ordonnance.view import PlayerView
 from ordonnance.core.checks import shown
+from ordonnance.core.clock import untimed
 
 __all__ = ["Odds", "territory_odds", "DEFAULT_SAMPLES", "DEFAULT_MAX_EXACT", "MAX_SAMPLES", "MAX_EXACT_LIMIT"]
 
@@ -253,25 +254,25 @@ def _sample(
     order: npt.NDArray[np.int64],
     slot_player: npt.NDArray[np.int64],
     viewer_first: int,
-    unseen_cards: npt.NDArray[np.int64],
+    buf: npt.NDArray[np.int64],
     known_cards: npt.NDArray[np.int64],
     samples: int,
-    seed: np.uint64,
+    state: np.uint64,
     wins: npt.NDArray[np.int64],
-) -> None:
-    """``samples`` random joint completions; counts each winner in ``wins``.
+) -> np.uint64:
+    """``samples`` random joint completions; counts each winner in ``wins``, and returns the
+    generator's state after them.
 
-    Opponents' slots draw uniformly without replacement from
-    ``unseen_cards``; the viewer's slots (from ``viewer_first``) from the
-    rest of them plus ``known_cards``.
+    Opponents' slots draw uniformly without replacement from the unseen cards ``buf``
+    (which it shuffles in place); the viewer's slots (from ``viewer_first``) from the rest of
+    them plus ``known_cards``. Calls that go on with the returned state and the same ``buf``
+    draw what one call for all their samples would.
     """
     slots = slot_player.shape[0]
-    nu = unseen_cards.shape[0]
+    nu = buf.shape[0]
     nk = known_cards.shape[0]
     armies = partial.copy()
-    buf = unseen_cards.copy()
     pool = np.empty(nu + nk, np.int64)
-    state = seed
     for _ in range(samples):
         left = nu
         s = 0
@@ -301,6 +302,7 @@ def _sample(
                 armies[p, lengths[p] + _slot_index(s, slot_player)] = card
                 s += 1
         wins[_leaf_winner(n, armies, order)] += 1
+    return state
 
 
 # --------------------------------------------------------------------- public
@@ -394,9 +396,16 @@ def territory_odds(
     wins = np.zeros(n, np.int64)
     unseen_cards = np.repeat(np.arange(MAX_MASK + 1, dtype=np.int64), info.unseen)
     known_cards = np.repeat(np.arange(MAX_MASK + 1, dtype=np.int64), info.known)
+    state = np.uint64(seed)
+
+    def draw(first: int, count: int) -> int:  # slices of samples: Ctrl-C is seen between them
+        nonlocal state
+        state = np.uint64(_sample(n, partial, lengths, order, slot_player, viewer_first, unseen_cards, known_cards,
+                                  count, state, wins))  # fmt: skip (numba hands a uint64 back as an int)
+        return count
+
     with np.errstate(over="ignore"):  # the 64-bit generator wraps around without the JIT
-        _sample(n, partial, lengths, order, slot_player, viewer_first, unseen_cards, known_cards,
-                samples, np.uint64(seed), wins)  # fmt: skip
+        untimed(draw, samples)
     probabilities = tuple(float(w) / samples for w in wins)
     stderr = tuple(math.sqrt(max(x * (1.0 - x), 0.0) / samples) for x in probabilities)
     return Odds(t, probabilities, False, samples, stderr, 0)

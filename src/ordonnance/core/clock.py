@@ -9,8 +9,10 @@ before the search translates the view into its kernel's arrays (so that setup
 counts), plans to spend :data:`PLANNED_SHARE` of the limit, gives each round an
 equal share of what is left, and runs a round in chunks sized by the speed
 measured so far (:meth:`HalvingClock.run_round`). Without a limit a round runs
-its whole budget in one call, so a fixed budget gives the same search whether
-or not a clock could have cut it.
+its whole budget in slices of about a tenth of a second (:func:`untimed`), the
+same deals as one call would run, so a fixed budget gives the same search
+whether or not a clock could have cut it, and Ctrl-C stops a search of any
+budget between two slices.
 
 >>> from ordonnance.core.clock import HalvingClock
 >>> untimed = HalvingClock(None)
@@ -41,6 +43,31 @@ PLANNED_SHARE = 0.97
 #: The most a chunk of a round under a time limit may grow over the chunk before it
 #: (:meth:`HalvingClock.run_round`).
 CHUNK_GROWTH = 4
+
+
+#: Seconds a slice of an untimed round aims at: Ctrl-C is seen between slices.
+UNTIMED_SECONDS = 0.1
+#: The first slice of an untimed round, in deals (it measures their speed).
+FIRST_SLICE = 64
+
+
+def untimed(play: Callable[[int, int], int], most: int) -> int:
+    """``play(first, count)`` over deals ``0 .. most - 1`` in slices of about
+    :data:`UNTIMED_SECONDS` each (sized from the speed so far, each at most
+    :data:`CHUNK_GROWTH` times the one before), returning how many ran. The deals are the
+    same as one ``play(0, most)`` would run (``first`` tells each slice where it starts);
+    between slices Python code runs, so Ctrl-C stops a search of any budget at once."""
+    done, chunk = 0, min(most, FIRST_SLICE)
+    while done < most:
+        start = time.perf_counter()
+        ran = play(done, chunk)
+        done += ran
+        if ran < chunk:  # a bound of its own (a work budget) ended the round
+            break
+        spent = time.perf_counter() - start
+        fit = int(ran * UNTIMED_SECONDS / spent) if spent > 0 else CHUNK_GROWTH * chunk
+        chunk = min(most - done, max(1, min(CHUNK_GROWTH * chunk, fit)))
+    return done
 
 
 class HalvingClock:
@@ -76,7 +103,7 @@ class HalvingClock:
         speed judged on cheaper deals (another round's actions, or a moment the machine ran
         faster) does not plan one long chunk that overruns the decision."""
         if self.limit is None:
-            return play(0, most)
+            return untimed(play, most)
         now = time.perf_counter()
         round_end = now + max(0.0, self.deadline - now) / rounds_left
         done = 0
