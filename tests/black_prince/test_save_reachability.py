@@ -121,7 +121,28 @@ def _unreachable_cases() -> list[tuple[str, dict[str, Any], str]]:
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "data", "reason"), _unreachable_cases(), ids=lambda v: v if isinstance(v, str) else "")
+def _battle_flag_cases() -> list[tuple[str, dict[str, Any], str]]:
+    """A foot unit marked as moved, and contact for a unit no enemy ever faced (before any fight)."""
+    moved = contact = None
+    for seed in range(60):
+        for game in played(bp.Rules(armies=("French", "Burgundian")), seed):
+            if game.phase != "battle" or game.battle_state()[3]:
+                continue
+            p, data = game.current_player, old_save(game)
+            for c in range(6):
+                unit = game.cell(bp.front_row(p), c)
+                if unit is None or unit.type is None:
+                    continue
+                if moved is None and not unit.type.is_mounted:
+                    moved = {**data, "moved": [i == c for i in range(6)]}, rf"moved\[{c}\] is set but"
+                if contact is None and not data["contact"][c]:
+                    contact = {**data, "contact": [f or i == c for i, f in enumerate(data["contact"])]}, rf"contact\[{c}\] is set but no enemy"
+        if moved and contact:
+            return [("a foot unit moved in a battle", *moved), ("contact no enemy gave", *contact)]
+    raise AssertionError("no battle with a foot unit and a unit out of contact in 60 games")
+
+
+@pytest.mark.parametrize(("name", "data", "reason"), _unreachable_cases() + _battle_flag_cases(), ids=lambda v: v if isinstance(v, str) else "")
 def test_a_position_the_engine_cannot_reach_is_refused_saying_why(name: str, data: dict[str, Any], reason: str) -> None:
     assert data["hands"] is not None  # every case starts from a save the engine wrote
     with pytest.raises(InvalidGameStateError, match=reason):

@@ -778,6 +778,10 @@ def _check_consistent(game: Game) -> None:
                 raise fail(f"contact[{c}] is not set though an enemy unit is opposite")
             if (game._contact[c] or game._moved[c]) and unit is None and not game._fought:
                 raise fail(f"contact[{c}] or moved[{c}] is set on an empty cell before any fight")
+            if game._moved[c] and unit is not None and (unit.type is None or not unit.type.is_mounted):
+                raise fail(f"moved[{c}] is set but {unit} stands there: only mounted units move in a battle")
+            if game._contact[c] and unit is not None and not (game._fought or game._moved[c] or game._enemy_near(p, c)):
+                raise fail(f"contact[{c}] is set but no enemy unit was ever opposite {unit} (none has fallen, it has not moved)")
         if any(game._attacked) != game._fought:
             raise fail(f"fought is {game._fought} but attacked is {game._attacked}: fought says whether a unit has attacked")
         for c in range(COLUMNS):
