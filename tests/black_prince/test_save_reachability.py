@@ -252,3 +252,8 @@ def test_mutated_saves_are_refused_or_load_as_a_position_play_reaches() -> None:
           f"loaded as another game keeping every checked rule: {other_rules} with other rules (an advantage "
           f"table, a turn limit), {unproven} in another position")
     assert tried == refused + verified + other_rules + unproven and unproven <= 0.01 * tried
+
+
+def test_deeply_nested_text_is_the_saves_error() -> None:
+    with pytest.raises(InvalidGameStateError, match="nested deeper"):
+        bp.Game.from_json("[" * 100_000 + "]" * 100_000)
