@@ -10,7 +10,6 @@ turns and hands.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,11 +19,12 @@ import pytest
 from ordonnance import black_prince as bp
 from ordonnance.black_prince.conformance import check_invariants
 from ordonnance.errors import InvalidGameStateError
+from tests.hostile.values import SCALE
 
-#: A nightly run sets this higher (the seeds of played games per rules).
-GAMES = int(os.environ.get("ORDONNANCE_SAVE_GAMES", "6"))
-#: Mutants tried per save (of a few thousand each: every place, every JSON type); a nightly run sets more.
-MUTANTS = int(os.environ.get("ORDONNANCE_SAVE_MUTANTS", "500"))
+#: The seeds of played games per rules (``HOSTILE_SCALE`` multiplies it for a nightly run).
+GAMES = 6 * SCALE
+#: Mutants tried per save (of a few thousand each: every place, every JSON type).
+MUTANTS = 500 * SCALE
 #: One value of every JSON type, and ints just outside the fields' ranges.
 EVERY_TYPE: list[Any] = [None, True, False, 0, -1, 1, 7, 2**64, 1.5, "x", "Battle", "Knights 3", [], [0], {}, {"a": 1}]
 RULES = [
