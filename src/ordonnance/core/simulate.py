@@ -47,11 +47,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance.core import jit, registry
+from ordonnance.core import jit, registry, rng
 from ordonnance.core.bots import seeded_copies
 from ordonnance.core.checks import flag, is_integer, shown
 from ordonnance.core.play import check_players, play_to_the_end
-from ordonnance.core.rng import _GAMMA
 from ordonnance.core.seeds import SEED_LIMIT, own_seed, wrapping
 from ordonnance.core.summary import Summary
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
@@ -341,7 +340,7 @@ def _seeds(seed: int, games: int, own: Sequence[int]) -> tuple[npt.NDArray[np.ui
     def fill(start: int, stop: int) -> None:
         with wrapping():
             # SplitMix64's state after ``start`` outputs: the seed plus ``start`` steps of its gamma.
-            jit.stream(np.uint64((seed + start * _GAMMA) % SEED_LIMIT), seeds[start:stop])
+            jit.stream(np.uint64(rng.skipped(seed, start)), seeds[start:stop])
             jit.mix_bot_seeds(seeds[start:stop], mine, per_game[start:stop])
 
     in_chunks(games, fill)
