@@ -4,6 +4,7 @@ observations, resampling, IS-MCTS and bots across the two libraries."""
 from __future__ import annotations
 
 import os
+import pickle
 import random
 from typing import Any
 
@@ -124,6 +125,22 @@ def test_a_clone_is_the_same_state_and_plays_on_alone(params: dict[str, Any]) ->
 def test_a_fixed_deal_is_game_new_of_its_seed_and_has_no_chance_node() -> None:
     state = ops.load(Rules(players=3), seed=42).new_initial_state()
     assert not state.is_chance_node() and state.game() == od.Game.new(Rules(players=3), seed=42)
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=IDS)
+def test_the_game_type_says_whether_chance_nodes_occur(params: dict[str, Any]) -> None:
+    """A fixed deal is deterministic, a dealt one explicitly stochastic: the type of the game
+    built from those parameters (and of its copies) says which, as its states show."""
+    game = pyspiel.load_game("python_ordonnance", params)
+    rng = random.Random(0)
+    state, chance_seen = game.new_initial_state(), False
+    while not state.is_terminal():
+        chance_seen = chance_seen or state.is_chance_node()
+        state.apply_action(_random_step(state, rng))
+    expected = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance_seen else pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert chance_seen == (ops.rules_of(params)[1] is None)
+    for copy in (game, pickle.loads(pickle.dumps(game)), state.get_game()):
+        assert copy.get_type().chance_mode == expected
 
 
 def test_the_game_describes_itself() -> None:

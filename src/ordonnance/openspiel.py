@@ -25,7 +25,13 @@ with no chance nodes.
 top card first, whose outcome is the card's mask (1..31) with probability
 copies left / cards left. Every order of the deck is then as likely as under
 ``Game.new``; the first ``5 * players`` cards are dealt round-robin and the
-rest is the draw pile, as in the engine.
+rest is the draw pile, as in the engine. No later event is random (the
+draws come from that pile), so with a ``seed`` there is no chance node at
+all and the game's ``get_type().chance_mode`` is ``DETERMINISTIC``; with
+``seed=-1`` it is ``EXPLICIT_STOCHASTIC``. OpenSpiel registers one type per
+name (``pyspiel.registered_games()`` shows the default parameters',
+``EXPLICIT_STOCHASTIC``), but a game's own type is the one it was built
+with, so ``game.get_type()`` tells the truth for every parameter set.
 
 **Actions** are :mod:`ordonnance.rl`'s 161 indices (plays, claims, the pass;
 :func:`ordonnance.rl.action_index`). **Returns**: +1 to the winner, -1 to
@@ -280,7 +286,7 @@ class OrdonnanceGame(_GameBase):  # type: ignore[misc]
             utility_sum=None,
             max_game_length=setup.deck + _max_decisions(n),
         )
-        super().__init__(_GAME_TYPE, info, dict(key))
+        super().__init__(_GAME_TYPE if setup.seed is None else _FIXED_DEAL_TYPE, info, dict(key))
         self._shared = setup
 
     @property
@@ -704,20 +710,27 @@ class OpenSpielBot:
 
 
 if _IMPORT_ERROR is None:
-    _GAME_TYPE = pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Python Ordonnance (the ordonnance library)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=MAX_PLAYERS,
-        min_num_players=MIN_PLAYERS,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=_DEFAULTS,
-    )
+
+    def _game_type(chance_mode: Any) -> Any:
+        return pyspiel.GameType(
+            short_name=SHORT_NAME,
+            long_name="Python Ordonnance (the ordonnance library)",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=chance_mode,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.GENERAL_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=MAX_PLAYERS,
+            min_num_players=MIN_PLAYERS,
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification=_DEFAULTS,
+        )
+
+    #: The registered type, the default parameters': the deal is by chance nodes.
+    _GAME_TYPE = _game_type(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
+    # A fixed deal (seed >= 0) has no chance node: those games report it (the registered type is the default's).
+    _FIXED_DEAL_TYPE = _game_type(pyspiel.GameType.ChanceMode.DETERMINISTIC)
     pyspiel.register_game(_GAME_TYPE, OrdonnanceGame)
