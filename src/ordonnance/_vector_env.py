@@ -187,6 +187,11 @@ class VectorEnv(_GymVectorEnv):
             return vector
         return {"observation": vector, "action_mask": self.batch.legal_action_mask().astype(np.int8)}
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._every_env.flags.writeable = False  # pickling keeps an array's data, not its flags
+        self._no_env.flags.writeable = False
+
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
 

@@ -381,5 +381,10 @@ class Batch:
             game.apply(action_from_index(a))
         return game
 
+    def __getstate__(self) -> dict[str, object]:
+        """The batch without bk.step's machine code, which does not pickle (found again at the
+        next step), nor its read-only views, which are kept by their arrays' ids (made again)."""
+        return {**self.__dict__, "_step_entry": None, "_views": {}}
+
     def __repr__(self) -> str:
         return f"Batch({self.games}, {self._rules!r}, opponent={self._opponent!r})"

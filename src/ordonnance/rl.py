@@ -494,11 +494,25 @@ class _KernelGame:
                                 self.mask, self.scratch)  # fmt: skip
         # Through numba's dispatcher a step would type its record first (about a tenth of a
         # step): call the machine code (found by an illegal action, which changes nothing).
+        self._find_entries()
+
+    def _find_entries(self) -> None:
         self._step: Callable[..., int] = (
             compiled_entry(ek.step, self.arrays, NUM_ACTIONS, 0, -1) if _JIT else partial(_kernel_call, ek.step)
         )
         self._start: Callable[..., object] | None = None  # ek.start's machine code, found at the first deal
         self._look: Callable[..., object] | None = None  # ek.look's, found at the first look
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The game without numba's machine code, which does not pickle (found again on unpickling)."""
+        state = self.__dict__.copy()
+        for entry in ("_step", "_start", "_look"):
+            del state[entry]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._find_entries()
 
     @property
     def current_player(self) -> int:
