@@ -90,6 +90,20 @@ def _env() -> Any:
     return environment
 
 
+def _parallel_env() -> Any:
+    from ordonnance.black_prince.pettingzoo import parallel_env
+
+    environment = parallel_env()
+    environment.reset(seed=1)
+    return environment
+
+
+def _first_legal_index() -> int:
+    """The first legal action index of player_0, who acts first in the deal of seed 1."""
+    mask = _env().infos["player_0"]["action_mask"]
+    return int(mask.argmax())
+
+
 def _env_method(method: str) -> Callable[..., Any]:
     """``method`` of a fresh environment, reset (so that a call that changes it changes no other)."""
     return lambda *args, **kwargs: getattr(_env(), method)(*args, **kwargs)
@@ -180,8 +194,15 @@ except pytest.skip.Exception:  # pragma: no cover - without the "rl" extra
     pass
 else:
     TARGETS += [
-        Target("pettingzoo.env", bpz.env, (RULES,), {"render_mode": "ansi", "max_steps": 5},
+        Target("pettingzoo.env", bpz.env, (RULES,), {"render_mode": "ansi", "max_steps": 5, "observation": "box"},
                ok={0: NONE, "render_mode": NONE, "max_steps": NONE | HUGE}),  # fmt: skip
+        Target("pettingzoo.parallel_env", bpz.parallel_env, (RULES,), {"render_mode": "ansi", "max_steps": 5, "observation": "box"},
+               ok={0: NONE, "render_mode": NONE, "max_steps": NONE | HUGE}),  # fmt: skip
+        Target("pettingzoo.observation_layout", bpz.observation_layout, (2,)),
+        Target("parallel_env.reset", lambda seed, options: _parallel_env().reset(seed=seed, options=options), (3, {}),
+               ok={0: NONE, 1: NONE | {"dict"}}),
+        Target("parallel_env.step", lambda actions: _parallel_env().step(actions), ({"player_0": _first_legal_index()},)),
+        Target("parallel_env.observation_space", lambda agent: _parallel_env().observation_space(agent), ("player_1",)),
         Target("env.reset", _env_method("reset"), (), {"seed": 3, "options": {}}, ok={"seed": NONE, "options": NONE | {"dict"}}),
         Target("env.observe", _env_method("observe"), ("player_0",)),
         Target("env.action_space", _env_method("action_space"), ("player_1",)),

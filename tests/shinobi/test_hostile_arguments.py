@@ -100,6 +100,18 @@ def _env() -> Any:
     return environment
 
 
+def _parallel_env() -> Any:
+    """A PettingZoo parallel environment of three players, reset to the deal of seed 5."""
+    environment = rl.parallel_env(Rules(players=3))
+    environment.reset(seed=5)
+    return environment
+
+
+_FIRST = Game.new(Rules(players=3), seed=5)
+#: A legal step of that parallel environment: the first legal action of the seat to act.
+_PARALLEL_ACTIONS = {f"player_{_FIRST.current_player}": _FIRST.legal_actions()[0].code}
+
+
 def _bot_choose(kind: Callable[[], Any]) -> Callable[..., Any]:
     return lambda view: kind().choose(view)
 
@@ -174,8 +186,17 @@ TARGETS = [
     Target("rl.observation_size", rl.observation_size, (3,)),
     Target("rl.encode_view", rl.encode_view, (VIEW,)),
     Target("rl.action_mask", rl.action_mask, (VIEW,)),
-    Target("rl.env", rl.env, (), {"rules": Rules(players=3), "render_mode": "ansi", "max_steps": 50},
+    Target("rl.env", rl.env, (), {"rules": Rules(players=3), "render_mode": "ansi", "max_steps": 50, "observation": "box"},
            ok={"rules": NONE, "render_mode": NONE, "max_steps": NONE | {"2**64", "10**5000"}}),
+    Target("rl.parallel_env", rl.parallel_env, (),
+           {"rules": Rules(players=3), "render_mode": "ansi", "max_steps": 50, "observation": "box"},
+           ok={"rules": NONE, "render_mode": NONE, "max_steps": NONE | {"2**64", "10**5000"}}),
+    Target("rl.observation_layout", rl.observation_layout, (3,)),
+    Target("rl.parallel_env().reset", lambda seed, options: _parallel_env().reset(seed=seed, options=options), (3, {}),
+           ok={0: NONE, 1: NONE | {"dict"}}),
+    Target("rl.parallel_env().step", lambda actions: _parallel_env().step(actions), (_PARALLEL_ACTIONS,)),
+    Target("rl.parallel_env().observation_space", lambda agent: _parallel_env().observation_space(agent), ("player_0",)),
+    Target("rl.parallel_env().action_space", lambda agent: _parallel_env().action_space(agent), ("player_0",)),
     Target("rl.env().reset", lambda seed: _env().reset(seed=seed), (3,), ok={0: NONE}),
     Target("rl.env().observe", lambda agent: _env().observe(agent), ("player_0",)),
     Target("rl.env().action_space", lambda agent: _env().action_space(agent), ("player_0",)),

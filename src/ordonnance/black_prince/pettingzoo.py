@@ -1,4 +1,4 @@
-"""Black Prince as a PettingZoo AEC environment with action masks (the optional "rl" extra).
+"""Black Prince as PettingZoo AEC and parallel environments with action masks (the optional "rl" extra).
 
 This module imports without PettingZoo (the encoders need NumPy only);
 building an environment without the extra raises :class:`ImportError` with
@@ -16,6 +16,10 @@ Usage::
         action = None if terminated or truncated else game_env.action_space(agent).sample(mask)
         game_env.step(action)
 
+:func:`parallel_env` is the same game as a PettingZoo ``ParallelEnv``
+(:class:`~ordonnance.core.parallel.TurnBasedParallelEnv`: the agent to act plays,
+the other's action is ignored).
+
 **Actions.** :data:`NUM_ACTIONS` = 117 discrete actions, by hand slot and column:
 
 =========  ========================================================
@@ -32,15 +36,39 @@ index      action
 =========  ========================================================
 
 Equal cards in two hand slots are the same action: both slots are marked
-legal. **Observations** (:func:`encode_view`, :data:`OBSERVATION_SIZE`
-numbers, built from the observer's view only) put the observer's rows at the
-bottom: rows in the order enemy back, enemy front, own front, own back, each
-cell as 10 numbers (occupied, type one-hot, strength / 3); then the own hand
-(6 slots of 11: present, Battle, type one-hot, strength / 3); then both
-discard piles by type (own first; 8 types and Battle, each count / 10); the
-battle flags (attacked, moved, contact by column) and fought; the phase
-one-hot; whether the observer decides; hand and deck sizes and routs (own
-first); turn / max turns. **Rewards**: 0 until the end, then +1 / -1, 0 for a draw.
+legal.
+
+**Observations.** ``{"observation": float32 vector, "action_mask": int8 vector}``
+(``observation="dict"``, the default), or the vector alone (``observation="box"``;
+the mask is then ``infos[agent]["action_mask"]``, there in both forms). The vector
+(:func:`encode_view`, :data:`OBSERVATION_SIZE` numbers) is built from the
+observer's view only and puts the observer's rows at the bottom. In order
+(:func:`observation_layout`):
+
+==================  ======  ========================================================
+field               length  value
+==================  ======  ========================================================
+enemy_back          60      6 cells of 10: occupied, strength / 3, type one-hot (8)
+enemy_front         60      the same, for the enemy's front row
+own_front           60      the same, for the observer's front row
+own_back            60      the same, for the observer's back row
+hand                66      6 slots of 11: present, Battle, strength / 3, type one-hot
+own_discards        9       the observer's discard pile: count / 10 of each type, Battle
+enemy_discards      9       the same, for the enemy's pile
+attacked            6       the battle's flags by column: attacked
+moved               6       moved
+contact             6       in contact
+fought              1       1 once a fight took place this battle
+phase               4       one-hot: place, choose, battle, over
+deciding            1       1 when the observer is to decide
+own_counts          3       the observer's hand / 6, deck / 25, routs / 6
+enemy_counts        3       the same, for the enemy
+turn                1       turn / max turns
+==================  ======  ========================================================
+
+:meth:`BlackPrinceEnv.state` is the global state: both seats' vectors, seat 0's
+first, so both hands (for centralised critics only). **Rewards**: 0 until the
+end, then +1 / -1, 0 for a draw.
 """
 
 from __future__ import annotations
@@ -68,13 +96,15 @@ from ordonnance.black_prince.cards import TroopType
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.errors import IllegalActionError, OrdonnanceTypeError
+from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, check_action_index, wrapped
 from ordonnance.core.checks import shown
+from ordonnance.core.parallel import TurnBasedParallelEnv
 
 __all__ = [
     "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
-    "BlackPrinceEnv", "env", "raw_env",
+    "BlackPrinceEnv", "env", "raw_env", "observation_layout", "parallel_env",
 ]  # fmt: skip
 
 _PLACE, _BEHIND, _MOVE, _BATTLE, _END_TURN, _RIDE, _FIGHT, _END_BATTLE = 0, 36, 72, 84, 85, 86, 98, 116
@@ -86,6 +116,25 @@ _SLOT = 3 + _TYPES  # present, battle, strength, type one-hot
 #: Length of the observation vector.
 OBSERVATION_SIZE = 24 * _CELL + 6 * _SLOT + 2 * (_TYPES + 1) + 3 * 6 + 1 + 4 + 1 + 6 + 1
 _PHASES = ("place", "choose", "battle", "over")
+
+
+def observation_layout(players: int = 2) -> tuple[tuple[str, int], ...]:
+    """The fields of :func:`encode_view`'s vector: (name, length), in order (``players`` is always 2).
+
+    >>> from ordonnance.black_prince.pettingzoo import OBSERVATION_SIZE, observation_layout
+    >>> observation_layout()[:2]
+    (('enemy_back', 60), ('enemy_front', 60))
+    >>> sum(length for _, length in observation_layout()) == OBSERVATION_SIZE
+    True
+    """
+    checks.integer(players, "players", low=2, high=2, error=InvalidRulesError)
+    row = 6 * _CELL
+    return (
+        ("enemy_back", row), ("enemy_front", row), ("own_front", row), ("own_back", row),
+        ("hand", 6 * _SLOT), ("own_discards", _TYPES + 1), ("enemy_discards", _TYPES + 1),
+        ("attacked", 6), ("moved", 6), ("contact", 6), ("fought", 1), ("phase", len(_PHASES)),
+        ("deciding", 1), ("own_counts", 3), ("enemy_counts", 3), ("turn", 1),
+    )  # fmt: skip
 
 
 def action_index(action: Action, view: PlayerView) -> int:
@@ -232,6 +281,20 @@ class BlackPrinceEnv(GameAEC):
 raw_env = BlackPrinceEnv
 
 
-def env(rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None) -> Any:
-    """A PettingZoo AEC environment of Black Prince in PettingZoo's ``OrderEnforcingWrapper``."""
-    return wrapped(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps))
+def env(
+    rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None, observation: str = "dict"
+) -> Any:
+    """A PettingZoo AEC environment of Black Prince in PettingZoo's ``OrderEnforcingWrapper``.
+
+    ``observation`` is ``"dict"`` (vector and mask) or ``"box"`` (the vector alone; the
+    mask in ``infos[agent]["action_mask"]``)."""
+    return wrapped(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
+
+
+def parallel_env(
+    rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None, observation: str = "dict"
+) -> TurnBasedParallelEnv:
+    """Black Prince as a PettingZoo ``ParallelEnv``: the agent to act plays, the other's action is ignored.
+
+    The arguments are :func:`env`'s; see :class:`~ordonnance.core.parallel.TurnBasedParallelEnv`."""
+    return TurnBasedParallelEnv(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))

@@ -3,8 +3,9 @@
 A game's environment is a subclass of :class:`GameAEC` that names its rules and game
 types and supplies four hooks: the observation encoder, the legal-action mask, the
 decoding of an action index in a view, and each seat's final reward. Everything else
-(agents, spaces, seeding, the AEC bookkeeping, truncation, rendering) is written here
-once. This module imports without PettingZoo; building an environment without the
+(agents, spaces, the ``"dict"`` and ``"box"`` observation forms, the action masks in
+``infos``, the global :meth:`~GameAEC.state`, seeding, the AEC bookkeeping, truncation,
+rendering) is written here once. This module imports without PettingZoo; building an environment without the
 extra raises :class:`ImportError` with the install command.
 """
 
@@ -21,7 +22,10 @@ from ordonnance.core.extras import require_extra
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
 
-__all__ = ["GameAEC", "Observation", "RENDER_MODES", "check_action_index", "check_max_steps", "check_options", "check_render_mode", "wrapped"]
+__all__ = [
+    "GameAEC", "Observation", "OBSERVATION_FORMS", "RENDER_MODES", "check_action_index", "check_max_steps",
+    "check_observation", "check_options", "check_render_mode", "layout_offsets", "wrapped",
+]  # fmt: skip
 
 
 class _Unavailable:
@@ -41,6 +45,8 @@ else:
 Observation = dict[str, npt.NDArray[Any]]
 #: The render modes every game's environment offers.
 RENDER_MODES = ["ansi", "human", "svg"]
+#: The observation forms: ``"dict"`` (vector and mask) or ``"box"`` (the vector alone).
+OBSERVATION_FORMS = ("dict", "box")
 
 
 def require_rl(what: str) -> None:
@@ -62,6 +68,26 @@ def check_render_mode(mode: object) -> str | None:
     if not isinstance(mode, str) or mode not in RENDER_MODES:
         raise InvalidArgumentError(f"render_mode must be None or one of {RENDER_MODES}, got {checks.shown(mode)}")
     return checks.choice(mode, "render_mode", RENDER_MODES)
+
+
+def check_observation(observation: object) -> str:
+    """An observation form: one of :data:`OBSERVATION_FORMS` (a NumPy string too), as a plain str."""
+    if not isinstance(observation, str):
+        raise OrdonnanceTypeError(f"observation must be one of {list(OBSERVATION_FORMS)}, got {checks.shown(observation)}")
+    return checks.choice(observation, "observation", OBSERVATION_FORMS)
+
+
+def layout_offsets(layout: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int], ...]:
+    """``(name, offset, length)`` of each field of an observation layout of ``(name, length)`` pairs.
+
+    >>> layout_offsets((("hand", 6), ("clan", 5), ("deck_size", 1)))
+    (('hand', 0, 6), ('clan', 6, 5), ('deck_size', 11, 1))
+    """
+    rows, offset = [], 0
+    for name, length in layout:
+        rows.append((name, offset, length))
+        offset += length
+    return tuple(rows)
 
 
 def check_options(options: object) -> None:
@@ -92,6 +118,14 @@ class GameAEC(AECEnv):  # type: ignore[misc]
     generator seeded by ``s``. An illegal action raises
     :class:`~ordonnance.errors.IllegalActionError` and changes nothing. Render
     modes: ``"ansi"`` (the text board), ``"human"`` (printed) and ``"svg"``.
+
+    ``observation`` is ``"dict"`` (the default: ``{"observation": float32 vector,
+    "action_mask": int8 vector}``) or ``"box"`` (the float32 vector alone, for
+    SuperSuit's wrappers and vector envs). In both forms ``infos[agent]["action_mask"]``
+    holds the agent's legal actions (all zeros for an agent not to act).
+    :meth:`state` is the global state for centralised critics: every seat's
+    observation vector, seat 0's first (:attr:`state_space`); unlike
+    :meth:`observe` it shows every hidden card.
     """
 
     #: The game's ``Rules`` and ``Game`` classes, and the package whose ``render`` module draws it.
@@ -122,7 +156,9 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         """``seat``'s reward at the end of ``game``."""
         raise NotImplementedError
 
-    def __init__(self, rules: Any = None, render_mode: str | None = None, max_steps: int | None = None) -> None:
+    def __init__(
+        self, rules: Any = None, render_mode: str | None = None, max_steps: int | None = None, observation: str = "dict"
+    ) -> None:
         require_rl(f"the {type(self).__name__} environment")
         from gymnasium import spaces
 
@@ -136,18 +172,26 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         """The render mode chosen at construction."""
         self.max_steps: int | None = check_max_steps(max_steps)
         """Truncate an episode after this many actions (None: never)."""
+        self.observation: str = check_observation(observation)
+        """The observation form: ``"dict"`` or ``"box"``."""
         self.possible_agents: list[str] = [f"player_{p}" for p in range(rules.players)]
         self.agents: list[str] = []
-        space = spaces.Dict({
-            "observation": spaces.Box(0.0, self.observation_high, (self.observation_size(),), dtype=np.float32),
+        vector = spaces.Box(0.0, self.observation_high, (self.observation_size(),), dtype=np.float32)
+        space = vector if self.observation == "box" else spaces.Dict({
+            "observation": vector,
             "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
         })  # fmt: skip
         self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.state_space: Any = spaces.Box(
+            0.0, self.observation_high, (rules.players * self.observation_size(),), dtype=np.float32
+        )
+        """The space of :meth:`state`: every seat's observation vector, in seat order."""
         self.action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
         self.game: Any = None
         """The game in progress (None before the first reset)."""
         self._rng = np.random.default_rng()
         self._steps = 0
+        self._acting_view: tuple[Any, Any] | None = None  # (game, view of the seat to act), from its mask to its step
 
     def _seat(self, agent: object) -> int:
         if not isinstance(agent, str) or agent not in self.possible_agents:
@@ -186,12 +230,37 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._steps = 0
+        self._mask_infos()
 
-    def observe(self, agent: str) -> Observation:
-        """What ``agent`` sees now: its encoded view and its legal-action mask."""
+    def _mask_infos(self) -> None:
+        """``infos[agent]["action_mask"]``: the legal actions of the seat to act, zeros for the others."""
+        game = self._game()
+        self._acting_view = (game, game.view(game.current_player))
+        acting = self.mask(self._acting_view[1])
+        for seat, agent in enumerate(self.possible_agents):
+            if agent in self.infos:
+                same = seat == game.current_player and not game.is_over
+                self.infos[agent]["action_mask"] = acting.copy() if same else np.zeros(self.num_actions, np.int8)
+
+    def _view(self, seat: int) -> Any:
+        game = self._game()
+        if seat == game.current_player and self._acting_view is not None and self._acting_view[0] is game:
+            return self._acting_view[1]
+        return game.view(seat)
+
+    def observe(self, agent: str) -> Observation | npt.NDArray[np.float32]:
+        """What ``agent`` sees now: its encoded view, with its legal-action mask in the ``"dict"`` form."""
         seat = self._seat(agent)
-        view = self._game().view(seat)
+        view = self._view(seat)
+        if self.observation == "box":
+            return self.encode(view)
         return {"observation": self.encode(view), "action_mask": self.mask(view)}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state: every seat's observation vector, seat 0's first (for centralised
+        critics; unlike :meth:`observe`, it shows every seat's hidden cards)."""
+        game = self._game()
+        return np.concatenate([self.encode(game.view(seat)) for seat in range(self.rules.players)])
 
     def step(self, action: int | np.integer | None) -> None:
         """Carry out ``action`` (an index) for ``agent_selection``; ``None`` for a finished agent.
@@ -208,7 +277,7 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             raise IllegalActionError(None, f"{agent} is still playing and must choose an action")
         index = check_action_index(action, self.num_actions)
-        game.apply(self.decode(index, game.view(game.current_player)))
+        game.apply(self.decode(index, self._view(game.current_player)))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._steps += 1
@@ -220,6 +289,7 @@ class GameAEC(AECEnv):  # type: ignore[misc]
             for name in self.agents:
                 self.truncations[name] = True
         self.agent_selection = self.possible_agents[game.current_player]
+        self._mask_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment of Shinobi, with action masks.
+"""PettingZoo AEC and parallel environments of Shinobi, with action masks.
 
 Install the optional extra first: ``pip install "ordonnance[rl]"``. This module
 imports without it (the encoders below need NumPy alone); building the
@@ -16,20 +16,42 @@ Usage::
             game_env.action_space(agent).sample(observation["action_mask"])
         game_env.step(action)
 
+:func:`parallel_env` is the same game as a PettingZoo ``ParallelEnv``
+(:class:`~ordonnance.core.parallel.TurnBasedParallelEnv`: the agent to act plays,
+the others' actions are ignored).
+
 **Actions.** The fixed discrete space of :data:`~ordonnance.shinobi.ACTION_COUNT`
 = 306 action codes (:attr:`Deploy.code <ordonnance.shinobi.Deploy.code>` and
 :func:`~ordonnance.shinobi.from_code`), the same for 3, 4 and 5 players. The
 ``"action_mask"`` marks the legal ones with 1 (``int8``); all zeros when it is
 not that agent's turn.
 
-**Observations.** ``{"observation": float32 vector, "action_mask": int8 vector}``,
-built only from the observing seat's :class:`~ordonnance.shinobi.PlayerView`
+**Observations.** ``{"observation": float32 vector, "action_mask": int8 vector}``
+(``observation="dict"``, the default), or the vector alone (``observation="box"``;
+the mask is then ``infos[agent]["action_mask"]``, there in both forms). The vector
+is built only from the observing seat's :class:`~ordonnance.shinobi.PlayerView`
 (:func:`encode_view`), so it holds nothing that seat may not see. Seats are
-relative: row ``r`` is the seat ``r`` places after the observer. In order: the
-hand (cards per code, 6), the own clan (one-hot, 5), the armies (``n x 5``
-sizes), their changes this turn (``n x 5``, 0/1), the discard pile (6), the
-deck size, the hand sizes (``n``), the current player (relative, one-hot ``n``),
-the order (one-hot, 3) and the final-round turns left (0 before it).
+relative: row ``r`` is the seat ``r`` places after the observer. In order, with
+``n`` players (:func:`observation_layout`):
+
+==================  ==========  ==================================================
+field               length      value
+==================  ==========  ==================================================
+hand                6           cards of each code in the observer's hand
+clan                5           one-hot: the observer's own (secret) clan
+armies              n*5         each seat's army size in each clan's province
+changed             n*5         0/1: that army changed this turn
+discard             6           cards of each code in the discard pile
+deck_size           1           cards left in the deck
+hand_sizes          n           cards in each seat's hand
+to_act              n           one-hot: the seat to act (relative)
+order               3           one-hot: the order of the turn
+final_turns_left    1           turns left in the final round (0 before it)
+==================  ==========  ==================================================
+
+That is 22 + 12 * n numbers: 58 for 3 players, 70 for 4 and 82 for 5.
+:meth:`ShinobiEnv.state` is the global state: every seat's vector, seat 0's
+first, so every clan and hand (for centralised critics only).
 
 **Rewards.** Zero until the end; then the winners share +1 and the others -1.
 """
@@ -43,6 +65,7 @@ import numpy.typing as npt
 
 from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
+from ordonnance.core.parallel import TurnBasedParallelEnv
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
 from ordonnance.shinobi.cards import CLANS, CODES
@@ -51,13 +74,39 @@ from ordonnance.shinobi.rules import MAX_DECK, MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.shinobi.view import PlayerView
 
 
-__all__ = ["encode_view", "action_mask", "observation_size", "ShinobiEnv", "raw_env", "env"]
+__all__ = [
+    "encode_view", "action_mask", "observation_size", "observation_layout", "ShinobiEnv", "raw_env", "env",
+    "parallel_env",
+]  # fmt: skip
+
+
+def observation_layout(players: int) -> tuple[tuple[str, int], ...]:
+    """The fields of :func:`encode_view`'s vector for ``players`` seats (3..5): (name, length), in order.
+
+    >>> from ordonnance.shinobi.rl import observation_layout
+    >>> observation_layout(3)[:3]
+    (('hand', 6), ('clan', 5), ('armies', 15))
+    >>> sum(length for _, length in observation_layout(4))
+    70
+    """
+    n = checks.integer(players, "players", low=MIN_PLAYERS, high=MAX_PLAYERS, error=InvalidRulesError)
+    return (
+        ("hand", CODES),
+        ("clan", CLANS),
+        ("armies", n * CLANS),
+        ("changed", n * CLANS),
+        ("discard", CODES),
+        ("deck_size", 1),
+        ("hand_sizes", n),
+        ("to_act", n),
+        ("order", 3),
+        ("final_turns_left", 1),
+    )
 
 
 def observation_size(players: int) -> int:
     """The length of :func:`encode_view`'s vector for ``players`` seats (3..5)."""
-    players = checks.integer(players, "players", low=MIN_PLAYERS, high=MAX_PLAYERS, error=InvalidRulesError)
-    return CODES + CLANS + 2 * players * CLANS + CODES + 1 + players + players + 3 + 1
+    return sum(length for _, length in observation_layout(players))
 
 
 def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
@@ -136,6 +185,20 @@ class ShinobiEnv(GameAEC):
 raw_env = ShinobiEnv
 
 
-def env(rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None) -> Any:
-    """A PettingZoo AEC environment of Shinobi in PettingZoo's ``OrderEnforcingWrapper``."""
-    return wrapped(ShinobiEnv(rules, render_mode=render_mode, max_steps=max_steps))
+def env(
+    rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None, observation: str = "dict"
+) -> Any:
+    """A PettingZoo AEC environment of Shinobi in PettingZoo's ``OrderEnforcingWrapper``.
+
+    ``observation`` is ``"dict"`` (vector and mask) or ``"box"`` (the vector alone; the
+    mask in ``infos[agent]["action_mask"]``)."""
+    return wrapped(ShinobiEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
+
+
+def parallel_env(
+    rules: Rules | None = None, render_mode: str | None = None, max_steps: int | None = None, observation: str = "dict"
+) -> TurnBasedParallelEnv:
+    """Shinobi as a PettingZoo ``ParallelEnv``: the agent to act plays, the others' actions are ignored.
+
+    The arguments are :func:`env`'s; see :class:`~ordonnance.core.parallel.TurnBasedParallelEnv`."""
+    return TurnBasedParallelEnv(ShinobiEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
