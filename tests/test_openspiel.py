@@ -354,3 +354,17 @@ def test_an_illegal_action_changes_nothing() -> None:
         with pytest.raises(od.IllegalActionError, match="left to deal"):
             dealing.apply_action(bad)
     assert dealing.history() == [] and dealing.is_chance_node()
+
+
+def test_a_serial_tournament_plays_an_openspiel_bot() -> None:
+    """An OpenSpielBot cannot be pickled (it holds a pyspiel bot), so it plays where
+    the tournament runs in this process, and is refused for a process pool."""
+    game = ops.load(Rules())
+    search = mcts.MCTSBot(game, 2.0, 4, mcts.RandomRolloutEvaluator(1, np.random.RandomState(3)), random_state=np.random.RandomState(4))
+    bots = {"openspiel": ops.OpenSpielBot(search, seed=1), "greedy": od.bots.Greedy(seed=2)}  # it plays either seat
+    with pytest.raises(TypeError, match="pickle"):
+        pickle.dumps(bots["openspiel"])
+    result = od.tournament(bots, games=2, seed=1, executor="serial")
+    assert result.games == 2 and sum(result.wins) + result.draws == 2
+    with pytest.raises(od.OrdonnanceTypeError, match="'openspiel' cannot be pickled"):
+        od.tournament(bots, games=2, executor="process", workers=2, chunk_size=1)

@@ -82,3 +82,42 @@ def test_values_pickle_equal_and_cards_are_the_shared_instances() -> None:
         assert pickle.loads(pickle.dumps(value)) == value
     again = pickle.loads(pickle.dumps(game))
     again.apply(again.legal_actions()[0])  # a working game, not a broken copy
+
+
+# --------------------------------------------------------------------- tournaments
+
+
+class _LastLegal:
+    """A Python bot (not played in the kernel) that plays the last legal action,
+    through a lambda when ``unpicklable`` (which makes it impossible to pickle)."""
+
+    def __init__(self, unpicklable: bool) -> None:
+        self.pick = (lambda actions: actions[-1]) if unpicklable else None
+
+    def choose(self, view: od.PlayerView) -> od.Action:
+        actions = view.legal_actions
+        return self.pick(actions) if self.pick is not None else actions[-1]  # type: ignore[no-any-return]
+
+
+def _lineup(unpicklable: bool) -> dict[str, object]:
+    return {"last": _LastLegal(unpicklable), "greedy": od.bots.Greedy(seed=1)}
+
+
+@pytest.mark.parametrize(("executor", "workers"), [("serial", None), (None, 1), ("process", 1)])
+def test_a_tournament_in_this_process_plays_a_bot_that_cannot_be_pickled(executor: Any, workers: int | None) -> None:
+    with pytest.raises((AttributeError, TypeError, pickle.PicklingError)):
+        pickle.dumps(_LastLegal(unpicklable=True))
+    played = od.tournament(_lineup(unpicklable=True), games=8, seed=5, executor=executor, workers=workers, chunk_size=2)  # type: ignore[arg-type]
+    # the same games as the picklable twin's (whose every chunk plays a fresh copy)
+    assert played == od.tournament(_lineup(unpicklable=False), games=8, seed=5, executor="serial", chunk_size=2)  # type: ignore[arg-type]
+    assert played.games == 8 and sum(played.wins) + played.draws == 8
+
+
+def test_a_tournament_on_other_processes_refuses_a_bot_that_cannot_be_pickled() -> None:
+    import concurrent.futures as cf
+
+    with pytest.raises(od.OrdonnanceTypeError, match="'last' cannot be pickled, so it cannot be sent to a worker"):
+        od.tournament(_lineup(unpicklable=True), games=8, executor="process", workers=2, chunk_size=2)  # type: ignore[arg-type]
+    with cf.ThreadPoolExecutor(1) as executor:  # a caller's executor: the bots may go anywhere
+        with pytest.raises(od.OrdonnanceTypeError, match="'last' cannot be pickled"):
+            od.tournament(_lineup(unpicklable=True), games=8, executor=executor)  # type: ignore[arg-type]

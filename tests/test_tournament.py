@@ -278,8 +278,8 @@ def test_bad_arguments_are_refused_with_the_reason(
 def test_a_bot_that_cannot_be_pickled_is_refused_before_anything_runs() -> None:
     bot = od.bots.Random(seed=1)
     bot.hook = lambda: None  # type: ignore[attr-defined]
-    with pytest.raises(od.OrdonnanceTypeError, match="'Random' cannot be pickled"):
-        tournament({"Random": bot, "other": od.bots.Random(seed=2)}, games=10, executor="serial")
+    with pytest.raises(od.OrdonnanceTypeError, match="'Random' cannot be pickled"):  # sent to workers ("serial" plays it)
+        tournament({"Random": bot, "other": od.bots.Random(seed=2)}, games=10, executor="process", workers=2)
 
 
 def test_bots_are_found_by_name_or_number() -> None:

@@ -31,7 +31,11 @@ integers: **the same arguments give the same result with any executor**
 Random and Greedy bots, whose per-game seeds come from the deal, the result
 does not even depend on ``chunk_size``. Any other bot starts every chunk as a
 fresh copy of the object passed in (bots are pickled once and unpickled per
-chunk), so that chunks never share state.
+chunk), so that chunks never share state. A bot that cannot be pickled (an
+:class:`ordonnance.openspiel.OpenSpielBot`, a bot holding a lambda) plays only
+where every chunk runs in the calling process (``executor="serial"``, or a
+pool that would have one worker); it then plays every chunk as the object
+passed in, so any state it keeps carries from one chunk to the next.
 
 **Any game.** ``rules`` may be the ``Rules`` of any of the library's games
 (:mod:`ordonnance.games`): Ordonnance, :mod:`ordonnance.shinobi` or
@@ -342,7 +346,8 @@ class _Chunk:
     start: int
     games: int
     seed: int
-    players: bytes  # the seating's bots, pickled: every chunk unpickles fresh copies
+    players: bytes | tuple[Bot, ...]  # the seating's bots, pickled (every chunk unpickles fresh copies), or the
+    # bots themselves where they cannot be pickled and every chunk runs in this process
     names: tuple[str, ...] = ()  # the bot of each seat, for error messages
     time_limit: float | None = None
 
@@ -363,7 +368,7 @@ class _Counts:
 
 def _play_chunk(chunk: _Chunk) -> _Counts:
     """Run one chunk (in whichever process or machine the executor picks)."""
-    players = pickle.loads(chunk.players)
+    players = pickle.loads(chunk.players) if isinstance(chunk.players, bytes) else list(chunk.players)
     n = chunk.rules.players
     forfeits = np.zeros(n, np.int64)
     # The kernels' SplitMix64 wraps around uint64 on purpose; without the JIT
@@ -444,13 +449,21 @@ def _chunks(
     seed: int,
     chunk_size: int | None,
     time_limit: float | None,
+    in_process: bool = False,
 ) -> Iterator[_Chunk]:
     """The chunks, made one at a time as the executor takes them (a tournament of
-    10**12 games has hundreds of millions)."""
+    10**12 games has hundreds of millions). ``in_process``: every chunk runs in this
+    process, so bots that cannot be pickled play as they are."""
     for s, seating in enumerate(seatings):
         players = [bots[b] for b in seating]
         size = _chunk_size(players, chunk_size)
-        blob = pickle.dumps(players)
+        blob: bytes | tuple[Bot, ...]
+        try:
+            blob = pickle.dumps(players)
+        except Exception:  # only in this process: tournament() refused such bots for any other
+            if not in_process:
+                raise
+            blob = tuple(players)
         seat_names = tuple(names[b] for b in seating)
         for start in range(0, per_seating, size):
             games = min(size, per_seating - start)
@@ -562,7 +575,8 @@ def tournament(
 
     ``bots`` is a list of bots (named after their class, numbered when a class
     repeats) or a dict ``{name: bot}``; at least ``rules.players`` of them
-    (``rules`` defaults to two players), and picklable. Every seating (an
+    (``rules`` defaults to two players), and picklable unless every chunk runs
+    in this process (``executor="serial"``: see the module documentation). Every seating (an
     ordered choice of different bots, one per seat) plays
     ``ceil(games / seatings)`` games on the same deals, so slightly more than
     ``games`` may be played (see :attr:`TournamentResult.games`).
@@ -646,12 +660,6 @@ def tournament(
             raise OrdonnanceTypeError(f"bot {shown(name)} is the class {shown(bot)}, not a bot: did you mean {bot.__name__}()?")
         if not has_choose(bot):
             raise OrdonnanceTypeError(f"bot {shown(name)} has no choose(view) method: {shown(bot)}")
-        try:
-            pickle.dumps(bot)
-        except Exception as error:  # pickling raises many kinds of errors
-            raise OrdonnanceTypeError(
-                f"bot {shown(name)} cannot be pickled, so it cannot be sent to a worker: {error}"
-            ) from None
 
     count = math.perm(len(players), n)
     if count > MAX_SEATINGS:
@@ -660,9 +668,19 @@ def tournament(
         )
     seatings = list(itertools.permutations(range(len(players)), n))
     per_seating = -(-games // len(seatings))
-    chunks = _chunks(rules, seatings, players, names, per_seating, seed, chunk_size,
-                     None if time_limit is None else float(time_limit))  # fmt: skip
     chunk_count = sum(-(-per_seating // _chunk_size([players[b] for b in seating], chunk_size)) for seating in seatings)
+    in_process = _in_this_process(executor, workers, chunk_count)
+    if not in_process:  # the bots are sent to other processes (or machines)
+        for name, bot in zip(names, players):
+            try:
+                pickle.dumps(bot)
+            except Exception as error:  # pickling raises many kinds of errors
+                raise OrdonnanceTypeError(
+                    f"bot {shown(name)} cannot be pickled, so it cannot be sent to a worker: {error} "
+                    '(executor="serial" plays it in this process)'
+                ) from None
+    chunks = _chunks(rules, seatings, players, names, per_seating, seed, chunk_size,
+                     None if time_limit is None else float(time_limit), in_process)  # fmt: skip
 
     k = len(players)
     wins = [0] * k
@@ -760,16 +778,28 @@ def _sigterm_as_interruption() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _pool_size(workers: int | None, count: int) -> int:
+    return min(workers or os.cpu_count() or 1, count)
+
+
+def _in_this_process(executor: ExecutorLike, workers: int | None, count: int) -> bool:
+    """Whether ``count`` chunks run in this process: ``"serial"``, or a pool of ours that
+    would have one worker (never on an executor of the caller's)."""
+    if isinstance(executor, cf.Executor):
+        return False
+    return executor == "serial" or _pool_size(workers, count) <= 1
+
+
 def _execute(
     chunks: Iterator[_Chunk], count: int, executor: ExecutorLike, workers: int | None
 ) -> Generator[_Counts, None, None]:
     if isinstance(executor, cf.Executor):
         yield from _run_on(executor, chunks)
         return
-    size = min(workers or os.cpu_count() or 1, count)
-    if executor == "serial" or size <= 1:
+    if _in_this_process(executor, workers, count):
         yield from _run_serial(chunks)
         return
+    size = _pool_size(workers, count)
     pool = pools.spawn_pool(size)
     finished = False
     try:
