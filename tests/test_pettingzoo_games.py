@@ -274,3 +274,14 @@ def test_supersuits_wrappers_and_vector_envs_run_every_game(name: str) -> None:
         observations, rewards, terminations, truncations, infos = vector.step(actions)
         finished += int(terminations.sum())
     assert finished > 0
+
+
+def test_the_rl_page_shows_every_games_layout_as_observation_layout_gives_it() -> None:
+    from pathlib import Path
+
+    from ordonnance import rl
+    from ordonnance.core.aec import layout_table
+
+    page = (Path(__file__).parent.parent / "docs" / "rl.rst").read_text(encoding="utf-8")
+    for layout in (rl.observation_layout(2), shinobi_rl.observation_layout(4), bpz.observation_layout()):
+        assert layout_table(layout) in page

@@ -24,7 +24,7 @@ from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidS
 
 __all__ = [
     "GameAEC", "Observation", "OBSERVATION_FORMS", "RENDER_MODES", "check_action_index", "check_max_steps",
-    "check_observation", "check_options", "check_render_mode", "layout_offsets", "wrapped",
+    "check_observation", "check_options", "check_render_mode", "layout_offsets", "layout_table", "wrapped",
 ]  # fmt: skip
 
 
@@ -88,6 +88,22 @@ def layout_offsets(layout: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int,
         rows.append((name, offset, length))
         offset += length
     return tuple(rows)
+
+
+def layout_table(layout: tuple[tuple[str, int], ...]) -> str:
+    """An observation layout as a reStructuredText table of fields, offsets and lengths (the docs' tables).
+
+    >>> print(layout_table((("hand", 6), ("deck_size", 1))))
+    ================  ======  ======
+    field             offset  length
+    ================  ======  ======
+    hand              0       6
+    deck_size         6       1
+    ================  ======  ======
+    """
+    rule = "=" * 16 + "  " + "=" * 6 + "  " + "=" * 6
+    rows = [f"{name:<16}  {offset:<6}  {length}" for name, offset, length in layout_offsets(layout)]
+    return "\n".join([rule, f"{'field':<16}  {'offset':<6}  length", rule, *rows, rule])
 
 
 def check_options(options: object) -> None:
