@@ -531,6 +531,35 @@ def test_single_env_box_check_env_and_gymnasium_make(gymnasium: Any) -> None:
     assert np.array_equal(observation, encode_view(made.unwrapped.game.view(0)))
 
 
+_MAKE_WITHOUT_IMPORT = """
+import sys
+import numpy as np
+import gymnasium
+made = gymnasium.make("ordonnance.rl:ordonnance/Ordonnance-v0", opponent="random", max_episode_steps=5)
+observation, info = made.reset(seed=3)
+masks = made.get_wrapper_attr("action_masks")
+for _ in range(3):  # through OrderEnforcing, PassiveEnvChecker and TimeLimit
+    assert np.array_equal(masks(), info["action_mask"].astype(bool))
+    assert np.array_equal(masks(), observation["action_mask"].astype(bool))
+    assert np.array_equal(made.unwrapped.action_masks(), masks())
+    observation, _, _, _, info = made.step(int(np.flatnonzero(masks())[-1]))
+vector = gymnasium.make_vec("ordonnance.rl:ordonnance/Ordonnance-v0", num_envs=2, vectorization_mode="vector_entry_point")
+vector.reset(seed=1)
+assert vector.action_masks().shape == (2, 161)
+print(type(made.unwrapped).__name__, type(vector).__name__)
+"""
+
+
+def test_gymnasium_makes_the_env_from_its_module_id_without_an_import(gymnasium: Any) -> None:
+    """Gymnasium 1.x has no plugin entry points (removed in 1.0): ``"module:id"`` imports the
+    module that registers the id. In a fresh process that never imported ordonnance, and the
+    action masks reach the caller through the wrappers ``make`` adds."""
+    done = subprocess.run([sys.executable, "-c", _MAKE_WITHOUT_IMPORT], capture_output=True, text=True, timeout=300,
+                          check=False, cwd=Path(__file__).parent)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["SingleAgentEnv", "VectorEnv"]
+
+
 def test_action_masks_through_stable_baselines_vec_envs(gymnasium: Any) -> None:
     pytest.importorskip("sb3_contrib")
     from sb3_contrib.common.maskable.utils import get_action_masks

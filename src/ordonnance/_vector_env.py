@@ -204,7 +204,9 @@ def register_envs() -> None:
 
     ``gymnasium.make(ENV_ID, ...)`` then builds an :class:`~ordonnance.rl.SingleAgentEnv`
     and ``gymnasium.make_vec(ENV_ID, num_envs=..., vectorization_mode="vector_entry_point", ...)``
-    a :class:`VectorEnv` (keyword arguments go to their constructors).
+    a :class:`VectorEnv` (keyword arguments go to their constructors). Gymnasium (1.0 on)
+    finds no package by entry points: a program that cannot import ``ordonnance.rl``
+    first names it in the id, ``"ordonnance.rl:ordonnance/Ordonnance-v0"``.
     """
     _require_extra()
     if ENV_ID in gymnasium.registry:
