@@ -14,6 +14,7 @@ import pytest
 from ordonnance import black_prince as bp
 from ordonnance import shinobi
 from ordonnance.core.aec import layout_offsets
+from ordonnance.shinobi.rules import MAX_DECK
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceError, OrdonnanceTypeError
 
 pytest.importorskip("pettingzoo")
@@ -211,6 +212,29 @@ def test_box_observations_are_the_dict_vector_with_the_mask_in_infos(name: str) 
         plain.step(action)
         if box.game.is_over:
             break
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [shinobi.Rules(players=3), shinobi.Rules(players=5, samurai=8, ninjas=1, attack="optional"),
+     shinobi.Rules(players=4, samurai=[3, 4, 5, 6, 7], ninjas=0), bp.Rules(armies=("Burgundian", "Scottish"))],
+    ids=["shinobi-3", "shinobi-5-small", "shinobi-4-mixed", "black_prince-burgundian"],
+)  # fmt: skip
+def test_every_observed_number_lies_in_the_box_along_whole_games(rules: Any) -> None:
+    module = shinobi_rl if isinstance(rules, shinobi.Rules) else bpz
+    environment = module.raw_env(rules, observation="box")
+    space = environment.observation_space("player_0")
+    assert np.all(space.high <= environment.observation_high) and np.all(space.low == 0)
+    if module is shinobi_rl:  # closer bounds than the largest deck's: the rules' own deck
+        assert space.high.max() == len(rules.troop_deck) < MAX_DECK
+    rng = np.random.default_rng(4)
+    for seed in range(3):
+        environment.reset(seed=seed)
+        while not environment.game.is_over:
+            for agent in environment.possible_agents:
+                assert space.contains(environment.observe(agent))
+            environment.step(_masked(environment.infos[environment.agent_selection]["action_mask"], rng))
+        assert environment.state_space.contains(environment.state())
 
 
 @pytest.mark.parametrize("name", GAMES)

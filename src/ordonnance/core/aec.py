@@ -148,13 +148,19 @@ class GameAEC(AECEnv):  # type: ignore[misc]
     rules_type: ClassVar[type[Any]]
     game_type: ClassVar[Any]
     package: ClassVar[str]
-    #: The size of the discrete action space and the observation's bounds.
+    #: The size of the discrete action space, and a bound of every observed number.
     num_actions: ClassVar[int]
     observation_high: ClassVar[float]
 
     def observation_size(self) -> int:
         """The length of the observation vector under ``self.rules``."""
         raise NotImplementedError
+
+    def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(low, high)`` of each number of the observation vector: 0 and :attr:`observation_high`
+        unless the game knows closer bounds."""
+        size = self.observation_size()
+        return np.zeros(size, np.float32), np.full(size, self.observation_high, np.float32)
 
     def encode(self, view: Any) -> npt.NDArray[np.float32]:
         """The observation vector of one seat's view."""
@@ -192,15 +198,14 @@ class GameAEC(AECEnv):  # type: ignore[misc]
         """The observation form: ``"dict"`` or ``"box"``."""
         self.possible_agents: list[str] = [f"player_{p}" for p in range(rules.players)]
         self.agents: list[str] = []
-        vector = spaces.Box(0.0, self.observation_high, (self.observation_size(),), dtype=np.float32)
+        low, high = self.observation_bounds()
+        vector = spaces.Box(low, high, dtype=np.float32)
         space = vector if self.observation == "box" else spaces.Dict({
             "observation": vector,
             "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
         })  # fmt: skip
         self.observation_spaces = {agent: space for agent in self.possible_agents}
-        self.state_space: Any = spaces.Box(
-            0.0, self.observation_high, (rules.players * self.observation_size(),), dtype=np.float32
-        )
+        self.state_space: Any = spaces.Box(np.tile(low, rules.players), np.tile(high, rules.players), dtype=np.float32)
         """The space of :meth:`state`: every seat's observation vector, in seat order."""
         self.action_spaces = {agent: spaces.Discrete(self.num_actions) for agent in self.possible_agents}
         self.game: Any = None

@@ -70,7 +70,7 @@ from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
 from ordonnance.shinobi.cards import CLANS, CODES
 from ordonnance.shinobi.game import Game
-from ordonnance.shinobi.rules import MAX_DECK, MAX_PLAYERS, MIN_PLAYERS, Rules
+from ordonnance.shinobi.rules import HAND_SIZE, MAX_DECK, MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.shinobi.view import PlayerView
 
 
@@ -162,6 +162,17 @@ class ShinobiEnv(GameAEC):
     def observation_size(self) -> int:
         """:func:`observation_size` of the rules' player count."""
         return observation_size(self.rules.players)
+
+    def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Each number's bounds under the rules: 1 for the one-hot and 0/1 fields, :data:`HAND_SIZE`
+        for a hand, the player count for the final round's turns, and the troop deck's size for
+        every other count of cards (the engine keeps each card in one place)."""
+        n = self.rules.players
+        highs = {"clan": 1.0, "changed": 1.0, "to_act": 1.0, "order": 1.0, "final_turns_left": float(n),
+                 "hand": float(HAND_SIZE), "hand_sizes": float(HAND_SIZE)}  # fmt: skip
+        cards = float(len(self.rules.troop_deck))
+        high = np.concatenate([np.full(length, highs.get(name, cards), np.float32) for name, length in observation_layout(n)])
+        return np.zeros_like(high), high
 
     def encode(self, view: PlayerView) -> npt.NDArray[np.float32]:
         """:func:`encode_view`."""
