@@ -123,6 +123,27 @@ def test_two_parallel_envs_of_one_seed_play_alike(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_parallel_env_pickled_mid_episode_plays_on_as_the_original(name: str) -> None:
+    import pickle
+
+    environment = _parallel(name, observation="box")
+    _, infos = environment.reset(seed=6)
+    rng = np.random.default_rng(8)
+    for _ in range(5):
+        acting = environment.aec_env.agent_selection
+        _, _, _, _, infos = environment.step({acting: _masked(infos[acting]["action_mask"], rng)})
+    copy = pickle.loads(pickle.dumps(environment))
+    assert copy.game == environment.game and copy.agents == environment.agents
+    for _ in range(5):
+        acting = environment.aec_env.agent_selection
+        action = {acting: _masked(infos[acting]["action_mask"], rng)}
+        mine, theirs = environment.step(action), copy.step(action)
+        infos = mine[4]
+        assert repr(mine) == repr(theirs)
+    assert np.array_equal(copy.state(), environment.state())
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_a_parallel_step_refuses_bad_actions_and_changes_nothing(name: str) -> None:
     environment = _parallel(name, max_steps=3)
     _, infos = environment.reset(seed=2)
