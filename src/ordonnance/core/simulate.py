@@ -352,6 +352,7 @@ def in_chunks(items: int, run: Callable[[int, int], object], *, seconds: float |
     measured so far to take about ``seconds`` (default :data:`CHUNK_SECONDS`): between two
     slices Python runs, so Ctrl-C (any signal handler) gets through within a slice's time.
 
+    >>> from ordonnance.core.simulate import in_chunks
     >>> slices = []
     >>> in_chunks(1000, lambda start, stop: slices.append((start, stop)))
     >>> slices[0], slices[-1][1], all(a[1] == b[0] for a, b in zip(slices, slices[1:]))
