@@ -22,7 +22,6 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
 from ordonnance.black_prince import pettingzoo as bpz  # noqa: E402
-from ordonnance.core.parallel import TurnBasedParallelEnv  # noqa: E402
 from ordonnance.shinobi import rl as shinobi_rl  # noqa: E402
 
 from .test_rl import EXPECTED_API_TEST_WARNINGS  # noqa: E402
@@ -46,10 +45,10 @@ def _quiet(test: Callable[[], None]) -> None:
 
 
 def _parallel(name: str, **kwargs: Any) -> Any:
-    if name == "ordonnance":  # Ordonnance's AEC env through the same shared layer
+    if name == "ordonnance":
         from ordonnance import rl
 
-        return TurnBasedParallelEnv(rl.raw_env(**kwargs))
+        return rl.parallel_env(**kwargs)
     module, rules = GAMES[name]
     return module.parallel_env(rules, **kwargs)
 

@@ -106,6 +106,7 @@ from ordonnance.errors import (
 )
 from ordonnance.core import checks
 from ordonnance.core.aec import check_options
+from ordonnance.core.parallel import TurnBasedParallelEnv
 from ordonnance.core.checks import shown
 from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
@@ -152,6 +153,7 @@ __all__ = [
     "observation_layout",
     "observation_bounds",
     "env",
+    "parallel_env",
     "raw_env",
     "OrdonnanceEnv",
     "SingleAgentEnv",
@@ -801,6 +803,19 @@ def env(
     """
     _require_extra()
     return OrderEnforcingWrapper(OrdonnanceEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
+
+
+def parallel_env(
+    rules: Rules | None = None,
+    render_mode: str | None = None,
+    max_steps: int | None = None,
+    observation: Literal["dict", "box"] = "dict",
+) -> TurnBasedParallelEnv:
+    """Ordonnance as a PettingZoo ``ParallelEnv``: the agent to act plays, the others' actions are ignored.
+
+    The arguments are :func:`env`'s; see :class:`~ordonnance.core.parallel.TurnBasedParallelEnv`."""
+    _require_extra()
+    return TurnBasedParallelEnv(OrdonnanceEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
 
 
 # ----------------------------------------------------------------------- Gymnasium

@@ -146,6 +146,8 @@ def test_the_research_adapters_answer_bad_values_with_the_librarys_error() -> No
                ok={"rules": NONE, "seed": NONE, "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}}),
         Target("env", rl.env, (), {"rules": od.Rules(), "max_steps": 50, "observation": "dict"},
                ok={"rules": NONE, "max_steps": NONE | HUGE}),
+        Target("parallel_env", rl.parallel_env, (), {"rules": od.Rules(), "max_steps": 50, "observation": "box"},
+               ok={"rules": NONE, "max_steps": NONE | HUGE}),
         Target("env.observe", aec("observe"), ("player_0",), {}),
         Target("env.action_space", aec("action_space"), ("player_0",), {}),
         Target("env.step", aec("step"), (rl.PASS_ACTION,), {}),
