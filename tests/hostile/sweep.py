@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+import pytest
 
 from ordonnance.errors import shown
 
@@ -32,6 +33,7 @@ class Target:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = attrs.Factory(dict)
     ok: dict[str | int, set[str]] = attrs.Factory(dict)  # position -> BAD_VALUES names that may return
+    needs: str | None = None  # a module of an optional extra: the target is skipped without it
 
 
 #: Attributes of environments that hold spaces and generators, not the user's values.
@@ -100,5 +102,7 @@ def accept(allowed: dict[str, set[str]]) -> Callable[[str, Any], str | None]:
 
 def sweep(target: Target) -> list[str]:
     """The calls of ``target`` answered badly (see the module's docstring)."""
+    if target.needs is not None:
+        pytest.importorskip(target.needs)
     made, allowed = cases(target)
     return failures(made, accept(allowed))
