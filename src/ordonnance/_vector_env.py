@@ -200,7 +200,8 @@ class VectorEnv(_GymVectorEnv):
 
 
 def register_envs() -> None:
-    """Register :data:`ENV_ID` with Gymnasium (once; later calls do nothing).
+    """Register :data:`ENV_ID` with Gymnasium, and the other games' ids of
+    :data:`ordonnance.core.gym.GAME_ENV_IDS` (each once; later calls do nothing).
 
     ``gymnasium.make(ENV_ID, ...)`` then builds an :class:`~ordonnance.rl.SingleAgentEnv`
     and ``gymnasium.make_vec(ENV_ID, num_envs=..., vectorization_mode="vector_entry_point", ...)``
@@ -209,6 +210,9 @@ def register_envs() -> None:
     first names it in the id, ``"ordonnance.rl:ordonnance/Ordonnance-v0"``.
     """
     _require_extra()
+    from ordonnance.core.gym import register_game_envs
+
+    register_game_envs()  # "ordonnance/Shinobi-v0" and "ordonnance/BlackPrince-v0" beside it
     if ENV_ID in gymnasium.registry:
         return
     gymnasium.register(

@@ -73,6 +73,8 @@ end, then +1 / -1, 0 for a draw.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -100,11 +102,12 @@ from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceT
 from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, check_action_index, wrapped
 from ordonnance.core.checks import shown
+from ordonnance.core.gym import GameSingleAgentEnv, Opponent, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
 
 __all__ = [
     "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
-    "BlackPrinceEnv", "env", "raw_env", "observation_layout", "parallel_env",
+    "BlackPrinceEnv", "env", "raw_env", "observation_layout", "parallel_env", "SingleAgentEnv",
 ]  # fmt: skip
 
 _PLACE, _BEHIND, _MOVE, _BATTLE, _END_TURN, _RIDE, _FIGHT, _END_BATTLE = 0, 36, 72, 84, 85, 86, 98, 116
@@ -298,3 +301,44 @@ def parallel_env(
 
     The arguments are :func:`env`'s; see :class:`~ordonnance.core.parallel.TurnBasedParallelEnv`."""
     return TurnBasedParallelEnv(BlackPrinceEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
+
+
+class SingleAgentEnv(GameSingleAgentEnv):
+    """One seat of Black Prince as a Gymnasium environment; opponents play the other seats.
+
+    Registered with Gymnasium as ``"ordonnance/BlackPrince-v0"`` when this module is imported, so
+    ``gymnasium.make("ordonnance.black_prince.pettingzoo:ordonnance/BlackPrince-v0")`` works from any program. The default
+    opponent is :class:`ordonnance.black_prince.bots.Greedy`; the arguments, observations, masks, rewards and
+    seeding are :class:`~ordonnance.core.gym.GameSingleAgentEnv`'s: ``opponent`` is
+    ``"random"``, ``"greedy"``, a bot, a policy ``f(observation, action_mask) -> index``
+    (called, never copied, so self-play sees the current policy) or one of those per
+    other seat; ``seat`` an int or ``"random"``; ``observation`` ``"dict"`` or ``"box"``
+    (the vector of :func:`encode_view`, laid out as :func:`observation_layout` says).
+
+    Usage::
+
+        from ordonnance.black_prince.pettingzoo import SingleAgentEnv
+
+        env = SingleAgentEnv(opponent="random", observation="box")
+        vector, info = env.reset(seed=1)   # the same episode for every seed=1
+        vector, reward, terminated, truncated, info = env.step(int(env.action_masks().argmax()))
+    """
+
+    aec_type = BlackPrinceEnv
+    bots_module = "ordonnance.black_prince.bots"
+
+    def __init__(
+        self,
+        opponent: Opponent | Sequence[Opponent] | None = None,
+        seat: int | str = 0,
+        rules: Rules | None = None,
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        observation: str = "dict",
+    ) -> None:
+        super().__init__(opponent, seat, rules, render_mode, illegal_reward, max_steps, observation)
+
+
+with contextlib.suppress(ImportError):  # without the "rl" extra there is nothing to register
+    register_game_envs()

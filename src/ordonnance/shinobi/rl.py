@@ -58,6 +58,8 @@ first, so every clan and hand (for centralised critics only).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -65,6 +67,7 @@ import numpy.typing as npt
 
 from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
+from ordonnance.core.gym import GameSingleAgentEnv, Opponent, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
@@ -76,7 +79,7 @@ from ordonnance.shinobi.view import PlayerView
 
 __all__ = [
     "encode_view", "action_mask", "observation_size", "observation_layout", "ShinobiEnv", "raw_env", "env",
-    "parallel_env",
+    "parallel_env", "SingleAgentEnv",
 ]  # fmt: skip
 
 
@@ -213,3 +216,44 @@ def parallel_env(
 
     The arguments are :func:`env`'s; see :class:`~ordonnance.core.parallel.TurnBasedParallelEnv`."""
     return TurnBasedParallelEnv(ShinobiEnv(rules, render_mode=render_mode, max_steps=max_steps, observation=observation))
+
+
+class SingleAgentEnv(GameSingleAgentEnv):
+    """One seat of Shinobi as a Gymnasium environment; opponents play the other seats.
+
+    Registered with Gymnasium as ``"ordonnance/Shinobi-v0"`` when this module is imported, so
+    ``gymnasium.make("ordonnance.shinobi.rl:ordonnance/Shinobi-v0")`` works from any program. The default
+    opponent is :class:`ordonnance.shinobi.bots.Greedy`; the arguments, observations, masks, rewards and
+    seeding are :class:`~ordonnance.core.gym.GameSingleAgentEnv`'s: ``opponent`` is
+    ``"random"``, ``"greedy"``, a bot, a policy ``f(observation, action_mask) -> index``
+    (called, never copied, so self-play sees the current policy) or one of those per
+    other seat; ``seat`` an int or ``"random"``; ``observation`` ``"dict"`` or ``"box"``
+    (the vector of :func:`encode_view`, laid out as :func:`observation_layout` says).
+
+    Usage::
+
+        from ordonnance.shinobi.rl import SingleAgentEnv
+
+        env = SingleAgentEnv(opponent="random", observation="box")
+        vector, info = env.reset(seed=1)   # the same episode for every seed=1
+        vector, reward, terminated, truncated, info = env.step(int(env.action_masks().argmax()))
+    """
+
+    aec_type = ShinobiEnv
+    bots_module = "ordonnance.shinobi.bots"
+
+    def __init__(
+        self,
+        opponent: Opponent | Sequence[Opponent] | None = None,
+        seat: int | str = 0,
+        rules: Rules | None = None,
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        observation: str = "dict",
+    ) -> None:
+        super().__init__(opponent, seat, rules, render_mode, illegal_reward, max_steps, observation)
+
+
+with contextlib.suppress(ImportError):  # without the "rl" extra there is nothing to register
+    register_game_envs()
