@@ -104,6 +104,15 @@ def _first_legal_index() -> int:
     return int(mask.argmax())
 
 
+def _single_env() -> Any:
+    """A Gymnasium single-agent environment against Random, reset to the deal of seed 1 (player_0 acts first)."""
+    from ordonnance.black_prince.pettingzoo import SingleAgentEnv
+
+    environment = SingleAgentEnv("random", seat=0)
+    environment.reset(seed=1)
+    return environment
+
+
 def _env_method(method: str) -> Callable[..., Any]:
     """``method`` of a fresh environment, reset (so that a call that changes it changes no other)."""
     return lambda *args, **kwargs: getattr(_env(), method)(*args, **kwargs)
@@ -208,6 +217,15 @@ else:
         Target("env.action_space", _env_method("action_space"), ("player_1",)),
         Target("env.observation_space", _env_method("observation_space"), ("player_1",)),
         Target("env.step", _env_method("step"), (0,)),
+        Target("pettingzoo.SingleAgentEnv", bpz.SingleAgentEnv, (), {"opponent": "random", "seat": 0, "rules": RULES,
+               "render_mode": "ansi", "illegal_reward": -1.0, "max_steps": 50, "observation": "box"},
+               ok={"opponent": NONE | {"function"}, "rules": NONE, "render_mode": NONE, "max_steps": NONE | HUGE,
+                   "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}}, needs="gymnasium"),  # fmt: skip
+        Target("SingleAgentEnv().reset", lambda **k: _single_env().reset(**k), (), {"seed": 1, "options": None},
+               ok={"seed": NONE, "options": NONE | {"dict"}}, needs="gymnasium"),
+        Target("SingleAgentEnv().step", lambda action: _single_env().step(action), (_first_legal_index(),), needs="gymnasium"),
+        Target("SingleAgentEnv().set_opponent", lambda o: _single_env().set_opponent(o), ("greedy",),
+               ok={0: {"function"}}, needs="gymnasium"),
         Target("action_index", bpz.action_index, (ACTION, VIEW)),
         Target("action_from_index", bpz.action_from_index, (0, VIEW)),
         Target("action_mask", bpz.action_mask, (VIEW,)),

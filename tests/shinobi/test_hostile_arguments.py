@@ -107,6 +107,19 @@ def _parallel_env() -> Any:
     return environment
 
 
+def _single_env() -> Any:
+    """A Gymnasium single-agent environment of three players against Random bots, reset to the deal of
+    seed 5, the learner sitting at the seat that plays first."""
+    environment = rl.SingleAgentEnv("random", seat=_FIRST.current_player, rules=Rules(players=3))
+    environment.reset(seed=5)
+    return environment
+
+
+def _single_step(action: Any) -> Any:
+    """One step of that environment (a legal index when valid)."""
+    return _single_env().step(action)
+
+
 _FIRST = Game.new(Rules(players=3), seed=5)
 #: A legal step of that parallel environment: the first legal action of the seat to act.
 _PARALLEL_ACTIONS = {f"player_{_FIRST.current_player}": _FIRST.legal_actions()[0].code}
@@ -201,6 +214,15 @@ TARGETS = [
     Target("rl.env().observe", lambda agent: _env().observe(agent), ("player_0",), needs="pettingzoo"),
     Target("rl.env().action_space", lambda agent: _env().action_space(agent), ("player_0",), needs="pettingzoo"),
     Target("rl.env().step", lambda action: _env().step(action), (Game.new(Rules(players=3), seed=5).legal_actions()[0].code,), needs="pettingzoo"),
+    Target("rl.SingleAgentEnv", rl.SingleAgentEnv, (), {"opponent": "random", "seat": 0, "rules": Rules(players=3),
+           "render_mode": "ansi", "illegal_reward": -1.0, "max_steps": 50, "observation": "box"},
+           ok={"opponent": NONE | {"function"}, "rules": NONE, "render_mode": NONE, "max_steps": NONE | {"2**64", "10**5000"},
+               "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}}, needs="gymnasium"),  # fmt: skip
+    Target("rl.SingleAgentEnv().reset", lambda **k: _single_env().reset(**k), (), {"seed": 1, "options": None},
+           ok={"seed": NONE, "options": NONE | {"dict"}}, needs="gymnasium"),
+    Target("rl.SingleAgentEnv().step", _single_step, (_FIRST.legal_actions()[0].code,), needs="gymnasium"),
+    Target("rl.SingleAgentEnv().set_opponent", lambda o: _single_env().set_opponent(o), ("greedy",),
+           ok={0: {"function"}}, needs="gymnasium"),
     Target("cli.bot_spec", cli.bot_spec, ("montecarlo:500",)),
     Target("cli.make_bot", cli.make_bot, ("montecarlo", 3), {"rollouts": 10}, ok={1: NONE, "rollouts": NONE}),
     # the conformance harness
