@@ -259,3 +259,15 @@ print(type(env.unwrapped).__module__, observation.dtype)
     done = subprocess.run([sys.executable, "-W", "error", "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [MODULES[env_id], "float32"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_changing_a_returned_mask_changes_nothing_in_the_env(case: Case) -> None:
+    environment = case.make(opponent="random")
+    observation, info = environment.reset(seed=6)
+    legal = environment.action_masks()
+    info["action_mask"][:] = 0
+    observation["action_mask"][:] = 0
+    environment.action_masks()[:] = False
+    assert np.array_equal(environment.action_masks(), legal)
+    assert environment.step(int(np.flatnonzero(legal)[0]))[4]["illegal_action"] is False

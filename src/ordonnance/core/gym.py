@@ -152,6 +152,7 @@ class GameSingleAgentEnv(_GymEnv[Any, np.int64]):
         self._started = False
         self._done = False
         self._steps = 0
+        self._learner: tuple[Any, npt.NDArray[np.int8]] | None = None  # the learner's view and mask, until it acts
 
     def set_opponent(self, opponent: Opponent | Sequence[Opponent]) -> None:
         """Play the other seats with ``opponent`` (one, or one per other seat; see the
@@ -201,6 +202,7 @@ class GameSingleAgentEnv(_GymEnv[Any, np.int64]):
         copies = seeded_copies(list(self.opponents.values()), [int(seeds[p]) for p in self.opponents])
         self._playing = dict(zip(self.opponents, copies))
         self._game_seed = game_seed
+        self._learner = None
         self.aec.reset(seed=game_seed)
         self._started, self._done, self._steps = True, False, 0
         self._let_others_play()
@@ -233,7 +235,8 @@ class GameSingleAgentEnv(_GymEnv[Any, np.int64]):
         game = self.aec.game
         view = game.view(self.seat)
         mask = self.aec.mask(view) if not game.is_over else np.zeros(self.aec.num_actions, np.int8)
-        info["action_mask"] = mask
+        self._learner = (view, mask)
+        info["action_mask"] = mask.copy()
         vector = self.aec.encode(view)
         if self.observation == "box":
             return vector, info
@@ -247,13 +250,14 @@ class GameSingleAgentEnv(_GymEnv[Any, np.int64]):
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         index = check_action_index(action, self.aec.num_actions)
         game = self.aec.game
-        view = game.view(self.seat)
+        view, mask = self._learner_view()
         self._steps += 1
-        if not self.aec.mask(view)[index]:
+        if not mask[index]:
             self._done = True
             observation, info = self._observe(illegal_action=True)
             return observation, self.illegal_reward, True, False, info
         game.apply(self.aec.decode(index, view))
+        self._learner = None
         self._let_others_play()
         if self.render_mode == "human":
             self.render()
@@ -270,10 +274,14 @@ class GameSingleAgentEnv(_GymEnv[Any, np.int64]):
         """The learner's legal actions now, as booleans (sb3-contrib's convention)."""
         if not self._started:
             raise gymnasium.error.ResetNeeded("call reset() before action_masks()")
-        game = self.aec.game
-        if game.is_over:
-            return np.zeros(self.aec.num_actions, np.bool_)
-        return self.aec.mask(game.view(self.seat)).astype(np.bool_)
+        return self._learner_view()[1].astype(np.bool_)
+
+    def _learner_view(self) -> tuple[Any, npt.NDArray[np.int8]]:
+        """The learner's view and mask now (kept from the last observation until the game changes)."""
+        if self._learner is None:
+            self._observe()
+        assert self._learner is not None
+        return self._learner
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), printed (``"human"``) or as SVG (``"svg"``); hands hidden."""
