@@ -271,3 +271,22 @@ def test_changing_a_returned_mask_changes_nothing_in_the_env(case: Case) -> None
     environment.action_masks()[:] = False
     assert np.array_equal(environment.action_masks(), legal)
     assert environment.step(int(np.flatnonzero(legal)[0]))[4]["illegal_action"] is False
+
+
+@pytest.mark.parametrize("case", CASES, ids=repr)
+def test_the_env_pickles_built_reset_and_mid_episode_and_plays_on_as_the_original(case: Case) -> None:
+    import pickle
+
+    environment = pickle.loads(pickle.dumps(case.make(seat="random")))
+    assert play(environment, seed=8) == play(case.make(seat="random"), seed=8)
+    environment.reset(seed=9)
+    environment.step(int(np.flatnonzero(environment.action_masks())[0]))
+    copy = pickle.loads(pickle.dumps(environment))
+    rng = np.random.default_rng(3)
+    while True:
+        action = int(rng.choice(np.flatnonzero(environment.action_masks())))
+        first, second = environment.step(action), copy.step(action)
+        assert np.array_equal(first[0]["observation"], second[0]["observation"]) and first[1:4] == second[1:4]
+        if first[2] or first[3]:
+            break
+    assert copy.reset()[0]["observation"].tolist() == environment.reset()[0]["observation"].tolist()  # the next unseeded deal
