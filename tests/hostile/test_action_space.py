@@ -43,7 +43,7 @@ def test_every_illegal_action_is_refused_and_changes_nothing(game: str) -> None:
     actions = space(game)
     assert len(set(actions)) == len(actions)
     tried = refused = 0
-    for state in positions(game):
+    for state in positions(game, games=2):
         legal = set(state.legal_actions())
         assert legal <= set(actions), f"legal actions outside the space: {legal - set(actions)}"
         before = state.to_json()

@@ -94,8 +94,10 @@ TARGETS: list[Target] = [
     Target("territory_odds", od.territory_odds, (game(), 2), {"player": 0, "samples": 200, "seed": 1}, ok={"player": NONE}),
     Target("simulate", od.simulate, (od.Rules(),), {"games": 3, "seed": 1, "players": None, "record": True}, ok={0: NONE, "players": NONE, "record": BOOLS}),
     Target("tournament", od.tournament, ([bots.Random(seed=1), bots.Random(seed=2)], 4),
-     {"seed": 1, "executor": "serial", "chunk_size": 2}, ok={"executor": NONE, "chunk_size": NONE}),
-    Target("ladder", od.ladder, ([bots.Random(seed=1), bots.Random(seed=2)], 4), {"seed": 1, "executor": "serial"}, ok={"executor": NONE}),
+     {"seed": 1, "executor": "serial", "chunk_size": 2, "workers": 1},  # one worker: executor=None plays here too
+     ok={"executor": NONE, "chunk_size": NONE, "workers": NONE}),
+    Target("ladder", od.ladder, ([bots.Random(seed=1), bots.Random(seed=2)], 4), {"seed": 1, "executor": "serial", "workers": 1},
+           ok={"executor": NONE, "workers": NONE}),
     Target("Batch", Batch, (4, od.Rules()), {"opponent": "random", "seat": 0, "seed": 1, "illegal": "refuse",
                                       "illegal_reward": -1.0, "observe": "uint8"}, ok={1: NONE, "seed": NONE, "observe": NONE, "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}}),
     Target("Batch.reset", lambda *a, **k: Batch(4, seed=1).reset(*a, **k), (3,), {}, ok={0: NONE}),

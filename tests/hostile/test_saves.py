@@ -28,7 +28,7 @@ REPLACEMENTS: list[Any] = [
     [], [0], [None], [[]], {}, {"type": "pass"}, list(range(60)),
 ]  # fmt: skip
 #: Mutations tried on each position's save (each a random field and value).
-PER_SAVE = 60 * SCALE
+PER_SAVE = 40 * SCALE
 #: Fields that choose the deal itself: a save may name any deal there, so a change can be reachable
 #: from another ``Game.new`` than the seeded one (only its consistency is checked then).
 DEAL_FIELDS = {"start", "orders", "deck", "clans", "seed", "rng_state", "hands"}
@@ -140,4 +140,4 @@ def test_mutated_saves_are_refused_or_reachable(game: str) -> None:
                 except (AssertionError, OrdonnanceError) as failure:
                     bad.append(f"{what}: loaded, but {type(failure).__name__}: {str(failure)[:160]}")
     print(f"{game}: {tried:,} mutated saves, {refused:,} refused, {loaded_count:,} loaded and checked")
-    assert tried > 500 and not bad, f"{len(bad)} of {tried}:\n" + "\n".join(bad[:40])
+    assert tried > 300 and not bad, f"{len(bad)} of {tried}:\n" + "\n".join(bad[:40])

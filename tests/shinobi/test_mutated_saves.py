@@ -13,6 +13,7 @@ number of positions (see :mod:`tests.hostile.values`).
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -109,7 +110,17 @@ def _near(value: Any) -> list[Any]:
     return []
 
 
+#: Every STRIDE-th mutation is tried (each place still meets several values): all of them once
+#: ``HOSTILE_SCALE`` is 4 or more, a quarter in the test command.
+STRIDE = max(1, 4 // SCALE)
+
+
 def mutations(text: str) -> Iterator[tuple[str, str]]:
+    """``(what, mutated text)`` for every :data:`STRIDE`-th mutation of the save ``text``."""
+    return itertools.islice(_all_mutations(text), 0, None, STRIDE)
+
+
+def _all_mutations(text: str) -> Iterator[tuple[str, str]]:
     """``(what, mutated text)`` for every mutation of the save ``text``."""
     data = json.loads(text)
     for path in _paths(data):
@@ -177,7 +188,7 @@ def test_a_mutated_save_is_refused_or_reachable(game: Game) -> None:
         if why is not None:
             bad.append(f"{what}: {why}")
     assert bad == []
-    assert len(outcomes) > 1000 and outcomes.count("refused") > 0.9 * len(outcomes)
+    assert len(outcomes) > 1000 // STRIDE and outcomes.count("refused") > 0.9 * len(outcomes)
 
 
 def _version_1(game: Game) -> str:
