@@ -112,18 +112,11 @@ from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.core.bots import seeded_copies, has_choose
-from ordonnance.core.extras import require_extra
+from ordonnance.core.extras import Unavailable, require_extra
 from ordonnance.core.seeds import bot_seeds, own_seed as _own_seed
 from ordonnance.simulation import kernel_policy
 from ordonnance.territory import TERRITORY_COUNT
 from ordonnance.view import PlayerView
-
-
-class _Unavailable:
-    """Stands in for the base classes of the "rl" extra when it is not installed."""
-
-    def __class_getitem__(cls, item: object) -> type[_Unavailable]:
-        return cls
 
 
 _IMPORT_ERROR: ImportError | None
@@ -135,8 +128,8 @@ try:
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # type: ignore[import-untyped]
 except ImportError as error:  # pragma: no cover - exercised without the extra
     _IMPORT_ERROR = error
-    _GymEnv = _Unavailable  # type: ignore[assignment,misc]
-    AECEnv = _Unavailable
+    _GymEnv = Unavailable  # type: ignore[assignment,misc]
+    AECEnv = Unavailable
 else:
     _IMPORT_ERROR = None
 

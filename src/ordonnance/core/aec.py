@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance.core import checks
-from ordonnance.core.extras import require_extra
+from ordonnance.core.extras import Unavailable, require_extra
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError
 
@@ -28,16 +28,12 @@ __all__ = [
 ]  # fmt: skip
 
 
-class _Unavailable:
-    """Stands in for PettingZoo's base class when the "rl" extra is not installed."""
-
-
 _IMPORT_ERROR: ImportError | None
 try:
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
 except ImportError as error:  # pragma: no cover - exercised without the extra
     _IMPORT_ERROR = error
-    AECEnv = _Unavailable
+    AECEnv = Unavailable
 else:
     _IMPORT_ERROR = None
 

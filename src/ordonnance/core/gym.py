@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core.extras import Unavailable
 from ordonnance.core import checks
 from ordonnance.core.aec import (
     GameAEC, check_action_index, check_max_steps, check_options, check_render_mode, require_rl,
@@ -30,20 +31,13 @@ from ordonnance.errors import BotError, InvalidArgumentError, OrdonnanceTypeErro
 __all__ = ["GameSingleAgentEnv", "Opponent", "GAME_ENV_IDS", "register_game_envs"]
 
 
-class _Unavailable:
-    """Stands in for Gymnasium's base class when the "rl" extra is not installed."""
-
-    def __class_getitem__(cls, item: object) -> type[_Unavailable]:
-        return cls
-
-
 _IMPORT_ERROR: ImportError | None
 try:
     import gymnasium
     from gymnasium import Env as _GymEnv
 except ImportError as error:  # pragma: no cover - exercised without the extra
     _IMPORT_ERROR = error
-    _GymEnv = _Unavailable  # type: ignore[assignment,misc]
+    _GymEnv = Unavailable  # type: ignore[assignment,misc]
 else:
     _IMPORT_ERROR = None
 

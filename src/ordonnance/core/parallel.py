@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core.extras import Unavailable
 from ordonnance.core.aec import require_rl
 from ordonnance.core.checks import shown
 from ordonnance.errors import IllegalActionError, InvalidSeatError, OrdonnanceTypeError
@@ -25,14 +26,10 @@ from ordonnance.errors import IllegalActionError, InvalidSeatError, OrdonnanceTy
 __all__ = ["TurnBasedParallelEnv"]
 
 
-class _Unavailable:
-    """Stands in for PettingZoo's base class when the "rl" extra is not installed."""
-
-
 try:
     from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 except ImportError:  # pragma: no cover - exercised without the extra
-    ParallelEnv = _Unavailable
+    ParallelEnv = Unavailable
 
 
 class TurnBasedParallelEnv(ParallelEnv):  # type: ignore[misc]
