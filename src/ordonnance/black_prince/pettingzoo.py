@@ -74,7 +74,6 @@ end, then +1 / -1, 0 for a draw.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -102,7 +101,7 @@ from ordonnance.errors import IllegalActionError, InvalidRulesError, OrdonnanceT
 from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, check_action_index, wrapped
 from ordonnance.core.checks import shown
-from ordonnance.core.gym import GameSingleAgentEnv, Opponent, register_game_envs
+from ordonnance.core.gym import GameSingleAgentEnv, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
 
 __all__ = [
@@ -326,18 +325,6 @@ class SingleAgentEnv(GameSingleAgentEnv):
 
     aec_type = BlackPrinceEnv
     bots_module = "ordonnance.black_prince.bots"
-
-    def __init__(
-        self,
-        opponent: Opponent | Sequence[Opponent] | None = None,
-        seat: int | str = 0,
-        rules: Rules | None = None,
-        render_mode: str | None = None,
-        illegal_reward: float = -1.0,
-        max_steps: int | None = None,
-        observation: str = "dict",
-    ) -> None:
-        super().__init__(opponent, seat, rules, render_mode, illegal_reward, max_steps, observation)
 
 
 with contextlib.suppress(ImportError):  # without the "rl" extra there is nothing to register

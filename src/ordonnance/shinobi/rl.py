@@ -59,7 +59,6 @@ first, so every clan and hand (for centralised critics only).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -67,7 +66,7 @@ import numpy.typing as npt
 
 from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
-from ordonnance.core.gym import GameSingleAgentEnv, Opponent, register_game_envs
+from ordonnance.core.gym import GameSingleAgentEnv, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
@@ -241,18 +240,6 @@ class SingleAgentEnv(GameSingleAgentEnv):
 
     aec_type = ShinobiEnv
     bots_module = "ordonnance.shinobi.bots"
-
-    def __init__(
-        self,
-        opponent: Opponent | Sequence[Opponent] | None = None,
-        seat: int | str = 0,
-        rules: Rules | None = None,
-        render_mode: str | None = None,
-        illegal_reward: float = -1.0,
-        max_steps: int | None = None,
-        observation: str = "dict",
-    ) -> None:
-        super().__init__(opponent, seat, rules, render_mode, illegal_reward, max_steps, observation)
 
 
 with contextlib.suppress(ImportError):  # without the "rl" extra there is nothing to register
