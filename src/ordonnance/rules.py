@@ -6,11 +6,10 @@ from collections.abc import Iterable
 from typing import Any, Literal, get_args
 
 import attrs
-import numpy as np
 
 from ordonnance.core.rulesio import DictRules
 from ordonnance.cards import Card, CardLike, build_deck, standard_deck
-from ordonnance.errors import InvalidDeckError, InvalidRulesError, OrdonnanceTypeError
+from ordonnance.errors import InvalidDeckError, InvalidRulesError
 from ordonnance.territory import TERRITORY_COUNT
 from ordonnance.core import checks
 from ordonnance.core.checks import shown
@@ -37,34 +36,24 @@ MAX_PLAYERS = 4
 CARDS_PER_PLAYER = 4 * TERRITORY_COUNT
 
 
-def _check_choice(name: str, allowed: Any) -> Any:
-    choices = get_args(allowed)
-
-    def check(_instance: object, _attribute: object, value: object) -> None:
-        checks.choice(value, name, choices, error=InvalidRulesError)
-
-    return check
+def _to_scoring(value: object) -> Scoring:
+    return checks.choice(value, "scoring", get_args(Scoring), error=InvalidRulesError)
 
 
-def _plain_int(value: object) -> object:
-    return int(value) if isinstance(value, np.integer) else value
+def _to_tie_break(value: object) -> TieBreak:
+    return checks.choice(value, "tie_break", get_args(TieBreak), error=InvalidRulesError)
 
 
-def _plain(value: object) -> object:
-    """A NumPy string or bool as the plain Python value (stored as such), anything else as given."""
-    return str(value) if isinstance(value, np.str_) else bool(value) if isinstance(value, np.bool_) else value
+def _to_claim_proof(value: object) -> ClaimProof:
+    return checks.choice(value, "claim_proof", get_args(ClaimProof), error=InvalidRulesError)
 
 
-def _check_players(_instance: object, _attribute: object, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OrdonnanceTypeError(f"players must be an int, got {shown(value)}")
-    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise InvalidRulesError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {shown(value)}")
+def _to_players(value: object) -> int:
+    return checks.integer(value, "players", low=MIN_PLAYERS, high=MAX_PLAYERS, error=InvalidRulesError)
 
 
-def _check_bool(_instance: object, attribute: Any, value: object) -> None:
-    if not isinstance(value, bool):
-        raise OrdonnanceTypeError(f"{attribute.name} must be a bool, got {shown(value)}")
+def _to_auto_claim(value: object) -> bool:
+    return checks.flag(value, "auto_claim")
 
 
 def _to_deck(cards: Iterable[CardLike] | None) -> tuple[Card, ...] | None:
@@ -85,22 +74,18 @@ class Rules(DictRules):
     ordonnance.errors.InvalidRulesError: players must be 2..4, got 5
     """
 
-    players: int = attrs.field(default=2, converter=_plain_int, validator=_check_players)
+    players: int = attrs.field(default=2, converter=_to_players)
     """Number of players, 2..4."""
     deck: tuple[Card, ...] | None = attrs.field(default=None, converter=_to_deck)
     """A custom deck (any multiset of cards), or None for the standard deck(s)."""
-    scoring: Scoring = attrs.field(default="territories", converter=_plain, validator=_check_choice("scoring", Scoring))
+    scoring: Scoring = attrs.field(default="territories", converter=_to_scoring)
     """``"territories"`` (most territories wins) or ``"points"`` (3/2/1 per territory)."""
-    tie_break: TieBreak = attrs.field(
-        default="latest_capture", converter=_plain, validator=_check_choice("tie_break", TieBreak)
-    )
+    tie_break: TieBreak = attrs.field(default="latest_capture", converter=_to_tie_break)
     """``"latest_capture"`` (highest marker among the tied) or ``"lowest_marker_sum"``."""
-    claim_proof: ClaimProof = attrs.field(
-        default="public", converter=_plain, validator=_check_choice("claim_proof", ClaimProof)
-    )
+    claim_proof: ClaimProof = attrs.field(default="public", converter=_to_claim_proof)
     """``"public"``: a claim assumes opponents may get any card not face up, the
     claimant's own hand included; ``"private"``: the claimant's hand is excluded."""
-    auto_claim: bool = attrs.field(default=False, converter=_plain, validator=_check_bool)
+    auto_claim: bool = attrs.field(default=False, converter=_to_auto_claim)
     """Award every provable territory, for any player, at once after each play."""
 
     def __new__(cls, *args: object, **kwargs: object) -> Rules:
