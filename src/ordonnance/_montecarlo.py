@@ -263,7 +263,7 @@ class MonteCarlo(RolloutBot):
     UNTIMED_ROLLOUTS = None  # budget() works them out
     UNTIMED_WORK = None
     DEFAULT_MARGIN_WEIGHT = 0.1
-    BUDGET_ERROR = "{name} must be a positive int of at most {limit:,}, got {value!r}"
+    BUDGET_ERROR = "{name} must be a positive int of at most {limit:,}, got {value}"
     BUDGET_OPTIONS = (("min_rollouts", DEFAULT_MIN_ROLLOUTS), ("max_rollouts", DEFAULT_MAX_ROLLOUTS))
     rollouts: int | None
     work: int | None

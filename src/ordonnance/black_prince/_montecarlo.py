@@ -106,7 +106,7 @@ class MonteCarlo(RolloutBot):
     rollouts: int
     work: int
     DEFAULT_MARGIN_WEIGHT = 0.05
-    BUDGET_ERROR = "{name} must be an int in 1..{limit}, got {value!r}"
+    BUDGET_ERROR = "{name} must be an int in 1..{limit}, got {value}"
     MARGIN_ERROR = OrdonnanceTypeError
 
     def __init__(self, seed: int | None = None, *, rollouts: int | None = None, work: int | None = None,

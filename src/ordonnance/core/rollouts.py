@@ -33,16 +33,6 @@ from ordonnance.core.checks import shown
 __all__ = ["RolloutBot", "WorkShare", "check_rollout_options"]
 
 
-class _Shown:
-    """A value whose ``repr`` is :func:`~ordonnance.core.checks.shown`'s (for a message template's ``{value!r}``)."""
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return shown(self.value)
-
-
 def check_rollout_options(
     rollout_policy: object,
     margin_weight: object,
@@ -81,8 +71,8 @@ class RolloutBot(SearchBot):
     UNTIMED_WORK: ClassVar[int | None]
     #: The default ``margin_weight``.
     DEFAULT_MARGIN_WEIGHT: ClassVar[float]
-    #: The game's message for a budget out of range (``name``, ``value``, ``limit``).
-    BUDGET_ERROR: ClassVar[str] = "{name} must be an int in 1..{limit:,}, got {value!r}"
+    #: The game's message for a budget out of range (``name``, ``limit``, and ``value`` as :func:`~ordonnance.errors.shown` shows it).
+    BUDGET_ERROR: ClassVar[str] = "{name} must be an int in 1..{limit:,}, got {value}"
     #: The error of a bad ``margin_weight``.
     MARGIN_ERROR: ClassVar[type[OrdonnanceError]] = InvalidRulesError
     #: The game's own options and their defaults, listed by ``repr`` after the budgets
@@ -119,7 +109,7 @@ class RolloutBot(SearchBot):
     def check_budget(cls, name: str, value: object, limit: int) -> None:
         """Raise :class:`~ordonnance.errors.InvalidRulesError` unless ``value`` is an int in ``1..limit``."""
         if not checks.is_integer(value) or not 1 <= value <= limit:
-            raise InvalidRulesError(cls.BUDGET_ERROR.format(name=name, value=_Shown(value), limit=limit))
+            raise InvalidRulesError(cls.BUDGET_ERROR.format(name=name, value=shown(value), limit=limit))
 
     def _left_out(self, default: int | None, limit: int) -> int | None:
         """A budget left out: ``default`` (None stays None), or ``limit`` under a time limit."""
