@@ -36,7 +36,7 @@ from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 
-from ordonnance.errors import SHOWN_LENGTH, InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError, shown
+from ordonnance.errors import InvalidArgumentError, InvalidSeatError, OrdonnanceTypeError, shown
 
 __all__ = ["shown", "is_integer", "is_real", "integer", "optional_integer", "real", "flag", "text", "choice", "bounded", "seat"]
 
