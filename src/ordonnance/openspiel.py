@@ -62,7 +62,6 @@ seat cannot see again with :meth:`PlayerView.sample_game
 from __future__ import annotations
 
 import os
-import secrets
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
@@ -76,44 +75,27 @@ from ordonnance import _openspiel_kernel as ok
 from ordonnance import _bridge as bridge
 from ordonnance import _simulator_kernel as k
 from ordonnance.actions import Action
-from ordonnance.bots import Bot
 from ordonnance.cards import Card, build_deck
 from ordonnance._entry import compiled_entry
-from ordonnance.errors import IllegalActionError, InvalidArgumentError, InvalidSeedError, OrdonnanceTypeError
+from ordonnance.errors import IllegalActionError, InvalidArgumentError, OrdonnanceTypeError
 from ordonnance.game import NOBODY, Game, shuffled_deck
 from ordonnance.rl import NUM_ACTIONS, action_from_index, action_index, observation_layout
 from ordonnance.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
-from ordonnance.core import checks
-from ordonnance.core.bots import has_choose
+from ordonnance.core import openspiel as core
 from ordonnance.core.checks import shown
+from ordonnance.core.openspiel import _IMPORT_ERROR, _GameBase, _StateBase
+from ordonnance.core.openspiel import CHANCE as _CHANCE, TERMINAL as _TERMINAL
 
-_IMPORT_ERROR: ImportError | None
 try:
     import pyspiel
-except ImportError as error:  # pragma: no cover - exercised without the extra
-    _IMPORT_ERROR = error
-
-    class _Unavailable:
-        """Stands in for pyspiel's base classes when OpenSpiel is not installed."""
-
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            _require_extra()
-
-    _CHANCE, _TERMINAL = -1, -4  # pyspiel.PlayerId's values
-    _GameBase: Any = _Unavailable
-    _StateBase: Any = _Unavailable
-    _BotBase: Any = _Unavailable
-else:
-    _IMPORT_ERROR = None
-    _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-    _GameBase = pyspiel.Game
-    _StateBase = pyspiel.State
-    _BotBase = pyspiel.Bot
+except ImportError:  # pragma: no cover - exercised without the extra
+    pass
 
 __all__ = [
     "SHORT_NAME", "OrdonnanceGame", "OrdonnanceState", "LibraryBot", "OpenSpielBot", "load", "rules_of", "state_of",
+    "action_of",
 ]  # fmt: skip
 
 #: The name the game is registered under.
@@ -124,7 +106,6 @@ _DEFAULTS: dict[str, Any] = {
     "auto_claim": False, "deck": "", "seed": -1,
 }  # fmt: skip
 _JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
-_SEED_LIMIT = 1 << 31  # OpenSpiel's integer parameters are C++ ints
 _ILLEGAL = ok.ILLEGAL
 _ACTIONS = [action_from_index(i) for i in range(NUM_ACTIONS)]
 
@@ -152,12 +133,7 @@ def _compiled_step(work: npt.NDArray[np.int64], board: npt.NDArray[np.int64], ac
 _step: Callable[..., int] = _compiled_step if _JIT else partial(_run, ok.step)
 
 
-def _require_extra() -> None:
-    if _IMPORT_ERROR is not None:
-        raise ImportError(
-            'ordonnance.openspiel needs OpenSpiel: pip install "ordonnance[openspiel]" '
-            f"(or pip install open_spiel); the import failed with: {_IMPORT_ERROR}"
-        )
+_require_extra = core.require_openspiel
 
 
 def _max_decisions(players: int) -> int:
@@ -170,10 +146,7 @@ def _max_decisions(players: int) -> int:
 def rules_of(params: dict[str, Any]) -> tuple[Rules, int | None]:
     """The :class:`~ordonnance.Rules` and the fixed deal seed (None: chance nodes)
     of a parameter dict (missing keys take their defaults)."""
-    unknown = sorted(set(params) - set(_DEFAULTS))
-    if unknown:
-        raise OrdonnanceTypeError(f"unknown parameter(s) {shown(unknown)} (the parameters are {', '.join(_DEFAULTS)})")
-    values = {**_DEFAULTS, **params}
+    values = core.check_params(params, _DEFAULTS)
     deck_text = values["deck"]
     if not isinstance(deck_text, str):
         raise OrdonnanceTypeError(f"deck must be card texts separated by spaces, got {shown(deck_text)}")
@@ -182,13 +155,7 @@ def rules_of(params: dict[str, Any]) -> tuple[Rules, int | None]:
         players=values["players"], deck=deck, scoring=values["scoring"], tie_break=values["tie_break"],
         claim_proof=values["claim_proof"], auto_claim=values["auto_claim"],
     )  # fmt: skip
-    seed = values["seed"]
-    if not checks.is_integer(seed):
-        raise OrdonnanceTypeError(f"seed must be an int, got {shown(seed)}")
-    seed = int(seed)
-    if not -1 <= seed < _SEED_LIMIT:
-        raise InvalidSeedError(f"seed must be -1 (deal by chance nodes) or in 0..2**31-1, got {shown(seed)}")
-    return rules, None if seed == -1 else seed
+    return rules, core.deal_seed(values["seed"])
 
 
 def _params_of(rules: Rules, seed: int | None) -> dict[str, Any]:
@@ -496,10 +463,7 @@ class OrdonnanceState(_StateBase):  # type: ignore[misc]
         (uniform in [0, 1), as OpenSpiel passes it) or at random without one."""
         if self._current == _CHANCE:
             raise IllegalActionError(None, "the deal is not done: there is nothing to resample yet")
-        if probability_sampler is None:
-            seed = secrets.randbits(64)
-        else:
-            seed = int(probability_sampler() * 2**32) << 32 | int(probability_sampler() * 2**32)
+        seed = core.sampler_seed(probability_sampler)
         play = self._p
         if play.views is None:
             play.views = {}
@@ -643,94 +607,43 @@ def _table_text(b: list[int], setup: _Setup, player: int, hand: str) -> str:
 # --------------------------------------------------------------- bots across the libraries
 
 
-class LibraryBot(_BotBase):  # type: ignore[misc]
+class LibraryBot(core.LibraryBot):
     """An ordonnance bot (anything with ``choose(view)``) as a ``pyspiel.Bot``.
 
     It sees only its seat's :class:`~ordonnance.PlayerView` of the state:
     ``LibraryBot(ordonnance.bots.Greedy(seed=0)).step(state)``.
     """
 
-    def __init__(self, bot: Bot) -> None:
-        _require_extra()
-        if not has_choose(bot):
-            raise OrdonnanceTypeError(f"a bot has a choose(view) method, got {shown(bot)}")
-        super().__init__()
-        self.bot = bot
-        """The ordonnance bot."""
+    state_type = OrdonnanceState
 
-    def step(self, state: OrdonnanceState) -> int:
-        """The bot's action index in ``state`` (for the player to act)."""
-        if not isinstance(state, OrdonnanceState):
-            raise OrdonnanceTypeError(f"LibraryBot plays OrdonnanceState, not {type(state).__name__}")
-        action = self.bot.choose(state.game().view(state.current_player()))
-        index = action_index(action)
-        if index not in state.legal_actions():
-            raise IllegalActionError(action, f"the bot {shown(self.bot)} chose an action that is not legal")
-        return index
+    def _view(self, state: Any) -> PlayerView:
+        if state.current_player() < 0:
+            raise IllegalActionError(None, "no seat is to act in this state (a chance node, or the game is over)")
+        return state.game().view(state.current_player())  # type: ignore[no-any-return]
 
-    def restart_at(self, state: Any) -> None:
-        """Nothing to do: the bot decides from the view alone."""
-
-    def inform_action(self, state: Any, player_id: int, action: int) -> None:
-        """Nothing to do: the bot decides from the view alone."""
+    def _index(self, view: Any, action: Any) -> int:
+        return action_index(action)
 
 
-class OpenSpielBot:
+class OpenSpielBot(core.OpenSpielBot):
     """A ``pyspiel.Bot`` as an ordonnance bot: ``choose(view)`` asks it in a state of
     a game the view could be of (:meth:`PlayerView.sample_game
     <ordonnance.PlayerView.sample_game>`), so it can see only what the seat sees
     (plus a random deal of the rest, which a sound imperfect-information bot
-    resamples anyway)."""
+    resamples anyway). A bot OpenSpiel made for one seat
+    (``pyspiel.make_uniform_random_bot(0, seed)``) is refused for another seat with
+    :class:`~ordonnance.errors.InvalidSeatError`."""
 
-    def __init__(self, bot: Any, *, seed: int | None = None) -> None:
-        _require_extra()
-        if not callable(getattr(bot, "step", None)):
-            raise OrdonnanceTypeError(f"an OpenSpiel bot has a step(state) method, got {shown(bot)}")
-        self.bot = bot
-        """The OpenSpiel bot."""
-        from ordonnance.core.seeds import check_seed as _check_seed
 
-        self._rng = np.random.default_rng(secrets.randbits(64) if seed is None else _check_seed(seed))
-        self._games: dict[Rules, OrdonnanceGame] = {}
-
-    def choose(self, view: PlayerView) -> Action:
-        """The OpenSpiel bot's action for ``view``'s seat."""
-        if not isinstance(view, PlayerView):
-            raise OrdonnanceTypeError(f"choose() takes a PlayerView, not {type(view).__name__}: {shown(view)}")
-        if view.is_over or view.current_player != view.seat:
-            raise IllegalActionError(None, f"it is not seat {view.seat}'s turn")
-        spiel_game = self._games.get(view.rules)
-        if spiel_game is None:
-            spiel_game = self._games[view.rules] = load(view.rules)
-        state = state_of(view.sample_game(int(self._rng.integers(0, 2**63))), spiel_game)
-        return action_from_index(int(self.bot.step(state)))
-
-    def __repr__(self) -> str:
-        return f"OpenSpielBot({self.bot!r})"
+def action_of(state: OrdonnanceState, index: int) -> Action:
+    """The Ordonnance action of action index ``index`` (:func:`ordonnance.rl.action_from_index`)."""
+    return action_from_index(index)
 
 
 if _IMPORT_ERROR is None:
-
-    def _game_type(chance_mode: Any) -> Any:
-        return pyspiel.GameType(
-            short_name=SHORT_NAME,
-            long_name="Python Ordonnance (the ordonnance library)",
-            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-            chance_mode=chance_mode,
-            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-            utility=pyspiel.GameType.Utility.GENERAL_SUM,
-            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-            max_num_players=MAX_PLAYERS,
-            min_num_players=MIN_PLAYERS,
-            provides_information_state_string=True,
-            provides_information_state_tensor=True,
-            provides_observation_string=True,
-            provides_observation_tensor=True,
-            parameter_specification=_DEFAULTS,
-        )
-
-    #: The registered type, the default parameters': the deal is by chance nodes.
-    _GAME_TYPE = _game_type(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
-    # A fixed deal (seed >= 0) has no chance node: those games report it (the registered type is the default's).
-    _FIXED_DEAL_TYPE = _game_type(pyspiel.GameType.ChanceMode.DETERMINISTIC)
-    pyspiel.register_game(_GAME_TYPE, OrdonnanceGame)
+    #: The registered type, the default parameters' (the deal is by chance nodes), and the type of
+    #: a fixed deal (seed >= 0), which has no chance node: those games report it.
+    _GAME_TYPE, _FIXED_DEAL_TYPE = core.register(
+        OrdonnanceGame, SHORT_NAME, "Python Ordonnance (the ordonnance library)", zero_sum=False,
+        players=(MIN_PLAYERS, MAX_PLAYERS), parameters=_DEFAULTS,
+    )  # fmt: skip
