@@ -96,7 +96,7 @@ def chi_square(counts: dict[Any, int], probabilities: dict[Any, float]) -> tuple
 
 
 #: Pearson's statistic at the 0.001 level, by degrees of freedom (tables; no SciPy needed).
-CRITICAL_0_001 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52, 9: 27.88, 11: 31.26, 19: 43.82, 24: 51.18, 29: 58.30}
+CRITICAL_0_001 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52, 9: 27.88, 11: 31.26, 19: 43.82, 24: 51.18, 29: 58.30, 95: 143.34}
 
 
 def deal_probabilities(game: Any, event: Callable[[list[int]], Any], nodes: int) -> dict[Any, float]:

@@ -557,12 +557,17 @@ class Game(EngineGame[Rules, "PlayerView"]):
         for c in range(COLUMNS):
             if front[c] is None or self._contact[c] or not self._hands[q]:
                 continue
-            self._rng, value = splitmix64(self._rng)
-            self._discards[q].append(self._hands[q].pop(bounded(value, len(self._hands[q]))))
+            self._discards[q].append(self._hands[q].pop(self._chance_index(len(self._hands[q]))))
             if self.routed[p] >= ROUT_TO_WIN:
                 self._game_over()
                 return
         self._end_turn()
+
+    def _chance_index(self, n: int) -> int:
+        """A breakthrough's card: the chance stream's next draw mapped to 0..n-1 (the OpenSpiel
+        adapter's chance nodes answer it instead)."""
+        self._rng, value = splitmix64(self._rng)
+        return bounded(value, n)
 
     def _end_turn(self) -> None:
         self._reset_battle()
