@@ -368,3 +368,18 @@ def test_a_serial_tournament_plays_an_openspiel_bot() -> None:
     assert result.games == 2 and sum(result.wins) + result.draws == 2
     with pytest.raises(od.OrdonnanceTypeError, match="'openspiel' cannot be pickled"):
         od.tournament(bots, games=2, executor="process", workers=2, chunk_size=1)
+
+
+def test_a_bot_openspiel_made_for_one_seat_is_refused_elsewhere() -> None:
+    """OpenSpiel's uniform random bot of player 0 crashes the process when asked in seat 1's
+    turn (it reads only player 0's legal actions): the wrapper finds its seat when it is made
+    and refuses another seat with the library's error; a bot written in Python plays any seat."""
+    bot = ops.OpenSpielBot(pyspiel.make_uniform_random_bot(0, 3), seed=1)
+    assert bot.seat == 0 and ops.OpenSpielBot(pyspiel.make_uniform_random_bot(3, 3)).seat == 3
+    engine = od.Game.new(Rules(), seed=4)
+    engine.apply(bot.choose(engine.view(0)))
+    with pytest.raises(od.InvalidSeatError, match="for player 0 only, and cannot play seat 1"):
+        bot.choose(engine.view(1))
+    assert ops.OpenSpielBot(ops.LibraryBot(od.bots.Random(seed=1))).seat is None
+    with pytest.raises(od.BotError, match="bot 'random' \\(seat 1\\).*for player 0 only"):  # a tournament seats it at seat 1 too
+        od.tournament({"random": bot, "greedy": od.bots.Greedy(seed=2)}, games=2, seed=1, executor="serial")
