@@ -538,7 +538,7 @@ def load(rules: Rules | None = None, *, seed: int | None = None) -> OrdonnanceGa
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
-    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, seed))
+    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, core.fixed_seed(seed)))
     assert isinstance(game, OrdonnanceGame)
     return game
 

@@ -62,7 +62,6 @@ from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.pettingzoo import NUM_ACTIONS, action_from_index, action_index, encode_view, observation_layout
 from ordonnance.black_prince.rules import COLUMNS, HAND_SIZE, Rules
 from ordonnance.black_prince.view import PlayerView
-from ordonnance.core import checks
 from ordonnance.core import openspiel as core
 from ordonnance.core.checks import shown
 from ordonnance.core.openspiel import _IMPORT_ERROR, Adapter, Pending, Shuffle, SpielGame, SpielState, require_openspiel
@@ -329,7 +328,7 @@ def load(rules: Rules | None = None, *, seed: int | None = None) -> BlackPrinceG
         raise OrdonnanceTypeError(f"rules must be a black_prince Rules, got {shown(rules)}")
     if rules.advantages != Rules().advantages or any(card.advantages is not None for seat in (0, 1) for card in rules.deck(seat)):
         raise OrdonnanceTypeError(f"the OpenSpiel game plays the default advantage table, got {shown(rules)}")
-    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, seed if seed is None else checks.integer(seed, "seed")))
+    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, core.fixed_seed(seed)))
     assert isinstance(game, BlackPrinceGame)
     return game
 

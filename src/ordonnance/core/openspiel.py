@@ -59,7 +59,7 @@ else:
 
 __all__ = [
     "SEED_LIMIT", "Adapter", "Shuffle", "Pending", "SpielGame", "SpielState", "LibraryBot", "OpenSpielBot",
-    "Observer", "require_openspiel", "game_type", "register", "check_params", "deal_seed", "sampler_seed", "bot_seat",
+    "Observer", "require_openspiel", "game_type", "register", "check_params", "deal_seed", "fixed_seed", "sampler_seed", "bot_seat",
     "state_of", "state_adapter",
 ]  # fmt: skip
 
@@ -133,6 +133,11 @@ def deal_seed(value: object) -> int | None:
     if not -1 <= seed < SEED_LIMIT:
         raise InvalidSeedError(f"seed must be -1 (deal by chance nodes) or in 0..2**31-1, got {shown(seed)}")
     return None if seed == -1 else seed
+
+
+def fixed_seed(seed: object) -> int | None:
+    """A ``load(rules, seed=)`` argument: None (chance nodes deal) or a seed in 0..2**31-1 (a fixed deal)."""
+    return None if seed is None else checks.integer(seed, "seed", low=0, high=SEED_LIMIT - 1, error=InvalidSeedError)
 
 
 def sampler_seed(probability_sampler: Callable[[], float] | None) -> int:

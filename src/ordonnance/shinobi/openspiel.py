@@ -49,7 +49,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance.core import checks
 from ordonnance.core import openspiel as core
 from ordonnance.core.checks import shown
 from ordonnance.core.openspiel import _IMPORT_ERROR, Adapter, Shuffle, SpielGame, SpielState, require_openspiel
@@ -189,7 +188,7 @@ def load(rules: Rules | None = None, *, seed: int | None = None) -> ShinobiGame:
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise OrdonnanceTypeError(f"rules must be a shinobi Rules, got {shown(rules)}")
-    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, seed if seed is None else checks.integer(seed, "seed")))
+    game = pyspiel.load_game(SHORT_NAME, _params_of(rules, core.fixed_seed(seed)))
     assert isinstance(game, ShinobiGame)
     return game
 
