@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Literal, cast
+from typing import ClassVar, Literal, cast
 
 import attrs
 import numpy as np
@@ -76,12 +76,14 @@ from ordonnance.core.seeds import check_seed as _check_seed
 from ordonnance.game import Game
 from ordonnance.rules import Rules
 from ordonnance.core import checks
+from ordonnance.core import batch as shared
+from ordonnance.core.batch import StepResult
 from ordonnance.core.checks import shown
 
 __all__ = ["Batch", "StepResult", "MAX_GAMES", "observation_size"]
 
-#: The most games one :class:`Batch` holds (about 8 kB of state a game).
-MAX_GAMES = 1 << 20
+#: The most games one :class:`Batch` holds (about 8 kB of state a game): every game's batch has this bound.
+MAX_GAMES = shared.MAX_GAMES
 _OPPONENTS = {"random": kernel.RANDOM, "greedy": kernel.GREEDY, "self": None}
 
 
@@ -93,30 +95,6 @@ def observation_size(players: int) -> int:
     452
     """
     return 74 + 189 * players
-
-
-@attrs.frozen(eq=False)
-class StepResult:
-    """What :meth:`Batch.step` did to each game (arrays of the batch, overwritten by the next step)."""
-
-    rewards: npt.NDArray[np.float32]
-    """``[game, seat]``: +1 winner, -1 the others when the game ended at this step, else 0."""
-    reward: npt.NDArray[np.float32]
-    """``[game]``: the reward of the observing seat (the learner's, or in self-play the seat that acted)."""
-    terminated: npt.NDArray[np.bool_]
-    """``[game]``: the episode ended at this step (game over, or an illegal action with ``illegal="end"``)."""
-    illegal: npt.NDArray[np.bool_]
-    """``[game]``: the action was illegal and refused."""
-    reset: npt.NDArray[np.bool_]
-    """``[game]``: the game started its next episode at this step (its action was not read)."""
-    actor: npt.NDArray[np.int64]
-    """``[game]``: the seat whose action was read (-1 where the game was reset)."""
-    winner: npt.NDArray[np.int64]
-    """``[game]``: the winner of a game that ended at this step (-1: nobody, or not ended)."""
-    scores: npt.NDArray[np.int64]
-    """``[game, seat]``: the final scores of a game that ended at this step (else 0)."""
-    finished: npt.NDArray[np.bool_]
-    """``[game]``: the game ended by its rules at this step (``terminated`` but not ``illegal``)."""
 
 
 class Batch:
@@ -134,6 +112,9 @@ class Batch:
     :meth:`observe` then return them without another pass.
     """
 
+    #: The number of action indices (:data:`ordonnance.rl.NUM_ACTIONS`).
+    num_actions: ClassVar[int] = kernel.NUM_ACTIONS
+
     def __init__(
         self,
         games: int,
@@ -149,32 +130,20 @@ class Batch:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise OrdonnanceTypeError(f"rules must be a Rules, got {shown(rules)}")
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
-            raise OrdonnanceTypeError(f"games must be an int, got {shown(games)}")
-        if not 1 <= games <= MAX_GAMES:
-            raise InvalidArgumentError(f"games must be 1..{MAX_GAMES:,}, got {shown(games)}")
-        if not isinstance(opponent, str) or opponent not in _OPPONENTS:
-            raise InvalidArgumentError(f"opponent must be one of {sorted(_OPPONENTS)}, got {shown(opponent)}")
+        settings = shared.check_settings(games, rules.players, opponent, seat, illegal, illegal_reward)
         n = rules.players
-        if opponent == "self":
-            seat_mode = bk.EVERY_SEAT
-        else:
-            chosen = checks.seat(seat, n, random=True)
-            seat_mode = bk.RANDOM_SEAT if isinstance(chosen, str) else chosen
+        seat_mode = settings.seat_mode
         if observe is not None and (not isinstance(observe, str) or observe not in ("float32", "uint8")):
             raise InvalidArgumentError(f"observe must be 'float32', 'uint8' or None, got {shown(observe)}")
         if observe == "uint8" and len(rules.cards) > 255:
             raise InvalidArgumentError(f"uint8 observations need a deck of at most 255 cards, got {len(rules.cards)}")
-        if not isinstance(illegal, str) or illegal not in ("refuse", "end"):
-            raise InvalidArgumentError(f"illegal must be 'refuse' or 'end', got {shown(illegal)}")
-        illegal_reward = checks.real(illegal_reward, "illegal_reward")
-        games = int(games)
-        policy = _OPPONENTS[opponent]
+        games = settings.games
+        policy = _OPPONENTS[settings.opponent]
         self._rules = rules
-        self._opponent = opponent
+        self._opponent = settings.opponent
         self._seat_mode = seat_mode
-        self._illegal_ends = illegal == "end"
-        self._illegal_reward = float(illegal_reward)
+        self._illegal_ends = settings.illegal_ends
+        self._illegal_reward = settings.illegal_reward
         self._cfg = kernel.config(rules, [kernel.RANDOM if policy is None else policy] * n, unseen=True)
         self._cards = kernel.deck_of(rules)
         self._state = kernel.new_state(games, len(rules.cards))
@@ -299,17 +268,7 @@ class Batch:
         )
 
     def _check_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        array = np.asarray(actions)
-        if array.dtype.kind not in "iu":
-            raise OrdonnanceTypeError(f"actions must be integer action indices, got dtype {array.dtype} ({shown(actions):.80})")
-        if array.shape != (self.games,):
-            raise InvalidArgumentError(f"actions must have shape ({self.games},), one per game, got {shown(array.shape)}")
-        if array.size and (array.min() < 0 or array.max() >= kernel.NUM_ACTIONS):
-            bad = int(np.flatnonzero((array < 0) | (array >= kernel.NUM_ACTIONS))[0])
-            raise IllegalActionError(
-                int(array[bad]), f"action indices are 0..{kernel.NUM_ACTIONS - 1}: game {bad} got {shown(int(array[bad]))}"
-            )
-        return np.ascontiguousarray(array, dtype=np.int64)
+        return shared.check_actions(actions, self.games, kernel.NUM_ACTIONS)
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """``[game, action]``: the legal actions of the seat to act (all False once over).
@@ -369,13 +328,9 @@ class Batch:
         seat's), through ``Game.apply``: a rule the kernel got wrong would
         raise here.
         """
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise OrdonnanceTypeError(f"a game index is an int, got {shown(index)}")
-        if not -self.games <= index < self.games:
-            raise InvalidArgumentError(f"game index must be in 0..{self.games - 1}, got {shown(index)}")
+        i = shared.check_game_index(index, self.games)
         from ordonnance.rl import action_from_index
 
-        i = int(index) % self.games
         game = Game.new(self._rules, seed=int(self._episodes.seeds[i, bk.DEAL]))
         for a in self._episodes.history[i, : int(self._episodes.book[i, bk.LENGTH])].tolist():
             game.apply(action_from_index(a))

@@ -28,7 +28,7 @@ from ordonnance.core.rng import bounded
 from ordonnance.core.seeds import bot_seeds, check_seed, own_seed
 from ordonnance.errors import BotError, InvalidArgumentError, OrdonnanceTypeError
 
-__all__ = ["GameSingleAgentEnv", "Opponent", "GAME_ENV_IDS", "register_game_envs"]
+__all__ = ["GameSingleAgentEnv", "Opponent", "GAME_ENV_IDS", "GAME_VECTOR_ENTRY_POINTS", "register_game_envs"]
 
 
 _IMPORT_ERROR: ImportError | None
@@ -51,6 +51,12 @@ GAME_ENV_IDS: dict[str, str] = {
     "ordonnance/BlackPrince-v0": "ordonnance.black_prince.pettingzoo:SingleAgentEnv",
 }
 
+#: The batched vector env of each id of :data:`GAME_ENV_IDS` that has one (``gymnasium.make_vec(id,
+#: num_envs=..., vectorization_mode="vector_entry_point")`` builds it).
+GAME_VECTOR_ENTRY_POINTS: dict[str, str] = {
+    "ordonnance/Shinobi-v0": "ordonnance.shinobi.rl:VectorEnv",
+}
+
 _NAMED_BOTS = {"random": "Random", "greedy": "Greedy"}
 
 
@@ -59,7 +65,7 @@ def register_game_envs() -> None:
     require_rl("the Gymnasium ids")
     for env_id, entry_point in GAME_ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            gymnasium.register(id=env_id, entry_point=entry_point, vector_entry_point=GAME_VECTOR_ENTRY_POINTS.get(env_id))
 
 
 class GameSingleAgentEnv(_GymEnv[Any, np.int64]):

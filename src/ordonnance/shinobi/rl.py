@@ -59,7 +59,7 @@ first, so every clan and hand (for centralised critics only).
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -68,8 +68,10 @@ from ordonnance.core import checks
 from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
 from ordonnance.core.gym import GameSingleAgentEnv, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
+from ordonnance.core.vector import GameVectorEnv
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
+from ordonnance.shinobi.batch import Batch
 from ordonnance.shinobi.cards import CLANS, CODES
 from ordonnance.shinobi.game import Game
 from ordonnance.shinobi.rules import HAND_SIZE, MAX_DECK, MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -78,7 +80,7 @@ from ordonnance.shinobi.view import PlayerView
 
 __all__ = [
     "encode_view", "action_mask", "observation_size", "observation_layout", "ShinobiEnv", "raw_env", "env",
-    "parallel_env", "SingleAgentEnv",
+    "parallel_env", "SingleAgentEnv", "VectorEnv", "observation_bounds",
 ]  # fmt: skip
 
 
@@ -109,6 +111,27 @@ def observation_layout(players: int) -> tuple[tuple[str, int], ...]:
 def observation_size(players: int) -> int:
     """The length of :func:`encode_view`'s vector for ``players`` seats (3..5)."""
     return sum(length for _, length in observation_layout(players))
+
+
+def observation_bounds(rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Each number's bounds under ``rules``: 1 for the one-hot and 0/1 fields, :data:`HAND_SIZE`
+    for a hand, the player count for the final round's turns, and the troop deck's size for
+    every other count of cards (the engine keeps each card in one place).
+
+    >>> from ordonnance import shinobi
+    >>> from ordonnance.shinobi.rl import observation_bounds
+    >>> low, high = observation_bounds(shinobi.Rules(players=3))
+    >>> low.shape, float(high[0]), float(high[-1])
+    ((58,), 4.0, 3.0)
+    """
+    if not isinstance(rules, Rules):
+        raise OrdonnanceTypeError(f"rules must be a shinobi Rules, not {checks.shown(rules)}")
+    n = rules.players
+    highs = {"clan": 1.0, "changed": 1.0, "to_act": 1.0, "order": 1.0, "final_turns_left": float(n),
+             "hand": float(HAND_SIZE), "hand_sizes": float(HAND_SIZE)}  # fmt: skip
+    cards = float(len(rules.troop_deck))
+    high = np.concatenate([np.full(length, highs.get(name, cards), np.float32) for name, length in observation_layout(n)])
+    return np.zeros_like(high), high
 
 
 def encode_view(view: PlayerView) -> npt.NDArray[np.float32]:
@@ -166,15 +189,8 @@ class ShinobiEnv(GameAEC):
         return observation_size(self.rules.players)
 
     def observation_bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """Each number's bounds under the rules: 1 for the one-hot and 0/1 fields, :data:`HAND_SIZE`
-        for a hand, the player count for the final round's turns, and the troop deck's size for
-        every other count of cards (the engine keeps each card in one place)."""
-        n = self.rules.players
-        highs = {"clan": 1.0, "changed": 1.0, "to_act": 1.0, "order": 1.0, "final_turns_left": float(n),
-                 "hand": float(HAND_SIZE), "hand_sizes": float(HAND_SIZE)}  # fmt: skip
-        cards = float(len(self.rules.troop_deck))
-        high = np.concatenate([np.full(length, highs.get(name, cards), np.float32) for name, length in observation_layout(n)])
-        return np.zeros_like(high), high
+        """:func:`observation_bounds` of the rules."""
+        return observation_bounds(self.rules)
 
     def encode(self, view: PlayerView) -> npt.NDArray[np.float32]:
         """:func:`encode_view`."""
@@ -240,6 +256,57 @@ class SingleAgentEnv(GameSingleAgentEnv):
 
     aec_type = ShinobiEnv
     bots_module = "ordonnance.shinobi.bots"
+
+
+class VectorEnv(GameVectorEnv):
+    """``num_envs`` games of Shinobi as one Gymnasium vector environment, stepped together in numba
+    (:class:`ordonnance.shinobi.batch.Batch`).
+
+    ``gymnasium.make_vec("ordonnance/Shinobi-v0", num_envs=..., vectorization_mode="vector_entry_point")``
+    builds one. The arguments, spaces, rewards (the winners share +1, the others -1), autoreset
+    and seeding are :class:`~ordonnance.core.vector.GameVectorEnv`'s: ``opponent`` is
+    ``"random"``, ``"greedy"`` (the kernel twins of :class:`~ordonnance.shinobi.bots.Random`
+    and :class:`~ordonnance.shinobi.bots.Greedy`) or ``"self"``; ``observation`` is ``"box"``
+    (:func:`encode_view`'s vector, bounded as :func:`observation_bounds` says) or ``"dict"``.
+
+    Usage::
+
+        import numpy as np
+        from ordonnance.shinobi.rl import VectorEnv
+
+        envs = VectorEnv(4096, opponent="random")      # 4 players, the default Rules()
+        obs, infos = envs.reset(seed=1)
+        masks = envs.action_masks()
+        actions = np.argmax(np.where(masks, np.random.random(masks.shape), -1.0), axis=1)
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+    """
+
+    batch_type = Batch
+    rules_type = Rules
+    num_actions = ACTION_COUNT
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules | None = None,
+        opponent: Literal["random", "greedy", "self"] = "random",
+        seat: int | Literal["random"] = 0,
+        seed: int | None = None,
+        observation: Literal["box", "dict"] = "box",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        super().__init__(num_envs, rules, opponent=opponent, seat=seat, seed=seed, observation=observation,
+                         illegal_reward=illegal_reward)  # fmt: skip
+        self.batch: Batch
+        self.rules: Rules
+
+    def observation_bounds(self, rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """:func:`observation_bounds`."""
+        return observation_bounds(rules)
+
+    def game(self, index: int) -> Game:
+        """Env ``index``'s game as a :class:`~ordonnance.shinobi.Game` in its current position."""
+        return self.batch.game(index)
 
 
 with contextlib.suppress(ImportError):  # without the "rl" extra there is nothing to register
