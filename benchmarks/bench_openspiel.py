@@ -298,6 +298,54 @@ def test_resample_from_infostate(benchmark: Any) -> None:
     benchmark.pedantic(run, rounds=5, iterations=1)
 
 
+def _game_cases() -> list[tuple[str, str, dict[str, Any], Any, int, int]]:
+    """Each game's adapter (name, parameters) beside its own ``simulate`` (the rules, games a round)."""
+    from ordonnance import black_prince, shinobi
+
+    return [
+        ("ordonnance, 2 players", "python_ordonnance", {}, (od.simulate, od.Rules()), 100, 200_000),
+        ("ordonnance, 4 players", "python_ordonnance", {"players": 4}, (od.simulate, od.Rules(players=4)), 50, 100_000),
+        ("shinobi, 4 players", "python_shinobi", {}, (shinobi.simulate, shinobi.Rules()), 40, 200_000),
+        ("shinobi, 5 players", "python_shinobi", {"players": 5}, (shinobi.simulate, shinobi.Rules(players=5)), 30, 200_000),
+        ("black prince", "python_black_prince", {}, (black_prince.simulate, black_prince.Rules()), 40, 20_000),
+        ("black prince, coin", "python_black_prince", {"first": "coin"},
+         (black_prince.simulate, black_prince.Rules(first="coin")), 40, 20_000),
+    ]  # fmt: skip
+
+
+_GAME_CASES = _game_cases()
+
+
+@pytest.mark.parametrize("case", _GAME_CASES, ids=[case[0] for case in _GAME_CASES])
+def test_rollouts_beside_simulate(benchmark: Any, case: tuple[str, str, dict[str, Any], Any, int, int]) -> None:
+    """OpenSpiel random rollouts through each game's adapter (the deal and every draw as chance
+    nodes) beside the game's own ``simulate`` of random bots, timed in alternation (CPU time),
+    five rounds each: the medians in games/s."""
+    import ordonnance.black_prince.openspiel  # noqa: F401  (registers the games)
+    import ordonnance.shinobi.openspiel  # noqa: F401
+
+    name, short_name, params, (simulate, rules), games, simulated = case
+    benchmark.group = f"openspiel: rollouts beside simulate, {name}"
+    game = pyspiel.load_game(short_name, params)
+    rollouts(game, 2)
+    simulate(rules, games=1_000, seed=0)  # compile (or load) the kernels
+    rates: dict[str, list[float]] = {"openspiel": [], "simulate": []}
+
+    def rounds() -> None:
+        start = time.thread_time()
+        rollouts(game, games)
+        rates["openspiel"].append(games / (time.thread_time() - start))
+        start = time.thread_time()
+        simulate(rules, games=simulated, seed=len(rates["simulate"]))
+        rates["simulate"].append(simulated / (time.thread_time() - start))
+
+    items(benchmark, games)
+    benchmark.pedantic(rounds, rounds=5, iterations=1)
+    ours, theirs = (statistics.median(rates[key]) for key in rates)
+    benchmark.extra_info.update(openspiel=ours, simulate=theirs)
+    print(f"\n{name}: OpenSpiel rollouts {ours:,.0f} games/s, simulate {theirs:,.0f} games/s ({theirs / ours:,.0f}x)")
+
+
 def _one_rate(which: str, seed: int, games: int) -> float:
     """Games a second of thread CPU time of ``which`` ("adapter" or "baseline") after a warm-up."""
     game = pyspiel.load_game("python_ordonnance" if which == "adapter" else _BASELINE, {} if seed < 0 else {"seed": seed})
