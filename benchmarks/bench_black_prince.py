@@ -1,8 +1,20 @@
-"""Black Prince: simulator throughput, bot decision times, and (as a script) bot strength and army balance.
+"""Black Prince: simulator throughput, bot decision times, batched env steps, and (as a script) bot
+strength and army balance.
 
 Benchmarks (pytest-benchmark)::
 
     python -m pytest benchmarks/bench_black_prince.py --benchmark-only
+
+The batched games alone, on one core (``VectorEnv(4096)`` env steps beside ``simulate``'s
+decisions and the single env's steps, in one run; needs the "rl" extra)::
+
+    python -m pytest benchmarks/bench_black_prince.py -k "vector or decisions_beside or single_agent" \
+        --benchmark-only --benchmark-timer time.thread_time
+
+An env step is one learner action in one env (then the kernel bot's turn), with the
+float32 box observation and the legal-action mask of every env computed: a round
+times ``VectorEnv.step`` and ``VectorEnv.action_masks`` for all 4096 envs, while the
+learner's random legal actions are drawn in the untimed setup.
 
 The figures of the docs, as a script::
 
@@ -22,7 +34,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import items
+from conftest import items, of_target
 from ordonnance import black_prince as bp
 from ordonnance.simulation import _wilson as wilson
 
@@ -92,6 +104,78 @@ def test_greedy_decision(benchmark: Any) -> None:
     bot = bp.Greedy(seed=1)
     items(benchmark, len(views))
     benchmark.pedantic(lambda: [bot.choose(v) for v in views], rounds=3, iterations=1)
+
+
+# ---------------------------------------------------------------- batched games
+
+VECTOR_ENVS = 4096
+VECTOR_ROUNDS = 100
+#: Issue 35's target, env steps a second on one core, VectorEnv(4096, opponent="random"), box observations.
+VECTOR_TARGET = 150_000
+VECTOR_GROUP = "black_prince batch: env steps (learner actions) per second, default rules"
+
+
+def _vector_round(env: Any) -> Any:
+    """The untimed setup of a round: random legal actions from the current masks."""
+    masks = env.action_masks()
+    return (np.argmax(np.where(masks, env._bench_rng.random(masks.shape), -1.0), axis=1),), {}
+
+
+def _timed_step(env: Any) -> Any:
+    def step(actions: Any) -> None:
+        env.step(actions)
+        env.action_masks()
+
+    return step
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy", "self"])
+def test_vector_env(benchmark: Any, opponent: str) -> None:
+    pytest.importorskip("gymnasium")
+    from ordonnance.black_prince.pettingzoo import VectorEnv
+
+    benchmark.group = VECTOR_GROUP
+    env = VectorEnv(VECTOR_ENVS, bp.Rules(), opponent=opponent, observation="box")  # type: ignore[arg-type]
+    env.reset(seed=1)
+    env._bench_rng = np.random.default_rng(0)  # type: ignore[attr-defined]
+    for _ in range(3):  # compile and warm up outside the timing
+        args, _ = _vector_round(env)
+        _timed_step(env)(*args)
+    items(benchmark, VECTOR_ENVS, subject=opponent == "random")
+    benchmark.pedantic(_timed_step(env), setup=lambda: _vector_round(env), rounds=VECTOR_ROUNDS, iterations=1)
+    if opponent == "random":
+        of_target(benchmark, f"VectorEnv({VECTOR_ENVS}, opponent='random')", VECTOR_TARGET)
+
+
+def test_simulate_decisions_beside_the_batch(benchmark: Any) -> None:
+    """The simulator's decisions per second (the kernel's speed limit), Random bots."""
+    benchmark.group = VECTOR_GROUP
+    bp.simulate(bp.Rules(), games=10)
+    decisions = int(bp.simulate(bp.Rules(), games=GAMES, seed=1).decisions.sum())
+    items(benchmark, decisions)
+    benchmark.pedantic(bp.simulate, args=(bp.Rules(),), kwargs={"games": GAMES, "seed": 1}, rounds=5, iterations=1)
+
+
+def test_single_agent_env(benchmark: Any) -> None:
+    """pettingzoo.SingleAgentEnv against Random, box observations: the env a VectorEnv replaces."""
+    pytest.importorskip("gymnasium")
+    from ordonnance.black_prince.pettingzoo import SingleAgentEnv
+
+    benchmark.group = VECTOR_GROUP
+    env = SingleAgentEnv(opponent="random", observation="box")
+    env.reset(seed=1)
+    priorities = np.random.default_rng(0).random((64, env.action_space.n))  # type: ignore[attr-defined]
+    steps = 2000
+
+    def run() -> None:
+        for i in range(steps):  # a random legal action: the argmax of the mask times a random row
+            _, _, terminated, truncated, _ = env.step(int(np.argmax(env.action_masks() * priorities[i & 63])))
+            if terminated or truncated:
+                env.reset()
+
+    run()
+    items(benchmark, steps)
+    benchmark.pedantic(run, rounds=3, iterations=1)
 
 
 # ---------------------------------------------------------------- script: strength and balance

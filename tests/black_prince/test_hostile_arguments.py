@@ -27,6 +27,7 @@ from ordonnance.black_prince import render
 from ordonnance.black_prince.errors import InvalidSquareError
 from ordonnance.black_prince import board
 from ordonnance.black_prince.actions import action_from_data, action_to_data
+from ordonnance.black_prince.batch import Batch
 from ordonnance.black_prince.fight import fight, is_engaged
 from ordonnance.black_prince.rules import card_data, card_from_data
 from ordonnance.errors import (
@@ -113,6 +114,27 @@ def _single_env() -> Any:
     return environment
 
 
+def _batch() -> Batch:
+    """Three batched games against Random, dealt from seed 1."""
+    return Batch(3, RULES, opponent="random", seed=1)
+
+
+def _batch_step(actions: Any) -> Any:
+    """A step of a fresh batch; ``[0, 0, 0]`` stands for each game's first legal action."""
+    batch = _batch()
+    legal = isinstance(actions, list) and actions == [0, 0, 0]
+    return batch.step(batch.legal_action_mask().argmax(axis=1) if legal else actions)
+
+
+def _vector_env() -> Any:
+    """A Gymnasium vector environment of two games against Random, reset to the deals of seed 1."""
+    from ordonnance.black_prince.pettingzoo import VectorEnv
+
+    environment = VectorEnv(2, opponent="random")
+    environment.reset(seed=1)
+    return environment
+
+
 def _env_method(method: str) -> Callable[..., Any]:
     """``method`` of a fresh environment, reset (so that a call that changes it changes no other)."""
     return lambda *args, **kwargs: getattr(_env(), method)(*args, **kwargs)
@@ -190,6 +212,14 @@ TARGETS = [
     # rollouts kernel could outlast the alarm
     Target("MonteCarlo.warm_up", lambda view: view is None or bp.MonteCarlo(seed=1, rollouts=4).warm_up(view), (VIEW,),
            ok={0: NONE}),  # fmt: skip
+    # batched games
+    Target("batch.Batch", Batch, (3, RULES), {"opponent": "random", "seat": 0, "seed": 1,
+           "illegal": "refuse", "illegal_reward": -1.0, "observe": "float32"},
+           ok={1: NONE, "seed": NONE, "observe": NONE, "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}}),
+    Target("Batch.reset", lambda seed: _batch().reset(seed), (3,), ok={0: NONE}),
+    Target("Batch.step", _batch_step, ([0, 0, 0],)),
+    Target("Batch.game", lambda index: _batch().game(index), (1,), ok={0: {"-1", "np.int64(-1)"}}),
+    Target("Batch.observe", lambda dtype: _batch().observe(dtype), (np.float32,)),
     # pictures
     Target("render.board", render.board, (GAME,), {"width": 80}, ok={"width": NONE | HUGE}),
     Target("render.svg", render.svg, (VIEW,), {"title": "a game"}, ok={"title": NONE | {"empty str", "np.str_", "non-ASCII digits"}}),
@@ -226,6 +256,13 @@ else:
         Target("SingleAgentEnv().step", lambda action: _single_env().step(action), (_first_legal_index(),), needs="gymnasium"),
         Target("SingleAgentEnv().set_opponent", lambda o: _single_env().set_opponent(o), ("greedy",),
                ok={0: {"function"}}, needs="gymnasium"),
+        Target("pettingzoo.VectorEnv", bpz.VectorEnv, (2,), {"rules": RULES, "opponent": "random", "seat": 0, "seed": 1,
+               "observation": "box", "illegal_reward": -1.0},
+               ok={"rules": NONE, "seed": NONE, "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}},
+               needs="gymnasium"),  # fmt: skip
+        Target("VectorEnv().reset", lambda **k: _vector_env().reset(**k), (), {"seed": 1, "options": None},
+               ok={"seed": NONE, "options": NONE | {"dict"}}, needs="gymnasium"),
+        Target("VectorEnv().step", lambda actions: _vector_env().step(actions), ([0, 0],), needs="gymnasium"),
         Target("action_index", bpz.action_index, (ACTION, VIEW)),
         Target("action_from_index", bpz.action_from_index, (0, VIEW)),
         Target("action_mask", bpz.action_mask, (VIEW,)),

@@ -19,6 +19,10 @@ Usage::
 :func:`parallel_env` is the same game as a PettingZoo ``ParallelEnv``
 (:class:`~ordonnance.core.parallel.TurnBasedParallelEnv`: the agent to act plays,
 the other's action is ignored).
+:class:`SingleAgentEnv` is one seat of it as a Gymnasium environment, and
+:class:`VectorEnv` thousands of games as one Gymnasium vector environment stepped
+in numba (:class:`ordonnance.black_prince.batch.Batch`), with the same actions and
+observations.
 
 **Actions.** :data:`NUM_ACTIONS` = 117 discrete actions, by hand slot and column:
 
@@ -74,7 +78,7 @@ end, then +1 / -1, 0 for a draw.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -93,6 +97,7 @@ from ordonnance.black_prince.actions import (
     PlaceBehind,
     PlayBattle,
 )
+from ordonnance.black_prince.batch import Batch
 from ordonnance.black_prince.cards import TroopType
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
@@ -103,10 +108,11 @@ from ordonnance.core.aec import RENDER_MODES, GameAEC, check_action_index, wrapp
 from ordonnance.core.checks import shown
 from ordonnance.core.gym import GameSingleAgentEnv, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
+from ordonnance.core.vector import GameVectorEnv
 
 __all__ = [
     "NUM_ACTIONS", "OBSERVATION_SIZE", "action_index", "action_from_index", "action_mask", "encode_view",
-    "BlackPrinceEnv", "env", "raw_env", "observation_layout", "parallel_env", "SingleAgentEnv",
+    "BlackPrinceEnv", "env", "raw_env", "observation_layout", "parallel_env", "SingleAgentEnv", "VectorEnv",
 ]  # fmt: skip
 
 _PLACE, _BEHIND, _MOVE, _BATTLE, _END_TURN, _RIDE, _FIGHT, _END_BATTLE = 0, 36, 72, 84, 85, 86, 98, 116
@@ -325,6 +331,60 @@ class SingleAgentEnv(GameSingleAgentEnv):
 
     aec_type = BlackPrinceEnv
     bots_module = "ordonnance.black_prince.bots"
+
+
+class VectorEnv(GameVectorEnv):
+    """``num_envs`` games of Black Prince as one Gymnasium vector environment, stepped together in
+    numba (:class:`ordonnance.black_prince.batch.Batch`).
+
+    ``gymnasium.make_vec("ordonnance/BlackPrince-v0", num_envs=..., vectorization_mode="vector_entry_point")``
+    builds one. The arguments, spaces, rewards (+1 for a win, -1 for a loss, 0 for a draw), autoreset
+    and seeding are :class:`~ordonnance.core.vector.GameVectorEnv`'s: ``opponent`` is
+    ``"random"``, ``"greedy"`` (the kernel twins of :class:`~ordonnance.black_prince.bots.Random`
+    and :class:`~ordonnance.black_prince.bots.Greedy`) or ``"self"``; ``seat`` 0, 1 or ``"random"``;
+    ``observation`` is ``"box"`` (:func:`encode_view`'s vector, bounded as the single env's) or
+    ``"dict"``. Each env observes only the learner's decisions: the other seat's turns and the
+    steps nobody decides happen inside a step.
+
+    Usage::
+
+        import numpy as np
+        from ordonnance.black_prince.pettingzoo import VectorEnv
+
+        envs = VectorEnv(4096, opponent="random")      # the default Rules(): English against French
+        obs, infos = envs.reset(seed=1)
+        masks = envs.action_masks()
+        actions = np.argmax(np.where(masks, np.random.random(masks.shape), -1.0), axis=1)
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+    """
+
+    batch_type = Batch
+    rules_type = Rules
+    num_actions = NUM_ACTIONS
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules | None = None,
+        opponent: Literal["random", "greedy", "self"] = "random",
+        seat: int | Literal["random"] = 0,
+        seed: int | None = None,
+        observation: Literal["box", "dict"] = "box",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        super().__init__(num_envs, rules, opponent=opponent, seat=seat, seed=seed, observation=observation,
+                         illegal_reward=illegal_reward)  # fmt: skip
+        self.batch: Batch
+        self.rules: Rules
+
+    def observation_bounds(self, rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Those of the single env's vector: 0 and ``BlackPrinceEnv.observation_high`` for every number."""
+        return (np.zeros(OBSERVATION_SIZE, np.float32),
+                np.full(OBSERVATION_SIZE, BlackPrinceEnv.observation_high, np.float32))  # fmt: skip
+
+    def game(self, index: int) -> Game:
+        """Env ``index``'s game as a :class:`~ordonnance.black_prince.Game` in its current position."""
+        return self.batch.game(index)
 
 
 with contextlib.suppress(ImportError):  # without the "rl" extra there is nothing to register

@@ -55,6 +55,7 @@ GAME_ENV_IDS: dict[str, str] = {
 #: num_envs=..., vectorization_mode="vector_entry_point")`` builds it).
 GAME_VECTOR_ENTRY_POINTS: dict[str, str] = {
     "ordonnance/Shinobi-v0": "ordonnance.shinobi.rl:VectorEnv",
+    "ordonnance/BlackPrince-v0": "ordonnance.black_prince.pettingzoo:VectorEnv",
 }
 
 _NAMED_BOTS = {"random": "Random", "greedy": "Greedy"}

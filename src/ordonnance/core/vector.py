@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ordonnance.core.aec import check_options
 from ordonnance.core.batch import StepResult
 from ordonnance.core.checks import shown
 from ordonnance.core.extras import Unavailable, require_extra
@@ -163,7 +164,9 @@ class GameVectorEnv(_GymVectorEnv):
         raise NotImplementedError
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Deal a new game in every env (see the class docs for ``seed``); returns ``(obs, infos)``."""
+        """Deal a new game in every env (see the class docs for ``seed``); returns ``(obs, infos)``.
+        ``options`` must be None or a dict (no option is defined, so none is read)."""
+        check_options(options)
         if seed is not None:
             if isinstance(seed, (list, tuple, np.ndarray)):
                 raise OrdonnanceTypeError(f"give one int seed for all envs (env i deals from its stream), got {shown(seed)}")
