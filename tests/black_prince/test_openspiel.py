@@ -304,3 +304,30 @@ def test_an_illegal_action_changes_nothing() -> None:
     with pytest.raises(od.IllegalActionError, match="not possible"):
         dealing.apply_action(40)
     assert dealing.history() == [] and dealing.is_chance_node()
+
+
+def test_a_state_pickled_mid_game_loads_in_a_fresh_process() -> None:
+    """Shinobi's and Black Prince's states pickle (OpenSpiel pickles games and states for its
+    copies); one loads in a process that has imported only the library's engine."""
+    import pickle
+    import subprocess
+    import sys
+
+    import ordonnance.shinobi.openspiel as sos
+
+    blobs = []
+    for game in (sos.load(), bos.load()):
+        state, rng = game.new_initial_state(), random.Random(1)
+        while len(state.history()) < (150 if game.num_players() > 2 else 60):  # past the deal
+            state.apply_action(checks.random_step(state, rng))
+        assert not state.is_terminal()
+        blobs.append((pickle.dumps(state), str(state), state.history(), state.legal_actions()))
+    program = (
+        "import pickle, sys\n"
+        "for blob, text, history, legal in pickle.loads(sys.stdin.buffer.read()):\n"
+        "    state = pickle.loads(blob)\n"
+        "    assert (str(state), state.history(), state.legal_actions()) == (text, history, legal)\n"
+        "    print(type(state).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], input=pickle.dumps(blobs), capture_output=True, check=True)
+    assert done.stdout.decode().split() == ["ShinobiState", "BlackPrinceState"]

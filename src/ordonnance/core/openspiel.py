@@ -308,9 +308,17 @@ _ADAPTERS: dict[str, Adapter] = {}
 _SETUPS: dict[tuple[str, tuple[tuple[str, Any], ...]], _Setup] = {}
 
 
+#: The module of each game adapted here (a state unpickled in a fresh process imports it).
+_MODULES = {"python_shinobi": "ordonnance.shinobi.openspiel", "python_black_prince": "ordonnance.black_prince.openspiel"}
+
+
 def _setup(name: str, key: tuple[tuple[str, Any], ...]) -> _Setup:
     found = _SETUPS.get((name, key))
     if found is None:
+        if name not in _ADAPTERS:
+            import importlib
+
+            _ADAPTERS[name] = importlib.import_module(_MODULES[name])._ADAPTER
         found = _SETUPS[name, key] = _Setup(_ADAPTERS[name], key)
     return found
 
