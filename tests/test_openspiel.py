@@ -383,3 +383,14 @@ def test_a_bot_openspiel_made_for_one_seat_is_refused_elsewhere() -> None:
     assert ops.OpenSpielBot(ops.LibraryBot(od.bots.Random(seed=1))).seat is None
     with pytest.raises(od.BotError, match="bot 'random' \\(seat 1\\).*for player 0 only"):  # a tournament seats it at seat 1 too
         od.tournament({"random": bot, "greedy": od.bots.Greedy(seed=2)}, games=2, seed=1, executor="serial")
+
+
+def test_finding_a_bots_seat_never_crashes() -> None:
+    """The seat probe runs other C++ bots too: those it cannot ask (a bot following another
+    game's states, a policy bot) are wrapped with no seat known, in this process, alive."""
+    kuhn = pyspiel.load_game("kuhn_poker")
+    assert ops.OpenSpielBot(pyspiel.make_stateful_random_bot(kuhn, 1, 3)).seat is None
+    assert ops.OpenSpielBot(pyspiel.make_policy_bot(kuhn, 1, 3, pyspiel.UniformRandomPolicy(kuhn))).seat is None
+    from ordonnance.core.openspiel import bot_seat
+
+    assert bot_seat(pyspiel.make_uniform_random_bot(1, 3)) == 1 and bot_seat(object()) is None

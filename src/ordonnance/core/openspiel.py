@@ -787,7 +787,9 @@ def bot_seat(bot: object) -> int | None:
         _probe_game = pyspiel.Game(probe_type, info, {})
     try:
         probe: Any = bot.clone() if bot.is_clonable() else bot  # type: ignore[attr-defined]
-        seat = probe.step(_SeatProbe(_probe_game))
+        state = _SeatProbe(_probe_game)
+        probe.restart_at(state)  # a bot that follows the game (make_stateful_random_bot) starts from the probe
+        seat = probe.step(state)
     except Exception:  # a bot that cannot answer the probe: its seat is not known
         return None
     return int(seat) if checks.is_integer(seat) and 0 <= seat < _PROBE_PLAYERS else None
