@@ -692,7 +692,8 @@ class OpenSpielBot:
         self.bot = bot
         """The OpenSpiel bot."""
         self.seat: int | None = bot_seat(bot)
-        """The one seat the bot plays, when OpenSpiel made it for one (None: any seat)."""
+        """The one seat the bot plays, when OpenSpiel made it for one (None: any seat, or a C++ bot
+        that does not say: one made for one seat and asked at another may then still crash)."""
         self._rng = np.random.default_rng(secrets.randbits(64) if seed is None else check_seed(seed))
         self._games: dict[Any, Any] = {}
 
