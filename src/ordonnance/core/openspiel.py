@@ -433,9 +433,9 @@ class SpielState(_StateBase):  # type: ignore[misc]
         setup = game._setup
         start = setup.start.clone() if deal and setup.start is not None else None
         self._p = _Play(setup, start)
-        self._current = CHANCE
-        if start is not None or not setup.shuffles:
-            self._settled(start if start is not None else setup.adapter.dealt(setup.rules, []))
+        self._current = CHANCE  # the deal's first chance node (or, deal=False, set up by the caller)
+        if start is not None:
+            self._settled(start)
 
     def _settled(self, game: Any) -> None:
         """The game (its deal done, its action's draws made) is the state's: read who acts."""
