@@ -389,3 +389,24 @@ def test_make_vec_builds_the_vector_env() -> None:
     obs, _ = envs.reset(seed=2)
     assert obs.shape == (3, bpz.OBSERVATION_SIZE) and (envs.batch.observers == 1).all()
     assert envs.single_observation_space == bpz.SingleAgentEnv(observation="box").observation_space
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy"])
+def test_an_episode_of_the_vector_env_is_the_single_envs_of_its_deal(opponent: str) -> None:
+    """The same deal, seat and opponent moves: a policy sees the same episode in either env."""
+    pytest.importorskip("gymnasium")
+    rng = np.random.default_rng(5)
+    for seed in (21, 22, 23):
+        vector = bpz.VectorEnv(1, VARIANTS["scottish-burgundian-coin"], opponent=opponent, seat="random")  # type: ignore[arg-type]
+        obs, _ = vector.reset(seed=seed)
+        single = bpz.SingleAgentEnv(opponent, seat="random", rules=vector.rules, observation="box")
+        expected, _ = single.reset(seed=int(vector.batch.deal_seeds[0]))
+        assert single.seat == vector.batch.observers[0]
+        terminated = False
+        while not terminated:
+            assert np.array_equal(obs[0], expected)
+            assert np.array_equal(vector.action_masks()[0], single.action_masks())
+            action = rng.choice(np.flatnonzero(single.action_masks()))
+            obs, rewards, terms, _, _ = vector.step(np.array([action]))
+            expected, reward, terminated, _, _ = single.step(int(action))
+            assert rewards[0] == reward and terms[0] == terminated
