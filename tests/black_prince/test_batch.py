@@ -410,3 +410,22 @@ def test_an_episode_of_the_vector_env_is_the_single_envs_of_its_deal(opponent: s
             obs, rewards, terms, _, _ = vector.step(np.array([action]))
             expected, reward, terminated, _, _ = single.step(int(action))
             assert rewards[0] == reward and terms[0] == terminated
+
+
+def test_the_vector_env_pickles_built_reset_and_mid_episode() -> None:
+    pytest.importorskip("gymnasium")
+    env = bpz.VectorEnv(4, opponent="greedy", seat="random", observation="dict")
+    pickle.loads(pickle.dumps(env))  # built
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        masks = env.action_masks()
+        env.step(np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks]))
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(30):
+        masks = env.action_masks()
+        assert np.array_equal(masks, copy.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        a, b = env.step(actions), copy.step(actions)
+        assert np.array_equal(a[0]["observation"], b[0]["observation"]) and np.array_equal(a[1], b[1])
+        assert np.array_equal(a[2], b[2])
