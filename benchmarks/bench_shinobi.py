@@ -16,6 +16,13 @@
   CPU time of the thread (target: at least 60% of the games, at most 50 ms a
   decision).
 
+* **Batched games**: ``shinobi.rl.VectorEnv(4096, opponent="random")``, 4 players,
+  float32 box observations, env steps a second in ``step`` and ``action_masks``
+  (target 1,000,000), beside ``simulate``'s decisions a second and the single
+  env's steps a second, measured in the same run::
+
+      cd benchmarks && python -m pytest bench_shinobi.py -k vector_env --benchmark-only --benchmark-timer time.thread_time
+
 ``ORDONNANCE_BENCH_GAMES`` sets the games of the MonteCarlo match (a multiple
 of 4, default 200; several minutes)::
 
@@ -221,6 +228,75 @@ def test_montecarlo_beats_greedy(benchmark: Any) -> None:
         f"max {figures['cpu_max_ms']:.1f} ms ({figures['cpu_over_50ms']} over 50 ms); {figures['seconds']:.0f} s"
     )
     assert figures["win_rate"] >= 0.60
+
+
+VECTOR_ENVS = 4096
+VECTOR_ROUNDS = 150
+VECTOR_TARGET = 1_000_000  # issue 35: env steps a second, VectorEnv(4096, opponent="random"), 4 players
+VECTOR_GROUP = "shinobi batch: env steps (learner actions) per second, 4 players"
+
+
+def _vector_round(env: Any) -> Any:
+    """The untimed setup of a round: random legal actions from the current masks."""
+    masks = env.action_masks()
+    return (np.argmax(np.where(masks, env._bench_rng.random(masks.shape), -1.0), axis=1),), {}
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy", "self"])
+def test_vector_env(benchmark: Any, opponent: str) -> None:
+    """``shinobi.rl.VectorEnv(4096)``, float32 box observations: a round times ``step`` and
+    ``action_masks`` for every env (an env step is one learner action, then the kernel bots'
+    turns up to its next one); the random legal actions are drawn in the untimed setup."""
+    pytest.importorskip("gymnasium")
+    from ordonnance.shinobi.rl import VectorEnv
+
+    benchmark.group = VECTOR_GROUP
+    env = VectorEnv(VECTOR_ENVS, shinobi.Rules(players=4), opponent=opponent, observation="box")  # type: ignore[arg-type]
+    env.reset(seed=1)
+    env._bench_rng = np.random.default_rng(0)  # type: ignore[attr-defined]
+
+    def step(actions: Any) -> None:
+        env.step(actions)
+        env.action_masks()
+
+    for _ in range(3):  # compile and warm up outside the timing
+        step(*_vector_round(env)[0])
+    items(benchmark, VECTOR_ENVS, subject=opponent == "random")
+    benchmark.pedantic(step, setup=lambda: _vector_round(env), rounds=VECTOR_ROUNDS, iterations=1)
+    if opponent == "random":
+        of_target(benchmark, f"VectorEnv({VECTOR_ENVS}, opponent='random'), 4 players", VECTOR_TARGET)
+
+
+def test_vector_env_beside_simulate_decisions(benchmark: Any) -> None:
+    """The simulator's decisions a second, random 4-player games (the rules kernel's speed limit)."""
+    benchmark.group = VECTOR_GROUP
+    rules = shinobi.Rules(players=4)
+    shinobi.simulate(rules, games=10)
+    decisions = int(shinobi.simulate(rules, games=GAMES, seed=1).decisions.sum())
+    items(benchmark, decisions)
+    benchmark.pedantic(shinobi.simulate, args=(rules,), kwargs={"games": GAMES, "seed": 1}, rounds=5, iterations=1)
+
+
+def test_vector_env_beside_the_single_env(benchmark: Any) -> None:
+    """``shinobi.rl.SingleAgentEnv`` against Random, box observations: learner steps a second."""
+    pytest.importorskip("gymnasium")
+    from ordonnance.shinobi.rl import SingleAgentEnv
+
+    benchmark.group = VECTOR_GROUP
+    env = SingleAgentEnv(opponent="random", observation="box")
+    env.reset(seed=1)
+    priorities = np.random.default_rng(0).random((64, env.action_space.n))
+    steps = 1000
+
+    def run() -> None:
+        for i in range(steps):  # a random legal action: the argmax of the mask times a random row
+            _, _, terminated, truncated, _ = env.step(int(np.argmax(env.action_masks() * priorities[i & 63])))
+            if terminated or truncated:
+                env.reset()
+
+    run()
+    items(benchmark, steps)
+    benchmark.pedantic(run, rounds=3, iterations=1)
 
 
 def compare_kernels(paths: list[str], games: int = 30_000, rounds: int = 30, players: int = 4) -> None:
