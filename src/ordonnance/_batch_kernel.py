@@ -222,6 +222,30 @@ def reset(cfg: Config, s: State, ep: Episodes, cards: Array, base: np.uint64, se
         _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
 
 
+@numba.njit(cache=True)
+def restart(cfg: Config, s: State, ep: Episodes, cards: Array, base: np.uint64, seat_mode: int, observe_too: bool,
+            observations: Observations, masks: npt.NDArray[np.bool_], restarted: npt.NDArray[np.bool_],
+            scratch: Array) -> None:  # fmt: skip
+    """Every game whose episode has ended starts its next one now (``restarted[g]``), as the
+    next step would start it, with its mask and (with ``observe_too``) its observation; the
+    other games are untouched."""
+    s, ep, cards, scratch = borrowed_state(s), _borrowed_episodes(ep), borrowed(cards), borrowed(scratch)
+    observations, masks, restarted = borrowed(observations), borrowed(masks), borrowed(restarted)
+    b = s.board
+    games = b.shape[0]
+    for g in range(games):
+        restarted[_u(g)] = ep.book[_u(g), DONE] != 0
+        if not restarted[_u(g)]:
+            continue
+        ep.seeds[_u(g), INDEX] += np.uint64(games)
+        _start(cfg, s, ep, g, cards, base, seat_mode, scratch)
+        k.fill_legal_mask(cfg, s, g, masks[_u(g)], scratch)
+        if observe_too:
+            seat = ep.book[_u(g), SEAT]
+            encode_update(cfg, b[_u(g)], b[_u(g), k.CURRENT] if seat == EVERY_SEAT else seat, observations[_u(g)],
+                          ep.seen[_u(g)], scratch)  # fmt: skip
+
+
 class Steps(NamedTuple):
     """What :func:`step` writes for every game, one row each: the arrays of
     :class:`ordonnance.batch.StepResult` (``restarted`` is its ``reset``)."""

@@ -237,6 +237,19 @@ class Batch:
             bk.reset(self._cfg, self._state, self._episodes, self._cards, self._base, self._seat_mode, self._scratch)
         self._fresh = False
 
+    def restart(self) -> npt.NDArray[np.bool_]:
+        """Start now the next episode of every game whose episode has ended, instead of at the
+        next step; the other games are untouched. Returns ``[game]``: which games restarted (a copy).
+
+        The restarted games deal, play their kernel bots and update their masks and
+        observations as the next step would have (Stable-Baselines3 resets a finished env
+        within the step that ended it; see :mod:`ordonnance.sb3`)."""
+        restarted = np.zeros(self.games, np.bool_)
+        with np.errstate(over="ignore"):
+            bk.restart(self._cfg, self._state, self._episodes, self._cards, self._base, self._seat_mode,
+                       self._observe_too, self._fused, self._mask, restarted, self._scratch)  # fmt: skip
+        return restarted
+
     def step(self, actions: npt.ArrayLike) -> StepResult:
         """Play one action index per game (see the module docs); returns what happened.
 

@@ -152,15 +152,23 @@ def _start(cfg: Config, gs: Games, ep: Episodes, g: int, base: np.uint64, seat_m
 
 @numba.njit(cache=True)
 def reset(cfg: Config, gs: Games, ep: Episodes, base: np.uint64, seat_mode: int, seat_stream: int,
-          observe_too: bool, observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> None:  # fmt: skip
-    """Every game starts its first episode (game g: episode g of ``base``'s stream); then its
-    mask and, with ``observe_too``, its observation."""
+          observe_too: bool, observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_],
+          ended_only: bool) -> None:  # fmt: skip
+    """Every game starts its first episode (game g: episode g of ``base``'s stream), or with
+    ``ended_only`` every game whose episode has ended starts its next one now (the others are
+    untouched); then its mask and, with ``observe_too``, its observation."""
     gs, ep = _borrowed_games(gs), _borrowed_episodes(ep)
     observations, masks = borrowed(observations), borrowed(masks)
     work = np.empty((4, k.COLUMNS), np.int64)
     best = np.empty(k.MAX_LEGAL, np.int64)
-    for g in range(gs.ints.shape[0]):
-        ep.seeds[g, INDEX] = np.uint64(g)
+    games = gs.ints.shape[0]
+    for g in range(games):
+        if not ended_only:
+            ep.seeds[g, INDEX] = np.uint64(g)
+        elif ep.book[g, DONE]:
+            ep.seeds[g, INDEX] += np.uint64(games)
+        else:
+            continue
         _start(cfg, gs, ep, g, base, seat_mode, seat_stream, work, best)
         st = state_of(gs, g)
         seat = ep.book[g, SEAT]

@@ -133,9 +133,9 @@ class Batch(GameBatch):
                               _POLICIES[self.opponent])  # fmt: skip
         self._games = bk.new_games(self.games, kinds.canon.shape[1])
 
-    def _kernel_reset(self) -> None:
+    def _kernel_reset(self, ended_only: bool = False) -> None:
         bk.reset(self._cfg, self._games, self._episodes, self._base, self._settings.seat_mode, self.seat_stream,
-                 self._observe_too, self._fused, self._mask)  # fmt: skip
+                 self._observe_too, self._fused, self._mask, ended_only)  # fmt: skip
 
     def _step_kernel(self) -> Callable[..., object]:
         step: Callable[..., object] = bk.step

@@ -374,10 +374,11 @@ class GameBatch:
         """Build the game's kernel arrays (states, configuration, scratch) for :attr:`games` games."""
         raise NotImplementedError
 
-    def _kernel_reset(self) -> None:
+    def _kernel_reset(self, ended_only: bool = False) -> None:
         """Start episode g of every game g from ``self._base`` (see :func:`begin_episode`), the
         kernel bots playing up to the learner's turn; fill the masks (and, with
-        ``self._observe_too``, ``self._fused``)."""
+        ``self._observe_too``, ``self._fused``). With ``ended_only``, every game whose episode
+        has ended starts its next one instead (episode number + games), and only those."""
         raise NotImplementedError
 
     def _kernel_step_args(self, actions: npt.NDArray[np.int64]) -> tuple[object, ...]:
@@ -458,6 +459,19 @@ class GameBatch:
         self._base = np.uint64(seed)
         with wrapping():
             self._kernel_reset()
+
+    def restart(self) -> npt.NDArray[np.bool_]:
+        """Start now the next episode of every game whose episode has ended, instead of at the
+        next step; the other games are untouched. Returns ``[game]``: which games restarted.
+
+        The restarted games deal, play their kernel bots and update their masks and
+        observations as the next step would have (Stable-Baselines3 resets a finished env
+        within the step that ended it; see :mod:`ordonnance.sb3`)."""
+        ended = self.is_over.copy()
+        if ended.any():
+            with wrapping():
+                self._kernel_reset(ended_only=True)
+        return ended
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
         """Play one action index per game (see the class docs); returns what happened.

@@ -38,6 +38,8 @@ else:
 
 __all__ = ["GameVectorEnv", "BatchLike"]
 
+_REDEALS = 64  # start_next_episodes' new deals of an env whose deal ended before the learner's turn
+
 
 class BatchLike(Protocol):
     """What :class:`GameVectorEnv` uses of a game's batch."""
@@ -55,6 +57,9 @@ class BatchLike(Protocol):
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
         """One action index per game."""
+
+    def restart(self) -> npt.NDArray[np.bool_]:
+        """Start now the next episode of every game whose episode has ended; which did."""
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """``[game, action]``: the legal actions of the seat to act."""
@@ -194,6 +199,26 @@ class GameVectorEnv(_GymVectorEnv):
             infos["scores"] = result.scores
             infos["_scores"] = result.finished
         return self._observe(), result.reward, ended, self._no_env, infos
+
+    def start_next_episodes(self) -> tuple[Any, npt.NDArray[np.bool_]]:
+        """Start now, instead of at the next step, the next episode of every env whose episode
+        has ended (again where a new deal ends before the learner's first decision); returns
+        ``(obs, restarted)``: every env's observation and which envs restarted.
+
+        The next step then reads every env's action (none is ignored). This is the
+        same-step reset Stable-Baselines3 expects (:class:`ordonnance.sb3.VecEnv` calls it);
+        the observations are those :meth:`step` returned, with the restarted envs' updated."""
+        if not self._seeded:
+            raise gymnasium.error.ResetNeeded("call reset() before start_next_episodes()")
+        restarted = self.batch.restart()
+        # A deal can end before the learner's first decision (the kernel bots play first): deal
+        # again, a bounded number of times (what is left starts at the next step, as without this).
+        for _ in range(_REDEALS):
+            again = self.batch.restart()
+            if not again.any():
+                break
+            restarted |= again
+        return self._observe(), restarted
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``[env, action]``: the legal actions of the seat to act, as booleans (all False

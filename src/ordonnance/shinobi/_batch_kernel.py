@@ -174,13 +174,20 @@ def _step_game(states: Array, ep: Episodes, g: int, n: int, troop: Array, option
 @numba.njit(cache=True)
 def reset(states: Array, ep: Episodes, n: int, troop: Array, optional: bool, base: np.uint64, policy: int,
           seat_mode: int, stream: int, observe_too: bool, observations: Any, masks: npt.NDArray[np.bool_],
-          work: Array) -> None:  # fmt: skip
-    """Every game starts its first episode (game g: episode g of ``base``'s stream); then its
-    mask and, with ``observe_too``, its observation."""
+          work: Array, ended_only: bool) -> None:  # fmt: skip
+    """Every game starts its first episode (game g: episode g of ``base``'s stream), or with
+    ``ended_only`` every game whose episode has ended starts its next one now (the others are
+    untouched); then its mask and, with ``observe_too``, its observation."""
     states, ep, work = borrowed(states), _borrowed_episodes(ep), borrowed(work)
     observations, masks = borrowed(observations), borrowed(masks)
-    for g in range(states.shape[0]):
-        ep.seeds[_u(g), INDEX] = np.uint64(g)
+    games = states.shape[0]
+    for g in range(games):
+        if not ended_only:
+            ep.seeds[_u(g), INDEX] = np.uint64(g)
+        elif ep.book[_u(g), DONE]:
+            ep.seeds[_u(g), INDEX] += np.uint64(games)
+        else:
+            continue
         s = states[_u(g)]
         _start(s, ep, g, n, troop, optional, base, policy, seat_mode, stream, work)
         seat = ep.book[_u(g), SEAT]

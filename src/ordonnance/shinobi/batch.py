@@ -120,11 +120,11 @@ class Batch(GameBatch):
         self._work = np.zeros(kernel.WORK, np.int64)
         self._policy = _POLICIES[self.opponent]
 
-    def _kernel_reset(self) -> None:
+    def _kernel_reset(self, ended_only: bool = False) -> None:
         bk.reset(
             self._states, self._episodes, self._rules.players, self._troop, self._rules.optional_attack, self._base,
             self._policy, self._settings.seat_mode, self.seat_stream, self._observe_too, self._fused, self._mask,
-            self._work,
+            self._work, ended_only,
         )  # fmt: skip
 
     def _step_kernel(self) -> Callable[..., object]:
