@@ -1,13 +1,13 @@
-"""Train sb3-contrib's MaskablePPO on batched Ordonnance games: against Random, then Greedy.
+"""Train sb3-contrib's MaskablePPO on any game's batched games: against Random, then Greedy.
 
-The environment is :class:`ordonnance.batch.Batch` (the games behind
-:class:`ordonnance.rl.VectorEnv`), seen by Stable-Baselines3 through the small
-``BatchVecEnv`` adapter below: SB3 resets a finished env within the step that
-ended it and keeps the last observation in ``infos[i]["terminal_observation"]``,
-while the batch starts a finished game's next episode at the following step.
-The adapter plays that extra step at once for the finished games only (the
-other games are given an action their mask refuses, which leaves them as they
-are). Win rates are measured on fresh deals with the greedy (argmax) policy.
+The environment is the game's vector environment (``ordonnance.rl.VectorEnv``,
+``ordonnance.shinobi.rl.VectorEnv``, ``ordonnance.black_prince.pettingzoo.VectorEnv``:
+thousands of games stepped together in numba, the opponents played in the kernel),
+seen by Stable-Baselines3 through the library's adapter, ``ordonnance.sb3.VecEnv``
+(masks through ``action_masks()``, finished envs reset within the step, as SB3
+expects). Win rates are measured on fresh deals with the greedy (argmax) policy and
+the learner's seat drawn at random; a Shinobi "win" is a step ending with a positive
+reward (the learner's clan won, alone or shared).
 
 Install the example's requirements first (CPU torch is enough)::
 
@@ -16,7 +16,9 @@ Install the example's requirements first (CPU torch is enough)::
 
 then::
 
-    python examples/train_maskable_ppo.py                 # the budget of the docs' table
+    python examples/train_maskable_ppo.py                          # Ordonnance, the docs' budget
+    python examples/train_maskable_ppo.py --game shinobi --players 4
+    python examples/train_maskable_ppo.py --game black-prince
     python examples/train_maskable_ppo.py --random-steps 20000 --greedy-steps 20000   # a quick look
 """
 
@@ -27,95 +29,46 @@ import time
 from typing import Any
 
 import numpy as np
-
-import ordonnance as od
-from ordonnance.batch import Batch
-from ordonnance.rl import NUM_ACTIONS, observation_bounds
-
-import gymnasium
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import VecEnv
+
+import ordonnance as od
+from ordonnance import black_prince, shinobi
+from ordonnance.sb3 import VecEnv
 
 
-class BatchVecEnv(VecEnv):  # type: ignore[misc]
-    """``num_envs`` batched games as an SB3 ``VecEnv`` (float32 box observations, masks
-    through ``action_masks()``); ``opponent`` is "random" or "greedy", played in the kernel."""
+def game_setup(game: str, players: int | None) -> tuple[Any, Any, Any]:
+    """The game's rules, its VectorEnv class and its Batch class."""
+    if game == "ordonnance":
+        from ordonnance.batch import Batch
+        from ordonnance.rl import VectorEnv
 
-    def __init__(self, num_envs: int, opponent: str, seed: int, rules: od.Rules | None = None) -> None:
-        rules = od.Rules() if rules is None else rules
-        self.batch = Batch(num_envs, rules, opponent=opponent, seat="random", seed=seed, illegal="refuse")  # type: ignore[arg-type]
-        low, high = observation_bounds(rules)
-        super().__init__(num_envs, gymnasium.spaces.Box(low, high, dtype=np.float32), gymnasium.spaces.Discrete(NUM_ACTIONS))
-        self._actions = np.zeros(num_envs, np.int64)
-        self._seed = seed
+        return od.Rules(players=players or 2), VectorEnv, Batch
+    if game == "shinobi":
+        from ordonnance.shinobi.batch import Batch as ShinobiBatch
+        from ordonnance.shinobi.rl import VectorEnv as ShinobiVectorEnv
 
-    def reset(self) -> np.ndarray:
-        self.batch.reset(self._seed)
-        self._seed += 1
-        return self.batch.observe().copy()
+        return shinobi.Rules(players=players or 4), ShinobiVectorEnv, ShinobiBatch
+    from ordonnance.black_prince.batch import Batch as BlackPrinceBatch
+    from ordonnance.black_prince.pettingzoo import VectorEnv as BlackPrinceVectorEnv
 
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, np.int64)
-
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        result = self.batch.step(self._actions)
-        if result.illegal.any():
-            raise ValueError(f"illegal actions in envs {np.flatnonzero(result.illegal).tolist()}")
-        rewards, dones = result.reward.copy(), result.terminated.copy()
-        observations = self.batch.observe().copy()
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if dones.any():
-            for i in np.flatnonzero(dones):
-                infos[i]["terminal_observation"] = observations[i].copy()
-            # Start the finished games' next episodes now; the others get an action
-            # their mask refuses, so they do not move.
-            idle = np.argmin(self.batch.legal_action_mask(), axis=1)
-            self.batch.step(np.where(dones, 0, idle))
-            observations[dones] = self.batch.observe()[dones]
-        return observations, rewards, dones, infos
-
-    def action_masks(self) -> np.ndarray:
-        return self.batch.legal_action_mask().copy()
-
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        if method_name == "action_masks":  # sb3-contrib asks every env for its mask this way
-            return list(self.action_masks()[self._get_indices(indices)])
-        raise AttributeError(f"BatchVecEnv has no env method {method_name!r}")
-
-    def has_attr(self, attr_name: str) -> bool:
-        return attr_name == "action_masks"
-
-    def close(self) -> None:
-        pass
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        if attr_name == "render_mode":
-            return [None] * len(self._get_indices(indices))
-        raise AttributeError(attr_name)
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(attr_name)
-
-    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-        return [False] * len(self._get_indices(indices))
-
-    def seed(self, seed: int | None = None) -> list[None]:
-        if seed is not None:
-            self._seed = seed
-        return [None] * self.num_envs
+    if players not in (None, 2):
+        raise SystemExit("Black Prince is a game for two")
+    return black_prince.Rules(), BlackPrinceVectorEnv, BlackPrinceBatch
 
 
-def win_rate(model: MaskablePPO, opponent: str, episodes: int, seed: int) -> tuple[float, float, float]:
+def win_rate(model: MaskablePPO, batch_type: Any, rules: Any, opponent: str, episodes: int, seed: int) -> tuple[float, float, float]:
     """(wins, draws, losses) as shares of about ``episodes`` fresh games (each env's first
     ``per_env``), the learner's seat drawn at random."""
     per_env = -(-episodes // 256)
     envs = -(-episodes // per_env)
-    batch = Batch(envs, od.Rules(), opponent=opponent, seat="random", seed=seed, illegal="refuse")  # type: ignore[arg-type]
+    batch = batch_type(envs, rules, opponent=opponent, seat="random", seed=seed, illegal="refuse")
     outcomes: list[float] = []
     episode = np.ones(envs, np.int64)  # each env's episode in progress (1 is the first)
     while len(outcomes) < envs * per_env:
-        actions, _ = model.predict(batch.observe(), action_masks=batch.legal_action_mask(), deterministic=True)
+        masks = batch.legal_action_mask()
+        actions, _ = model.predict(batch.observe(), action_masks=masks, deterministic=True)
+        actions = np.where(masks.any(axis=1), actions, 0)  # a game that just ended restarts (its action is not read)
         result = batch.step(np.asarray(actions, np.int64))
         outcomes.extend(result.reward[result.terminated & (episode <= per_env)].tolist())
         episode += result.reset
@@ -125,6 +78,8 @@ def win_rate(model: MaskablePPO, opponent: str, episodes: int, seed: int) -> tup
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["ordonnance", "shinobi", "black-prince"], default="ordonnance")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: 2, Shinobi 4)")
     parser.add_argument("--random-steps", type=int, default=200_000, help="learner steps against Random")
     parser.add_argument("--greedy-steps", type=int, default=200_000, help="then learner steps against Greedy")
     parser.add_argument("--envs", type=int, default=64, help="batched games (n_steps x envs per rollout)")
@@ -132,30 +87,38 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(1)  # one core, as the throughput figures of the docs
+    rules, vector_env, batch_type = game_setup(args.game, args.players)
 
-    env = BatchVecEnv(args.envs, "random", seed=args.seed)
+    def envs(opponent: str, seed: int) -> VecEnv:
+        return VecEnv(vector_env(args.envs, rules, opponent=opponent, seat="random", seed=seed))
+
+    def rates(spent: int) -> tuple[float, ...]:
+        base = 10**6 + 2 * spent
+        return (*win_rate(model, batch_type, rules, "random", args.eval_episodes, base),
+                *win_rate(model, batch_type, rules, "greedy", args.eval_episodes, base + 1))  # fmt: skip
+
+    env = envs("random", args.seed)
+    env.seed(args.seed)
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=64, batch_size=512, n_epochs=4, learning_rate=3e-4, gamma=0.995,
         ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, seed=args.seed, verbose=0,
     )  # fmt: skip
-    rows = [("untrained", 0, 0.0, *win_rate(model, "random", args.eval_episodes, 10**6), *win_rate(model, "greedy", args.eval_episodes, 10**6 + 1))]
+    rows: list[tuple[Any, ...]] = [("untrained", 0, 0.0, *rates(0))]
     spent = 0
     for opponent, steps in (("random", args.random_steps), ("greedy", args.greedy_steps)):
         if steps <= 0:
             continue
         if opponent != "random":
-            model.set_env(BatchVecEnv(args.envs, opponent, seed=args.seed + 1000))
+            env = envs(opponent, args.seed + 1000)
+            env.seed(args.seed + 1000)
+            model.set_env(env)
         start = time.process_time()
         model.learn(total_timesteps=steps, reset_num_timesteps=False)
         elapsed = time.process_time() - start
         spent += steps
-        rows.append(
-            (f"+{steps:,} vs {opponent}", spent, elapsed,
-             *win_rate(model, "random", args.eval_episodes, 10**6 + 2 * spent),
-             *win_rate(model, "greedy", args.eval_episodes, 10**6 + 2 * spent + 1))
-        )  # fmt: skip
-    print(f"MaskablePPO, MlpPolicy [128, 128], {args.envs} batched games, seed {args.seed}; "
-          f"win/draw/loss over {args.eval_episodes} fresh games per opponent (greedy policy, random seat)")  # fmt: skip
+        rows.append((f"+{steps:,} vs {opponent}", spent, elapsed, *rates(spent)))
+    print(f"{args.game}, {rules.players} players: MaskablePPO, MlpPolicy [128, 128], {args.envs} batched games, "
+          f"seed {args.seed}; win/draw/loss over {args.eval_episodes} fresh games per opponent (greedy policy, random seat)")  # fmt: skip
     print(f"{'training':<24}{'steps':>10}{'CPU s':>9}   {'vs Random':>17}   {'vs Greedy':>17}")
     for name, total, seconds, rw, rd, rl, gw, gd, gl in rows:
         print(f"{name:<24}{total:>10,}{seconds:>9.0f}   {rw:>5.1%} {rd:>5.1%} {rl:>5.1%}   {gw:>5.1%} {gd:>5.1%} {gl:>5.1%}")

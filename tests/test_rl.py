@@ -709,11 +709,12 @@ def test_training_example_parses() -> None:
     compile(EXAMPLE.read_text(), str(EXAMPLE), "exec")
 
 
-def test_training_example_runs_a_tiny_budget(gymnasium: Any) -> None:
+@pytest.mark.parametrize("game", ["ordonnance", "shinobi", "black-prince"])
+def test_training_example_runs_a_tiny_budget(gymnasium: Any, game: str) -> None:
     pytest.importorskip("sb3_contrib")
     if not JIT:
         pytest.skip("the example trains on the kernel: too slow without the JIT")
-    tiny = ["--random-steps", "1024", "--greedy-steps", "1024", "--envs", "8", "--eval-episodes", "16"]
+    tiny = ["--game", game, "--random-steps", "1024", "--greedy-steps", "1024", "--envs", "8", "--eval-episodes", "16"]
     done = subprocess.run([sys.executable, str(EXAMPLE), *tiny], capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
