@@ -26,13 +26,13 @@ import numpy.typing as npt
 
 from ordonnance.black_prince import _kernel as k
 from ordonnance.black_prince._kernel import State, Tables
+from ordonnance.black_prince.rules import MAX_DECK
 from ordonnance.core.batch import (
     BOTS, DONE, EVERY_SEAT, INDEX, SEAT, Episodes, Steps, begin_episode, clear_step, finish_step, record,
 )  # fmt: skip
 from ordonnance.core.jit import borrowed
 
 Array = npt.NDArray[np.int64]
-Observations = npt.NDArray[np.float32]
 
 #: The action indices of ordonnance.black_prince.pettingzoo (the first index of each kind).
 I_PLACE, I_BEHIND, I_MOVE, I_BATTLE, I_END_TURN, I_RIDE, I_FIGHT, I_END_BATTLE = 0, 36, 72, 84, 85, 86, 98, 116
@@ -48,7 +48,7 @@ OBSERVATION_SIZE = 24 * CELL + 6 * SLOT + 2 * PILE + 3 * 6 + 1 + 4 + 1 + 6 + 1
 def _tenths() -> npt.NDArray[np.float32]:
     """``[n]``: 0.1 added n times to a float32 zero, as encode_view counts a discard pile's cards."""
     total = np.zeros(1, np.float32)
-    out = np.zeros(k.MAX_LEGAL + 1, np.float32)  # a pile holds at most a deck (64 cards)
+    out = np.zeros(MAX_DECK + 1, np.float32)  # a seat's pile holds its own cards only
     for n in range(1, out.shape[0]):
         total[0] += 0.1
         out[n] = total[0]
@@ -337,7 +337,7 @@ def fill_mask(st: State, legal: Array, n: int, mask: npt.NDArray[np.bool_]) -> N
 
 
 @numba.njit(cache=True)
-def encode(tb: Tables, st: State, me: int, row: Observations) -> None:
+def encode(tb: Tables, st: State, me: int, row: npt.NDArray[np.float32]) -> None:
     """``row``: the position seen from seat ``me``, in encode_view's layout (written afresh).
 
     Only what ``me``'s view shows is read: the table, ``me``'s hand, both discard piles,
