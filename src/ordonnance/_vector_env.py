@@ -31,7 +31,7 @@ ENV_ID = "ordonnance/Ordonnance-v0"
 
 
 def _require_extra() -> None:
-    require_extra("rl", _IMPORT_ERROR, "ordonnance.rl.VectorEnv", "gymnasium")
+    require_extra("rl", _IMPORT_ERROR, "Vector environments (ordonnance.rl.VectorEnv)", "gymnasium")
 
 
 class VectorEnv(GameVectorEnv):

@@ -48,6 +48,7 @@ from ordonnance.shinobi import (
     from_code,
 )
 from ordonnance.shinobi import cli, rl
+from ordonnance.shinobi.batch import Batch
 from ordonnance.shinobi.actions import action_from_data, action_to_data
 from ordonnance.shinobi.conformance import check_invariants, random_playthrough, redeal_hidden
 from ordonnance.shinobi.render import board, svg
@@ -112,6 +113,25 @@ def _single_env() -> Any:
     seed 5, the learner sitting at the seat that plays first."""
     environment = rl.SingleAgentEnv("random", seat=_FIRST.current_player, rules=Rules(players=3))
     environment.reset(seed=5)
+    return environment
+
+
+def _batch() -> Batch:
+    """Three batched games of three players against Random, dealt from seed 1."""
+    return Batch(3, Rules(players=3), opponent="random", seed=1)
+
+
+def _batch_step(actions: Any) -> Any:
+    """A step of a fresh batch; ``[0, 0, 0]`` stands for each game's first legal action."""
+    batch = _batch()
+    legal = isinstance(actions, list) and actions == [0, 0, 0]
+    return batch.step(batch.legal_action_mask().argmax(axis=1) if legal else actions)
+
+
+def _vector_env() -> Any:
+    """A Gymnasium vector environment of two games against Random, reset to the deals of seed 1."""
+    environment = rl.VectorEnv(2, opponent="random")
+    environment.reset(seed=1)
     return environment
 
 
@@ -223,6 +243,22 @@ TARGETS = [
     Target("rl.SingleAgentEnv().step", _single_step, (_FIRST.legal_actions()[0].code,), needs="gymnasium"),
     Target("rl.SingleAgentEnv().set_opponent", lambda o: _single_env().set_opponent(o), ("greedy",),
            ok={0: {"function"}}, needs="gymnasium"),
+    # batched games and their vector environment
+    Target("batch.Batch", Batch, (3, Rules(players=3)), {"opponent": "random", "seat": 0, "seed": 1,
+           "illegal": "refuse", "illegal_reward": -1.0, "observe": "float32"},
+           ok={1: NONE, "seed": NONE, "observe": NONE, "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}}),
+    Target("Batch.reset", lambda seed: _batch().reset(seed), (3,), ok={0: NONE}),
+    Target("Batch.step", _batch_step, ([0, 0, 0],)),
+    Target("Batch.game", lambda index: _batch().game(index), (1,), ok={0: {"-1", "np.int64(-1)"}}),
+    Target("Batch.observe", lambda dtype: _batch().observe(dtype), (np.float32,)),
+    Target("rl.observation_bounds", rl.observation_bounds, (Rules(players=3),)),
+    Target("rl.VectorEnv", rl.VectorEnv, (2,), {"rules": Rules(players=3), "opponent": "random", "seat": 0, "seed": 1,
+           "observation": "box", "illegal_reward": -1.0},
+           ok={"rules": NONE, "seed": NONE, "illegal_reward": {"-1", "np.int64(-1)", "2**64", "1.5", "np.float64"}},
+           needs="gymnasium"),
+    Target("rl.VectorEnv().reset", lambda **k: _vector_env().reset(**k), (), {"seed": 1, "options": None},
+           ok={"seed": NONE, "options": NONE | {"dict"}}, needs="gymnasium"),
+    Target("rl.VectorEnv().step", lambda actions: _vector_env().step(actions), ([0, 0],), needs="gymnasium"),
     Target("cli.bot_spec", cli.bot_spec, ("montecarlo:500",)),
     Target("cli.make_bot", cli.make_bot, ("montecarlo", 3), {"rollouts": 10}, ok={1: NONE, "rollouts": NONE}),
     # the conformance harness

@@ -123,7 +123,7 @@ class GameVectorEnv(_GymVectorEnv):
         observation: str = "box",
         illegal_reward: float = -1.0,
     ) -> None:
-        require_extra("rl", _IMPORT_ERROR, f"{type(self).__module__}.{type(self).__name__}", "gymnasium")
+        require_extra("rl", _IMPORT_ERROR, f"Vector environments ({type(self).__module__}.{type(self).__name__})", "gymnasium")
         if not isinstance(observation, str) or observation not in self.observations:
             raise InvalidArgumentError(f"observation must be one of {list(self.observations)}, got {shown(observation)}")
         observation = str(observation)
