@@ -236,3 +236,12 @@ def test_bad_arguments_are_refused_with_the_value() -> None:
     with pytest.raises(od.IllegalActionError, match="400"):
         env.step(np.array([0, 400]))
     assert repr(env).startswith("VectorEnv(2, rules=")
+
+
+def test_without_gymnasium_a_vector_env_asks_for_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ordonnance.core.vector as vector
+
+    monkeypatch.setattr(vector, "_IMPORT_ERROR", ImportError("No module named 'gymnasium'", name="gymnasium"))
+    with pytest.raises(ImportError, match=r"Vector environments \(ordonnance\.shinobi\.rl\.VectorEnv\) need the optional "
+                                          r"extra 'rl' \(gymnasium is not installed\): pip install 'ordonnance\[rl\]'"):
+        shinobi_rl.VectorEnv(2)
