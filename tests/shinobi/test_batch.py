@@ -136,6 +136,8 @@ def _play_along(rules: shinobi.Rules, opponent: str, seed: int, illegal: str = "
             assert np.array_equal(result.rewards[i], expected)
             assert result.reward[i] == expected[observer]
             assert batch.game(i) == game
+    if JIT and opponent != "self":
+        assert batch.episodes.min() >= 2 * GAMES  # every game went through at least two autoresets
     return finished
 
 
