@@ -52,8 +52,7 @@ from ordonnance.black_prince._bridge import decode, tables
 from ordonnance.black_prince.game import Game
 from ordonnance.black_prince.rules import Rules
 from ordonnance.black_prince.simulation import DECISIONS_PER_TURN
-from ordonnance.core.batch import LENGTH, GameBatch, check_game_index
-from ordonnance.errors import InvalidArgumentError
+from ordonnance.core.batch import GameBatch
 
 __all__ = ["Batch", "OBSERVATION_SIZE", "NUM_ACTIONS", "HISTORY"]
 
@@ -111,13 +110,7 @@ class Batch(GameBatch):
         An episode longer than :data:`HISTORY` actions (possible only with
         ``Rules(max_turns=...)`` above 273) is not kept whole and raises
         :class:`~ordonnance.errors.InvalidArgumentError`."""
-        i = check_game_index(index, self.games)
-        length = int(self._episodes.book[i, LENGTH])
-        if length > self._episodes.history.shape[1]:
-            raise InvalidArgumentError(
-                f"game {i}'s episode has {length:,} actions, more than the {self._episodes.history.shape[1]:,} a batch keeps"
-            )
-        game: Game = super().game(i)
+        game: Game = super().game(index)
         return game
 
     def _history_length(self, rules: Rules) -> int:

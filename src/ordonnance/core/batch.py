@@ -531,9 +531,13 @@ class GameBatch:
         """Game ``index`` as the game's ``Game`` in its current position.
 
         Rebuilt from its deal seed and the actions played so far (every seat's)
-        through ``Game.apply``: a rule the kernel got wrong would raise here."""
+        through ``Game.apply``: a rule the kernel got wrong would raise here. An episode longer
+        than the batch keeps (a game's bound on its decisions, or its cap) raises
+        :class:`~ordonnance.errors.InvalidArgumentError` rather than give another position."""
         i = check_game_index(index, self.games)
-        length = min(int(self._episodes.book[i, LENGTH]), self._episodes.history.shape[1])
+        length, kept = int(self._episodes.book[i, LENGTH]), self._episodes.history.shape[1]
+        if length > kept:
+            raise InvalidArgumentError(f"game {i}'s episode has {length:,} actions, more than the {kept:,} a batch keeps")
         return self._replay(int(self._episodes.seeds[i, DEAL]), self._episodes.history[i, :length].tolist())
 
     def __getstate__(self) -> dict[str, object]:
