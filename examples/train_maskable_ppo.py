@@ -66,7 +66,7 @@ def win_rate(model: MaskablePPO, batch_type: Any, rules: Any, opponent: str, epi
     outcomes: list[float] = []
     episode = np.ones(envs, np.int64)  # each env's episode in progress (1 is the first)
     while len(outcomes) < envs * per_env:
-        masks = batch.legal_action_mask()
+        masks = batch.legal_action_mask().copy()  # the batch's arrays are read-only; torch wants its own
         actions, _ = model.predict(batch.observe(), action_masks=masks, deterministic=True)
         actions = np.where(masks.any(axis=1), actions, 0)  # a game that just ended restarts (its action is not read)
         result = batch.step(np.asarray(actions, np.int64))
