@@ -221,8 +221,9 @@ class GameVectorEnv(_GymVectorEnv):
         return self._observe(), restarted
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """``[env, action]``: the legal actions of the seat to act, as booleans (all False
-        in an env whose episode just ended)."""
+        """``[env, action]``: the legal actions of the seat to act, as booleans (all False in an
+        env whose game ended by its rules at the last step; after an illegal action that ended the
+        episode, the unchanged position's legal actions)."""
         return self.batch.legal_action_mask()
 
     def game(self, index: int) -> Any:
