@@ -115,15 +115,6 @@ def fill_mask(s: Array, row: npt.NDArray[np.bool_], work: Array) -> None:
 
 
 @numba.njit(cache=True, inline="always")
-def _is_legal(s: Array, a: int, work: Array) -> bool:
-    count = k.legal(s, work)
-    for i in range(count):
-        if work[_u(i)] == a:
-            return True
-    return False
-
-
-@numba.njit(cache=True, inline="always")
 def _end(s: Array, out: Steps, g: int, n: int) -> None:
     """The rewards, winner and scores of game g, which has just ended: the winners share +1, the others -1."""
     mask = k.winners(s)
@@ -145,7 +136,7 @@ def _end(s: Array, out: Steps, g: int, n: int) -> None:
 @numba.njit(cache=True, inline="always")
 def _step_game(states: Array, ep: Episodes, g: int, n: int, troop: Array, optional: bool, base: np.uint64, a: int,
                policy: int, seat_mode: int, stream: int, illegal_ends: bool, illegal_reward: float, out: Steps,
-               work: Array) -> None:  # fmt: skip
+               masks: npt.NDArray[np.bool_], work: Array) -> None:  # fmt: skip
     """One step of game g (see :func:`step`)."""
     s = states[_u(g)]
     clear_step(out, g, n)
@@ -156,7 +147,7 @@ def _step_game(states: Array, ep: Episodes, g: int, n: int, troop: Array, option
         return
     p = s[k.CUR]
     out.actor[_u(g)] = p
-    if not _is_legal(s, a, work):
+    if not masks[_u(g), _u(a)]:  # the mask of the position, as the last reset or step wrote it
         out.illegal[_u(g)] = True
         if illegal_ends:
             out.rewards[_u(g), _u(p)] = illegal_reward
@@ -202,7 +193,9 @@ def step(states: Array, ep: Episodes, n: int, troop: Array, optional: bool, base
          observe_too: bool, observations: Any, masks: npt.NDArray[np.bool_], work: Array) -> None:  # fmt: skip
     """One step of every game: ``actions[g]`` for the seat to act, then the kernel bots' turns up
     to the learner's next turn or the end; then each game's legal-action mask into ``masks`` and,
-    with ``observe_too``, its observation into ``observations``. Every output is written for every
+    with ``observe_too``, its observation into ``observations``. ``masks`` must hold each game's
+    mask as the last reset or step wrote it: an action is legal where it says so (the rules
+    kernel's ``legal``, not listed again). Every output is written for every
     game, so the caller's arrays are reused from step to step.
 
     A game whose episode ended at the previous step starts its next episode instead (its action
@@ -212,7 +205,7 @@ def step(states: Array, ep: Episodes, n: int, troop: Array, optional: bool, base
     out, observations, masks = _borrowed_steps(out), borrowed(observations), borrowed(masks)
     for g in range(states.shape[0]):
         _step_game(states, ep, g, n, troop, optional, base, actions[_u(g)], policy, seat_mode, stream, illegal_ends,
-                   illegal_reward, out, work)  # fmt: skip
+                   illegal_reward, out, masks, work)  # fmt: skip
         s = states[_u(g)]
         me = finish_step(ep, out, g, s[k.CUR])
         fill_mask(s, masks[_u(g)], work)
