@@ -325,3 +325,13 @@ def test_a_pickled_batch_plays_on_as_the_original() -> None:
     copy = pickle.loads(pickle.dumps(batch))
     assert all(np.array_equal(a, b) for a, b in zip(steps(copy, 120, 7), steps(batch, 120, 7)))
     assert repr(copy) == repr(batch) and copy.game(3) == batch.game(3)
+
+
+def test_every_games_step_result_is_the_shared_class() -> None:
+    import ordonnance.batch
+
+    assert ordonnance.batch.StepResult is StepResult and ordonnance.batch.MAX_GAMES == MAX_GAMES
+    ordonnance_batch = ordonnance.batch.Batch(2, seed=1)
+    assert isinstance(ordonnance_batch.step(np.argmax(ordonnance_batch.legal_action_mask(), axis=1)), StepResult)
+    shinobi_batch = Batch(2, seed=1)
+    assert isinstance(shinobi_batch.step(np.argmax(shinobi_batch.legal_action_mask(), axis=1)), StepResult)
