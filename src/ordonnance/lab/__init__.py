@@ -1,0 +1,22 @@
+"""A designer's lab: balance studies of any game on the simulator (the ``lab`` extra).
+
+Every study plays simulated games through the game protocol (each game's ``simulate``),
+so it works for Ordonnance, Shinobi and Black Prince alike, and returns a
+:class:`~ordonnance.lab.study.Study`: a tidy table of estimates with 95% intervals
+(:mod:`ordonnance.lab.stats`) and the record that reproduces it.
+
+* :mod:`ordonnance.lab.stats`: the estimates (a proportion, a mean, a quantile, paired and
+  unpaired differences), each an :class:`~ordonnance.lab.stats.Estimate`;
+* :mod:`ordonnance.lab.study`: :class:`~ordonnance.lab.study.Study`, its rows and record,
+  its DataFrame, CSV and Parquet.
+
+``import ordonnance.lab`` needs only the library's own dependencies; a study's table
+needs pandas (``pip install 'ordonnance[lab]'``), and says so when it is missing.
+"""
+
+from __future__ import annotations
+
+from ordonnance.lab.stats import Difference, Estimate
+from ordonnance.lab.study import Record, Row, Study
+
+__all__ = ["Estimate", "Difference", "Row", "Record", "Study"]
