@@ -85,7 +85,7 @@ from ordonnance.territory import TERRITORY_COUNT, Territory
 from ordonnance.view import PlayerView
 from ordonnance.core import openspiel as core
 from ordonnance.core.checks import shown
-from ordonnance.core.openspiel import _IMPORT_ERROR, _GameBase, _StateBase
+from ordonnance.core.openspiel import AVAILABLE, GameBase, StateBase
 from ordonnance.core.openspiel import CHANCE as _CHANCE, TERMINAL as _TERMINAL
 
 try:
@@ -236,7 +236,7 @@ def _key_of(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(_params_of(rules, seed).items()))
 
 
-class OrdonnanceGame(_GameBase):  # type: ignore[misc]
+class OrdonnanceGame(GameBase):  # type: ignore[misc]
     """The ``pyspiel.Game`` of Ordonnance under one set of rules (see the module's docstring)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -329,7 +329,7 @@ class _Play:
         return copy
 
 
-class OrdonnanceState(_StateBase):  # type: ignore[misc]
+class OrdonnanceState(StateBase):  # type: ignore[misc]
     """A ``pyspiel.State``: one game on the simulator kernel (see the module's docstring)."""
 
     def __init__(self, game: OrdonnanceGame, *, deal: bool = True) -> None:
@@ -640,7 +640,7 @@ def action_of(state: OrdonnanceState, index: int) -> Action:
     return action_from_index(index)
 
 
-if _IMPORT_ERROR is None:
+if AVAILABLE:
     #: The registered type, the default parameters' (the deal is by chance nodes), and the type of
     #: a fixed deal (seed >= 0), which has no chance node: those games report it.
     _GAME_TYPE, _FIXED_DEAL_TYPE = core.register(

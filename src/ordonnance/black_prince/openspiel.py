@@ -64,7 +64,7 @@ from ordonnance.black_prince.rules import COLUMNS, HAND_SIZE, Rules
 from ordonnance.black_prince.view import PlayerView
 from ordonnance.core import openspiel as core
 from ordonnance.core.checks import shown
-from ordonnance.core.openspiel import _IMPORT_ERROR, Adapter, Pending, Shuffle, SpielGame, SpielState, require_openspiel
+from ordonnance.core.openspiel import AVAILABLE, Adapter, Pending, Shuffle, SpielGame, SpielState, require_openspiel
 from ordonnance.core.rng import bounded, splitmix64
 from ordonnance.errors import OrdonnanceTypeError
 
@@ -349,7 +349,7 @@ def action_of(state: BlackPrinceState, index: int) -> Action:
     return action_from_index(index, state._p.view(state.current_player()))
 
 
-if _IMPORT_ERROR is None:
+if AVAILABLE:
     BlackPrinceGame.types = core.register(
         BlackPrinceGame, SHORT_NAME, _BlackPrince.long_name, zero_sum=True, players=(2, 2), parameters=_DEFAULTS
     )

@@ -46,19 +46,23 @@ try:
 except ImportError as error:  # pragma: no cover - exercised without the extra
     _IMPORT_ERROR = error
     CHANCE, TERMINAL, SIMULTANEOUS = -1, -4, -2  # pyspiel.PlayerId's values
-    _GameBase: Any = Unavailable
-    _StateBase: Any = Unavailable
+    GameBase: Any = Unavailable
+    StateBase: Any = Unavailable
     _BotBase: Any = Unavailable
 else:
     _IMPORT_ERROR = None
     CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
     SIMULTANEOUS = int(pyspiel.PlayerId.SIMULTANEOUS)
-    _GameBase = pyspiel.Game
-    _StateBase = pyspiel.State
+    #: ``pyspiel.Game``, the adapters' game base class (a stand-in without OpenSpiel).
+    GameBase = pyspiel.Game
+    #: ``pyspiel.State``, the adapters' state base class (a stand-in without OpenSpiel).
+    StateBase = pyspiel.State
     _BotBase = pyspiel.Bot
 
+#: Whether OpenSpiel is installed (the adapters register their games only then).
+AVAILABLE = _IMPORT_ERROR is None
 __all__ = [
-    "SEED_LIMIT", "Adapter", "Shuffle", "Pending", "SpielGame", "SpielState", "LibraryBot", "OpenSpielBot",
+    "AVAILABLE", "GameBase", "StateBase", "SEED_LIMIT", "Adapter", "Shuffle", "Pending", "SpielGame", "SpielState", "LibraryBot", "OpenSpielBot",
     "Observer", "require_openspiel", "game_type", "register", "check_params", "deal_seed", "fixed_seed", "sampler_seed", "bot_seat",
     "state_of", "state_adapter",
 ]  # fmt: skip
@@ -328,7 +332,7 @@ def _key_of(adapter: Adapter, params: Mapping[str, Any]) -> tuple[tuple[str, Any
     return tuple(sorted(adapter.params_of(rules, seed).items()))
 
 
-class SpielGame(_GameBase):  # type: ignore[misc]
+class SpielGame(GameBase):  # type: ignore[misc]
     """A ``pyspiel.Game`` of one of the library's games under one parameter set (subclassed by each game)."""
 
     adapter: ClassVar[Adapter]
@@ -425,7 +429,7 @@ class _Play:
         return found
 
 
-class SpielState(_StateBase):  # type: ignore[misc]
+class SpielState(StateBase):  # type: ignore[misc]
     """A ``pyspiel.State`` playing the game's engine (subclassed by each game)."""
 
     def __init__(self, game: SpielGame, *, deal: bool = True) -> None:
@@ -738,7 +742,7 @@ def _game_module(view: object) -> Any:
 # --------------------------------------------------------------- bots OpenSpiel made for one seat
 
 
-class _SeatProbe(_StateBase):  # type: ignore[misc]
+class _SeatProbe(StateBase):  # type: ignore[misc]
     """A state in which every player has one legal action, its own number: a bot that OpenSpiel
     made for one player answers with that player (a simultaneous node, so that OpenSpiel asks
     the state for any player's actions)."""

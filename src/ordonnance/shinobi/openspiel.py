@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from ordonnance.core import openspiel as core
 from ordonnance.core.checks import shown
-from ordonnance.core.openspiel import _IMPORT_ERROR, Adapter, Shuffle, SpielGame, SpielState, require_openspiel
+from ordonnance.core.openspiel import AVAILABLE, Adapter, Shuffle, SpielGame, SpielState, require_openspiel
 from ordonnance.errors import OrdonnanceTypeError
 from ordonnance.shinobi import render
 from ordonnance.shinobi.actions import ACTION_COUNT, Action, from_code
@@ -209,7 +209,7 @@ def action_of(state: ShinobiState, index: int) -> Action:
     return from_code(index)
 
 
-if _IMPORT_ERROR is None:
+if AVAILABLE:
     ShinobiGame.types = core.register(
         ShinobiGame, SHORT_NAME, _Shinobi.long_name, zero_sum=False, players=_Shinobi.players, parameters=_DEFAULTS
     )
