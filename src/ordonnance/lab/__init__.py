@@ -5,6 +5,7 @@ so it works for Ordonnance, Shinobi and Black Prince alike, and returns a
 :class:`~ordonnance.lab.study.Study`: a tidy table of estimates with 95% intervals
 (:mod:`ordonnance.lab.stats`) and the record that reproduces it.
 
+* :func:`metrics`: the metrics of a rule set (:mod:`ordonnance.lab.metrics`);
 * :mod:`ordonnance.lab.stats`: the estimates (a proportion, a mean, a quantile, paired and
   unpaired differences), each an :class:`~ordonnance.lab.stats.Estimate`;
 * :mod:`ordonnance.lab.study`: :class:`~ordonnance.lab.study.Study`, its rows and record,
@@ -18,5 +19,6 @@ from __future__ import annotations
 
 from ordonnance.lab.stats import Difference, Estimate
 from ordonnance.lab.study import Record, Row, Study
+from ordonnance.lab.metrics import metrics
 
-__all__ = ["Estimate", "Difference", "Row", "Record", "Study"]
+__all__ = ["Estimate", "Difference", "Row", "Record", "Study", "metrics"]
