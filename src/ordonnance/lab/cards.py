@@ -1,0 +1,349 @@
+"""Card value by controlled experiment: what one copy of a card kind is worth to the seat that holds it.
+
+:func:`card_values` plays two arms for each change: the *base* rules, and a *variant*
+whose deck has one copy of a card kind added, removed, or swapped for another kind
+(:func:`kinds_of` names the kinds). Both arms play the same
+number of games from the **same seed with the same bots**, on purpose: game ``i`` of
+each arm has the same deal seed and every seat's bot the same seed (common random
+numbers). What the change measures is the paired difference, game by game, of the
+**holder's** result (1 if it won alone, else 0), with its 95% interval and the games
+an unpaired comparison would need for as narrow a one
+(:func:`ordonnance.lab.stats.paired_difference`).
+
+**Who holds a card**, game by game:
+
+* Black Prince: every card belongs to one seat's deck; the kind names it
+  (``"0:Knights 3"`` is seat 0's). The holder is that seat, in every game and both arms.
+* Shinobi, a clan's samurai (``"Oda"``): the holder is the seat that works for that
+  clan (its secret clan card). Games in which the clan is neutral (fewer than five
+  players) have no holder and are left out (the row's ``games`` counts the rest).
+* Shinobi's ``"Ninja"`` belongs to no clan: it has no holder, and the study reports the
+  change in each seat's win rate instead (``seat`` label).
+* Ordonnance's cards (``"LS"``) come from one shared deck: the holder is the seat that
+  played the changed copy. Copies of one card are alike, so the changed copy is any
+  one of them: a seat that played ``k`` of the ``K`` copies played in a game is the
+  holder with weight ``k / K``. The copies are counted in the arm that holds the
+  changed copy: the variant for an added card (and the card a swap puts in), the base
+  for a removed one. A game in which no copy was played has no holder. The shuffle,
+  not the bots, decides who gets a copy, so this is a randomised experiment; the value
+  is the holder's win rate minus the same seat's in the other arm.
+
+**What the arms share.** Where the holder is fixed by the rules (Black Prince's seat,
+Shinobi's clan), the arms play **the same deal seeds and bot seeds** (common random
+numbers, paired on purpose): game ``i`` of each arm has the same seeds, and the value
+is the paired difference of the holder's results. The deal itself can be the same only
+where the deck it comes from is:
+
+* Shinobi deals the clan cards first, from the same stream: **the clans are dealt
+  identically in both arms** (so each clan's holder is the same seat); the troop deck
+  that follows differs as the deck does.
+* Black Prince shuffles seat 0's deck, then seat 1's from the same stream: a change to
+  seat 1's deck leaves **seat 0's deck order identical**; a swap in seat 0's deck (same
+  size) leaves seat 1's identical; an added or removed card in seat 0's deck shifts
+  the stream of seat 1's shuffle by one draw.
+
+In Ordonnance the holder is found in one arm's games, so the other arm must not depend
+on them: **its arms play independent seeds** (the base arm's seed is mixed from
+``seed``), and the interval is that of independent arms. (Paired seeds there would
+measure the shuffle's mechanics, not the card: the deck is shuffled sorted by mask, so
+another deck moves most cards by one place, partly keeping who gets what.)
+
+Bots play as the bots of each game's ``simulate``; Greedy by default (the kernel's,
+fast). The base arm is played once and shared by every change (each change's
+difference is paired with the same base games).
+
+>>> from ordonnance import black_prince
+>>> from ordonnance.lab.cards import card_values
+>>> study = card_values(black_prince.Rules(), kinds=["1:Battle"], changes=["remove"], games=200, seed=3)
+>>> [(r.label("kind"), r.label("change"), r.label("holder")) for r in study.rows]
+[('1:Battle', 'remove', 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from ordonnance.core import registry
+from ordonnance.core.checks import bounded, integer, shown, text
+from ordonnance.core.rng import splitmix64
+from ordonnance.core.seeds import check_seed
+from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.lab.stats import paired_difference
+from ordonnance.lab.study import Record, Row, Study, row, rules_text
+
+__all__ = ["CHANGES", "card_values", "kinds_of", "default_bots", "check_games"]
+
+#: The changes :func:`card_values` makes to one card kind: one copy more, one copy less.
+CHANGES = ("add", "remove")
+
+#: The most games one arm of a study may play.
+MAX_GAMES = 10_000_000
+
+#: A factory of bots: ``bots(seed=seat)`` is the bot of that seat.
+BotFactory = Callable[..., Any]
+
+
+def default_bots(rules: Any, bots: BotFactory | None) -> list[Any]:
+    """One bot per seat of ``rules``: ``bots(seed=seat)``, or the game's Greedy when ``bots`` is None."""
+    if bots is None:
+        bots = registry.package(registry.name_of(rules)).bots.Greedy
+    if not callable(bots):
+        raise OrdonnanceTypeError(f"bots must be a bot class or factory taking seed=, got {shown(bots)}")
+    return [bots(seed=seat) for seat in range(rules.players)]
+
+
+def check_games(games: object, low: int = 2) -> int:
+    """``games`` as an int in ``low..MAX_GAMES``, or the library's error."""
+    return integer(games, "games", low=low, high=MAX_GAMES)
+
+
+def _simulate(rules: Any, games: int, seed: int, bots: BotFactory | None, record: bool) -> Any:
+    package = registry.package(registry.name_of(rules))
+    return package.simulate(rules, games=games, seed=seed, players=default_bots(rules, bots), record=record)
+
+
+def _wins(result: Any) -> npt.NDArray[np.float64]:
+    """``[game, seat]``: 1.0 where the seat won the game alone."""
+    seats = np.arange(result.rules.players)
+    wins: npt.NDArray[np.float64] = (result.winner.astype(np.int64)[:, None] == seats[None, :]).astype(np.float64)
+    return wins
+
+
+def _ordonnance_holders(result: Any, kind: str) -> npt.NDArray[np.float64]:
+    """``[game, seat]``: the share of the copies of ``kind`` played in the game that the seat played."""
+    from ordonnance.cards import Card
+
+    mask = Card.parse(kind).mask
+    actions = result.actions.astype(np.int64)
+    played = actions[:, :, 1] == mask
+    seats = np.arange(result.rules.players)
+    counts = (played[:, :, None] & (actions[:, :, 0][:, :, None] == seats[None, None, :])).sum(axis=1)
+    total = counts.sum(axis=1, keepdims=True)
+    shares: npt.NDArray[np.float64] = np.divide(counts, total, out=np.zeros(counts.shape, np.float64), where=total > 0)
+    return shares
+
+
+def _owner_holders(rules: Any, result: Any, kind: str) -> npt.NDArray[np.float64] | None:
+    """``[game, seat]``: 1.0 for the seat that owns ``kind``'s cards (Black Prince's deck seat,
+    Shinobi's clan); None for a kind that no seat owns (Shinobi's Ninja)."""
+    game = registry.name_of(rules)
+    holders = np.zeros((len(result), rules.players), np.float64)
+    if game == "black-prince":
+        holders[:, int(kind.partition(":")[0])] = 1.0
+        return holders
+    from ordonnance.shinobi.cards import CLAN_NAMES
+
+    if kind not in CLAN_NAMES:
+        return None
+    clan = CLAN_NAMES.index(kind)
+    holders[:] = result.clans[:, : rules.players] == clan
+    return holders
+
+
+def kinds_of(rules: Any) -> tuple[str, ...]:
+    """The card kinds of ``rules``' game, as :func:`card_values` names them: Ordonnance's 31
+    cards (``"LS"``), Shinobi's five clans and ``"Ninja"``, each Black Prince seat's distinct
+    cards (``"0:Knights 3"``).
+
+    >>> from ordonnance import shinobi
+    >>> kinds_of(shinobi.Rules())
+    ('Go-Hojo', 'Mori', 'Oda', 'Takeda', 'Uesugi', 'Ninja')
+    """
+    game = registry.name_of(rules)
+    if game == "ordonnance":
+        from ordonnance.cards import MAX_MASK, Card
+
+        return tuple(str(c) for c in sorted((Card.from_mask(m) for m in range(1, MAX_MASK + 1)), key=lambda c: (len(c), c.mask)))
+    if game == "shinobi":
+        from ordonnance.shinobi.cards import CLAN_NAMES
+
+        return (*CLAN_NAMES, "Ninja")
+    return tuple(f"{seat}:{card}" for seat in (0, 1) for card in sorted(set(rules.deck(seat)), key=lambda c: c.sort_key))
+
+
+def _black_prince_card(rules: Any, kind: str) -> tuple[int, Any]:
+    """The seat and card of a Black Prince kind ``"<seat>:<card>"`` (the deck's own copy when it has one)."""
+    from ordonnance.black_prince.cards import Card
+
+    seat, colon, name = kind.partition(":")
+    if not colon or seat not in ("0", "1"):
+        raise InvalidArgumentError(f"a Black Prince card kind is '<seat>:<card>' ('0:Knights 3'), got {shown(kind)}")
+    own = {str(card): card for card in rules.deck(int(seat))}
+    return int(seat), own.get(name) or Card.parse(name)
+
+
+def _with_one_more(rules: Any, kind: str, delta: int) -> Any:
+    """``rules`` with one copy of ``kind`` added (``delta`` 1) or removed (-1); the library's error
+    when the deck holds none to remove or the rules refuse the deck."""
+    game = registry.name_of(rules)
+    if game == "ordonnance":
+        from ordonnance.cards import Card
+
+        card = Card.parse(kind)
+        deck = list(rules.cards)
+        if delta > 0:
+            return attrs.evolve(rules, deck=[*deck, card])
+        if card not in deck:
+            raise InvalidArgumentError(f"the deck holds no {shown(kind)} to remove")
+        deck.remove(card)
+        return attrs.evolve(rules, deck=deck)
+    if game == "shinobi":
+        names = kinds_of(rules)
+        if kind not in names:
+            raise InvalidArgumentError(f"a Shinobi card kind is one of {', '.join(names)}, got {shown(kind)}")
+        counts = [*rules.samurai, rules.ninjas]
+        counts[names.index(kind)] += delta
+        if counts[names.index(kind)] < 0:
+            raise InvalidArgumentError(f"the deck holds no {shown(kind)} to remove")
+        return attrs.evolve(rules, samurai=tuple(counts[:-1]), ninjas=counts[-1])
+    seat, card = _black_prince_card(rules, kind)
+    decks = [list(rules.deck(0)), list(rules.deck(1))]
+    if delta > 0:
+        decks[seat].append(card)
+    elif card in decks[seat]:
+        decks[seat].remove(card)
+    else:
+        raise InvalidArgumentError(f"the deck holds no {shown(kind)} to remove")
+    return attrs.evolve(rules, decks=decks)
+
+
+def _kinds(rules: Any, kinds: Sequence[str] | None) -> list[str]:
+    if kinds is None:
+        return list(kinds_of(rules))
+    out = []
+    for kind in bounded(kinds, "kinds", 10_000):
+        kind = text(kind, "a card kind")
+        if registry.name_of(rules) != "black-prince" and kind not in kinds_of(rules):
+            raise InvalidArgumentError(f"a card kind of this game is one of {', '.join(kinds_of(rules))}, got {shown(kind)}")
+        if registry.name_of(rules) == "black-prince":
+            _black_prince_card(rules, kind)
+        out.append(kind)
+    return out
+
+
+def _changes(changes: Sequence[str], swaps: Sequence[tuple[str, str]]) -> list[tuple[str, str | None]]:
+    """``(change, other kind)`` pairs: ``("add", None)``, ``("remove", None)``, ``("swap", "LB")``."""
+    out: list[tuple[str, str | None]] = []
+    for change in bounded(changes, "changes", len(CHANGES)):
+        if change not in CHANGES:
+            raise InvalidArgumentError(f"a change is one of {', '.join(CHANGES)}, got {shown(change)}")
+        out.append((str(change), None))
+    for pair in bounded(swaps, "swaps", 10_000):
+        if isinstance(pair, str) or not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise OrdonnanceTypeError(f"a swap is a pair (kind removed, kind added), got {shown(pair)}")
+        out.append(("swap", text(pair[1], "a swapped-in kind")))
+    return out
+
+
+def _variant(rules: Any, kind: str, change: str, other: str | None) -> Any:
+    """The base rules with one copy of ``kind`` added, removed, or swapped for ``other``."""
+    if change == "swap":
+        assert other is not None
+        if other == kind:
+            raise InvalidArgumentError(f"a swap changes a kind for another, got {shown(kind)} for itself")
+        _kinds(rules, [other])
+        return _with_one_more(_with_one_more(rules, kind, -1), other, 1)
+    return _with_one_more(rules, kind, 1 if change == "add" else -1)
+
+
+def card_values(
+    rules: Any,
+    *,
+    kinds: Sequence[str] | None = None,
+    changes: Sequence[str] = CHANGES,
+    swaps: Sequence[tuple[str, str]] = (),
+    games: int = 100_000,
+    seed: int = 0,
+    bots: BotFactory | None = None,
+) -> Study:
+    """The value of each card kind of ``rules``' game to its holder, by controlled experiment
+    (the module documentation says who holds a card and what the arms share).
+
+    ``kinds``: the card kinds, as :func:`kinds_of` names them
+    (Ordonnance ``"LS"``, Shinobi ``"Oda"`` and ``"Ninja"``, Black Prince ``"0:Knights 3"``);
+    None: every kind of the deck(s). ``changes``: which of ``"add"`` and ``"remove"`` to
+    make to each kind (a kind with no copy is not removed; a change the rules refuse,
+    such as a deck too small, is left out when ``kinds`` is None and raises otherwise).
+    ``swaps``: ``(kind, other)`` pairs, one copy of ``kind`` replaced by ``other``
+    (the holder is then the holder of ``other``'s new copy). ``games``: games per arm;
+    ``bots``: a factory, ``bots(seed=seat)``, of each seat's bot (default: the game's Greedy).
+
+    One row per change: metric ``"holder win rate change"`` (``"seat win rate change"``
+    and a ``seat`` label for a kind that nobody holds), labels ``kind``, ``change``
+    (``"add"``, ``"remove"``, ``"swap to <other>"``) and ``holder`` (the seat for a kind
+    one seat owns, ``"played"`` for Ordonnance's, ``"clan"`` for Shinobi's samurai), a
+    paired :class:`~ordonnance.lab.stats.Difference`: variant minus base.
+    """
+    game = registry.name_of(rules)
+    games = check_games(games)
+    seed = check_seed(seed)
+    chosen = _kinds(rules, kinds)
+    planned = _changes(changes, swaps)
+    every_kind = kinds is None
+    shared_deck = game == "ordonnance"
+    base_seed = splitmix64(seed)[1] if shared_deck else seed
+    base = _simulate(rules, games, base_seed, bots, record=shared_deck)
+    base_wins = _wins(base)
+    rows: list[Row] = []
+    notes: list[str] = []
+    tried: list[Any] = [rules]
+    jobs = [(kind, change, other) for kind in chosen for change, other in planned if change != "swap"]
+    jobs += [(text(pair[0], "a swapped-out kind"), "swap", other) for pair, (_, other) in zip(swaps, planned[-len(swaps) :])]
+    for kind, change, other in jobs:
+        try:
+            variant = _variant(rules, kind, change, other)
+        except OrdonnanceError as error:
+            if every_kind:
+                notes.append(f"{kind} {change}: left out ({error})")
+                continue
+            raise
+        tried.append(variant)
+        arm = _simulate(variant, games, seed, bots, record=shared_deck)
+        label = change if other is None else f"swap to {other}"
+        rows += _rows(rules, base, arm, base_wins, kind, label, other if change == "swap" else None)
+    record = Record(
+        "card_values",
+        f"lab.card_values({rules!r}, kinds={chosen!r}, changes={list(changes)!r}, swaps={list(swaps)!r}, "
+        f"games={games}, seed={seed}, bots={'Greedy' if bots is None else getattr(bots, '__name__', repr(bots))})",
+        seed=seed,
+        games=games,
+        rules=tuple(rules_text(r) for r in tried),
+        players=tuple(repr(b) for b in default_bots(rules, bots)),
+        notes=(
+            f"base arm seed {base_seed}, independent of the variants' (the holder is found in one arm's plays)"
+            if shared_deck
+            else "every arm plays the same deal seeds and bot seeds (paired on purpose); the deal differs where the deck does",
+            "holder win rate: 1 when the holder won alone; value = variant minus base, paired game by game",
+            *notes,
+        ),
+    )
+    return Study(tuple(rows), record)
+
+
+def _rows(
+    rules: Any, base: Any, arm: Any, base_wins: npt.NDArray[np.float64], kind: str, change: str, swapped_in: str | None
+) -> list[Row]:
+    """The rows of one change: the holder's paired difference (or each seat's, for a kind nobody holds)."""
+    game = registry.name_of(rules)
+    arm_wins = _wins(arm)
+    if game == "ordonnance":
+        held_by = arm if change == "add" or swapped_in is not None else base
+        weights = _ordonnance_holders(held_by, swapped_in or kind)
+        holder: str | int = "played"
+    else:
+        owned = _owner_holders(rules, base, swapped_in or kind)
+        if owned is None:
+            return [
+                row("seat win rate change", paired_difference(arm_wins[:, seat], base_wins[:, seat]), kind=kind, change=change, seat=seat)
+                for seat in range(rules.players)
+            ]
+        weights = owned
+        holder = int((swapped_in or kind).partition(":")[0]) if game == "black-prince" else "clan"
+    held = weights.sum(axis=1) > 0
+    value = paired_difference((weights * arm_wins).sum(axis=1)[held], (weights * base_wins).sum(axis=1)[held])
+    return [row("holder win rate change", value, kind=kind, change=change, holder=holder)]

@@ -1,0 +1,117 @@
+"""Matchup tables: Black Prince's armies against each other, Shinobi's seats at each player count.
+
+:func:`matchups` plays one *cell* per pairing and reports each seat's win rate with its
+95% Wilson interval (:func:`ordonnance.lab.stats.proportion`) in the lab's tidy table:
+
+* **Black Prince**: every ordered pair of armies, mirror matches included (4 x 4 = 16
+  cells: ``army0`` is seat 0's army, ``army1`` seat 1's, so each pair of armies is
+  played from both seats). Rows: ``"win rate"`` of each seat, ``"draw rate"``, and
+  ``"army score"``: the share of points of seat 0's army (a win 1, a draw 1/2), which is
+  what a balanced matchup holds at 50%.
+* **Shinobi**: each player count (3, 4 and 5 by default); rows: ``"win rate"`` of each
+  seat and ``"shared win rate"`` (games without a sole winner).
+
+Each cell plays ``games`` games from its own seed, mixed from ``seed`` and the cell's
+number (SplitMix64's stream: :func:`ordonnance.core.seeds.game_seeds`), so no two cells
+share deals or bot seeds: the cells are independent, and so are their intervals. The
+other fields of the rules given (Black Prince's ``first``, ``advantages``,
+``max_turns``; Shinobi's deck and ``attack``) are kept in every cell.
+
+>>> from ordonnance import shinobi
+>>> from ordonnance.lab.matchups import matchups
+>>> study = matchups(shinobi.Rules(), counts=[3], games=100, seed=1)
+>>> [(r.metric, r.label("seat")) for r in study.rows][:3]
+[('win rate', 0), ('win rate', 1), ('win rate', 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ordonnance.core import registry
+from ordonnance.core.checks import bounded, integer, shown
+from ordonnance.core.seeds import check_seed, game_seeds
+from ordonnance.errors import InvalidArgumentError
+from ordonnance.lab.cards import BotFactory, check_games, default_bots
+from ordonnance.lab.stats import Estimate, mean, proportion
+from ordonnance.lab.study import Record, Row, Study, row, rules_text
+
+__all__ = ["matchups"]
+
+
+def matchups(
+    rules: Any,
+    *,
+    games: int = 100_000,
+    seed: int = 0,
+    bots: BotFactory | None = None,
+    armies: Sequence[str] | None = None,
+    counts: Sequence[int] = (3, 4, 5),
+) -> Study:
+    """The matchup table of ``rules``' game (the module documentation says what it holds).
+
+    ``rules``: a Black Prince or Shinobi ``Rules``, whose other fields every cell keeps.
+    ``games``: games per cell; ``bots``: a factory, ``bots(seed=seat)``, of each seat's bot
+    (default: the game's Greedy). ``armies`` (Black Prince): the armies to pair (default:
+    the four printed ones). ``counts`` (Shinobi): the player counts.
+    """
+    game = registry.name_of(rules)
+    games = check_games(games)
+    seed = check_seed(seed)
+    if game == "black-prince":
+        from ordonnance.black_prince.cards import ARMIES
+
+        chosen = ARMIES if armies is None else tuple(bounded(armies, "armies", 100))
+        cells = [attrs.evolve(rules, armies=(a, b), decks=None) for a in chosen for b in chosen]
+    elif game == "shinobi":
+        listed = bounded(counts, "counts", 10)
+        cells = [attrs.evolve(rules, players=integer(n, "a player count", low=3, high=5)) for n in listed]
+    else:
+        raise InvalidArgumentError(
+            f"matchups are tables of Black Prince's armies or Shinobi's seats, not of {shown(game)}: "
+            "use lab.card_values for Ordonnance's cards"
+        )
+    seeds = game_seeds(seed, len(cells))
+    package = registry.package(game)
+    rows: list[Row] = []
+    for cell, cell_seed in zip(cells, seeds.tolist()):
+        result = package.simulate(cell, games=games, seed=cell_seed, players=default_bots(cell, bots))
+        rows += _black_prince_rows(cell, result) if game == "black-prince" else _shinobi_rows(cell, result)
+    record = Record(
+        "matchups",
+        f"lab.matchups({rules!r}, games={games}, seed={seed}, "
+        f"bots={'Greedy' if bots is None else getattr(bots, '__name__', repr(bots))})",
+        seed=seed,
+        games=games,
+        rules=tuple(rules_text(cell) for cell in cells),
+        players=tuple(repr(b) for b in default_bots(rules, bots)),
+        notes=(f"cell i plays from seed game_seeds({seed}, {len(cells)})[i]: the cells are independent",),
+    )
+    return Study(tuple(rows), record)
+
+
+def _win_rates(result: Any, players: int) -> list[Estimate]:
+    winner = result.winner.astype(np.int64)
+    return [proportion(int(np.count_nonzero(winner == seat)), len(result)) for seat in range(players)]
+
+
+def _black_prince_rows(rules: Any, result: Any) -> list[Row]:
+    army0, army1 = rules.armies
+    rows = [row("win rate", rate, army0=army0, army1=army1, seat=seat) for seat, rate in enumerate(_win_rates(result, 2))]
+    drawn = int(np.count_nonzero(result.winner < 0))
+    rows.append(row("draw rate", proportion(drawn, len(result)), army0=army0, army1=army1))
+    points = np.where(result.winner == 0, 1.0, np.where(result.winner < 0, 0.5, 0.0))
+    rows.append(row("army score", mean(points), army0=army0, army1=army1, seat=0))
+    return rows
+
+
+def _shinobi_rows(rules: Any, result: Any) -> list[Row]:
+    n = rules.players
+    rows = [row("win rate", rate, players=n, seat=seat) for seat, rate in enumerate(_win_rates(result, n))]
+    shared = int(np.count_nonzero(result.winner < 0))
+    rows.append(row("shared win rate", proportion(shared, len(result)), players=n))
+    return rows

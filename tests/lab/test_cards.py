@@ -1,0 +1,120 @@
+"""lab.card_values: the arms' design (shared seeds as documented) and planted effects found with the right sign."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ordonnance import Rules, black_prince, shinobi
+from ordonnance.black_prince.game import shuffled_decks
+from ordonnance.core.seeds import game_seeds
+from ordonnance.errors import InvalidArgumentError, OrdonnanceError
+from ordonnance.lab.cards import card_values
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[Any]:
+    """Every result ``module.simulate`` returns while the test runs."""
+    results: list[Any] = []
+    real = module.simulate
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        results.append(result)
+        return result
+
+    monkeypatch.setattr(module, "simulate", spy)
+    return results
+
+
+def test_owned_kinds_pair_deal_and_bot_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    results = _spy(monkeypatch, shinobi)
+    card_values(shinobi.Rules(players=3), kinds=["Oda"], games=300, seed=5)
+    base, added, removed = results
+    for arm in (added, removed):
+        assert np.array_equal(arm.seeds, base.seeds) and np.array_equal(arm.bot_seeds, base.bot_seeds)
+        assert np.array_equal(arm.clans, base.clans)  # the clans are dealt identically: the holder is the same seat
+        assert arm.rules.samurai[2] == base.rules.samurai[2] + (1 if arm is added else -1)
+
+
+def test_black_prince_change_to_seat_1_keeps_seat_0_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    results = _spy(monkeypatch, black_prince)
+    card_values(black_prince.Rules(), kinds=["1:Battle"], changes=["remove"], games=50, seed=2)
+    base, removed = results
+    assert np.array_equal(base.seeds, removed.seeds) and np.array_equal(base.bot_seeds, removed.bot_seeds)
+    for seed in base.seeds[:20].tolist():
+        base_decks, _ = shuffled_decks(base.rules, seed)
+        variant_decks, _ = shuffled_decks(removed.rules, seed)
+        assert base_decks[0] == variant_decks[0]
+        assert len(variant_decks[1]) == len(base_decks[1]) - 1
+
+
+def test_ordonnance_arms_play_independent_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ordonnance
+
+    results = _spy(monkeypatch, ordonnance)
+    study = card_values(Rules(), kinds=["LBSHF"], changes=["add"], games=200, seed=4)
+    base, added = results
+    assert not np.any(np.isin(base.seeds, added.seeds))
+    assert np.array_equal(added.seeds, game_seeds(4, 200))
+    assert any("independent" in note for note in study.record.notes)
+
+
+def test_planted_ordonnance_values_have_the_right_sign() -> None:
+    # 36 single Lances and 4 five-symbol cards: a five-symbol card wins its army, a Lance rarely does.
+    study = card_values(Rules(deck=["L"] * 36 + ["LBSHF"] * 4), kinds=["LBSHF", "L"], changes=["add"], games=2000, seed=1)
+    strong = study.get("holder win rate change", kind="LBSHF", change="add")
+    weak = study.get("holder win rate change", kind="L", change="add")
+    assert strong.low > 0 and weak.high < 0
+
+
+def test_planted_shinobi_clan_values_have_the_right_sign() -> None:
+    # three samurai a clan: one more of my clan's cards is a large share of the table
+    study = card_values(shinobi.Rules(players=3, samurai=3, ninjas=0), kinds=["Oda"], games=2000, seed=1)
+    assert study.get("holder win rate change", kind="Oda", change="add").low > 0
+    assert study.get("holder win rate change", kind="Oda", change="remove").high < 0
+    # Oda is neutral in 2 games of 5 with three players: those games have no holder
+    games = study.get("holder win rate change", kind="Oda", change="add").games
+    assert 0.5 < games / 2000 < 0.7
+
+
+def test_removing_a_battle_card_costs_its_holder() -> None:
+    study = card_values(black_prince.Rules(), kinds=["1:Battle"], changes=["remove"], games=1500, seed=3)
+    estimate = study.get("holder win rate change", kind="1:Battle", change="remove", holder=1)
+    assert estimate.high < 0
+
+
+def test_a_kind_nobody_holds_reports_each_seat() -> None:
+    study = card_values(shinobi.Rules(players=3), kinds=["Ninja"], changes=["remove"], games=100, seed=1)
+    assert [r.label("seat") for r in study.rows] == [0, 1, 2]
+    assert {r.metric for r in study.rows} == {"seat win rate change"}
+
+
+def test_swaps_and_every_kind() -> None:
+    study = card_values(Rules(), kinds=["L"], changes=[], swaps=[("L", "LBSHF")], games=100, seed=1)
+    assert [r.label("change") for r in study.rows] == ["swap to LBSHF"]
+    every = card_values(shinobi.Rules(players=3), games=20, seed=1)  # adding a fourth ninja is refused: left out
+    assert len(every.find("holder win rate change")) == 10
+    assert any("Ninja add: left out" in note for note in every.record.notes)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(OrdonnanceError):
+        card_values(Rules(), kinds=["LQ"], games=10)
+    with pytest.raises(InvalidArgumentError, match="no 'LBSHF' to remove"):
+        card_values(Rules(deck=["L"] * 40), kinds=["LBSHF"], changes=["remove"], games=10)
+    with pytest.raises(InvalidArgumentError, match="change is one of"):
+        card_values(Rules(), kinds=["L"], changes=["double"], games=10)
+    with pytest.raises(InvalidArgumentError, match="games"):
+        card_values(Rules(), kinds=["L"], games=1)
+    with pytest.raises(OrdonnanceError):
+        card_values(shinobi.Rules(), kinds=["Ninja"], changes=["add"], games=10)  # the rules refuse four ninjas
+
+
+def test_table() -> None:
+    pytest.importorskip("pandas")
+    study = card_values(black_prince.Rules(), kinds=["0:Battle"], games=50, seed=1)
+    table = study.table()
+    assert list(table.columns) == ["metric", "kind", "change", "holder", "value", "low", "high", "games", "unpaired_games"]
+    assert list(table["change"]) == ["add", "remove"] and table.attrs["ordonnance.lab"]["study"] == "card_values"
