@@ -16,13 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance.batch import Batch
-from ordonnance.core.vector import _IMPORT_ERROR, GameVectorEnv
-from ordonnance.core.extras import require_extra
+from ordonnance.core.vector import GameVectorEnv, require_gymnasium
 from ordonnance.game import Game
 from ordonnance.rules import Rules
-
-if _IMPORT_ERROR is None:
-    import gymnasium
 
 __all__ = ["VectorEnv", "register_envs", "ENV_ID"]
 
@@ -31,7 +27,7 @@ ENV_ID = "ordonnance/Ordonnance-v0"
 
 
 def _require_extra() -> None:
-    require_extra("rl", _IMPORT_ERROR, "Vector environments (ordonnance.rl.VectorEnv)", "gymnasium")
+    require_gymnasium("Vector environments (ordonnance.rl.VectorEnv)")
 
 
 class VectorEnv(GameVectorEnv):
@@ -112,6 +108,8 @@ def register_envs() -> None:
     first names it in the id, ``"ordonnance.rl:ordonnance/Ordonnance-v0"``.
     """
     _require_extra()
+    import gymnasium
+
     from ordonnance.core.gym import register_game_envs
 
     register_game_envs()  # "ordonnance/Shinobi-v0" and "ordonnance/BlackPrince-v0" beside it

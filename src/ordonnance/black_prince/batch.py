@@ -41,7 +41,7 @@ and ``scores`` the enemy troops each seat routed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -82,20 +82,6 @@ class Batch(GameBatch):
     num_actions = bk.NUM_ACTIONS
     seat_stream = 2  # seats are 0 and 1: stream 2 is no seat's (as SingleAgentEnv's seat="random")
 
-    def __init__(
-        self,
-        games: int,
-        rules: Rules | None = None,
-        *,
-        opponent: Literal["random", "greedy", "self"] = "self",
-        seat: int | Literal["random"] = 0,
-        seed: int | None = None,
-        illegal: Literal["refuse", "end"] = "refuse",
-        illegal_reward: float = -1.0,
-        observe: Literal["float32"] | None = "float32",
-    ) -> None:
-        super().__init__(games, rules, opponent=opponent, seat=seat, seed=seed, illegal=illegal,
-                         illegal_reward=illegal_reward, observe=observe)  # fmt: skip
 
     @property
     def rules(self) -> Rules:

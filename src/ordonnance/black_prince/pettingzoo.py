@@ -78,7 +78,7 @@ end, then +1 / -1, 0 for a draw.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -360,22 +360,10 @@ class VectorEnv(GameVectorEnv):
 
     batch_type = Batch
     rules_type = Rules
+    batch: Batch
+    rules: Rules
     num_actions = NUM_ACTIONS
 
-    def __init__(
-        self,
-        num_envs: int,
-        rules: Rules | None = None,
-        opponent: Literal["random", "greedy", "self"] = "random",
-        seat: int | Literal["random"] = 0,
-        seed: int | None = None,
-        observation: Literal["box", "dict"] = "box",
-        illegal_reward: float = -1.0,
-    ) -> None:
-        super().__init__(num_envs, rules, opponent=opponent, seat=seat, seed=seed, observation=observation,
-                         illegal_reward=illegal_reward)  # fmt: skip
-        self.batch: Batch
-        self.rules: Rules
 
     def observation_bounds(self, rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Those of the single env's vector: 0 and ``BlackPrinceEnv.observation_high`` for every number."""

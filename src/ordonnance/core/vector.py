@@ -36,9 +36,14 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
 else:
     _IMPORT_ERROR = None
 
-__all__ = ["GameVectorEnv", "BatchLike"]
+__all__ = ["GameVectorEnv", "BatchLike", "require_gymnasium"]
 
 _REDEALS = 64  # start_next_episodes' new deals of an env whose deal ended before the learner's turn
+
+
+def require_gymnasium(what: str) -> None:
+    """Raise the install hint of the "rl" extra when Gymnasium is missing (``what`` needs it)."""
+    require_extra("rl", _IMPORT_ERROR, what, "gymnasium")
 
 
 class BatchLike(Protocol):
@@ -123,7 +128,7 @@ class GameVectorEnv(_GymVectorEnv):
         observation: str = "box",
         illegal_reward: float = -1.0,
     ) -> None:
-        require_extra("rl", _IMPORT_ERROR, f"Vector environments ({type(self).__module__}.{type(self).__name__})", "gymnasium")
+        require_gymnasium(f"Vector environments ({type(self).__module__}.{type(self).__name__})")
         if not isinstance(observation, str) or observation not in self.observations:
             raise InvalidArgumentError(f"observation must be one of {list(self.observations)}, got {shown(observation)}")
         observation = str(observation)

@@ -37,7 +37,7 @@ At the step that ends a game the winners share +1 and the others share -1
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -81,20 +81,6 @@ class Batch(GameBatch):
     num_actions = kernel.ACTION_COUNT
     seat_stream = MAX_PLAYERS  # seats are 0..4: stream 5 is no seat's
 
-    def __init__(
-        self,
-        games: int,
-        rules: Rules | None = None,
-        *,
-        opponent: Literal["random", "greedy", "self"] = "self",
-        seat: int | Literal["random"] = 0,
-        seed: int | None = None,
-        illegal: Literal["refuse", "end"] = "refuse",
-        illegal_reward: float = -1.0,
-        observe: Literal["float32"] | None = "float32",
-    ) -> None:
-        super().__init__(games, rules, opponent=opponent, seat=seat, seed=seed, illegal=illegal,
-                         illegal_reward=illegal_reward, observe=observe)  # fmt: skip
 
     @property
     def rules(self) -> Rules:

@@ -59,13 +59,13 @@ first, so every clan and hand (for centralised critics only).
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ordonnance.core import checks
-from ordonnance.core.aec import RENDER_MODES, GameAEC, Observation, wrapped
+from ordonnance.core.aec import RENDER_MODES, GameAEC, wrapped
 from ordonnance.core.gym import GameSingleAgentEnv, register_game_envs
 from ordonnance.core.parallel import TurnBasedParallelEnv
 from ordonnance.core.vector import GameVectorEnv
@@ -283,22 +283,10 @@ class VectorEnv(GameVectorEnv):
 
     batch_type = Batch
     rules_type = Rules
+    batch: Batch
+    rules: Rules
     num_actions = ACTION_COUNT
 
-    def __init__(
-        self,
-        num_envs: int,
-        rules: Rules | None = None,
-        opponent: Literal["random", "greedy", "self"] = "random",
-        seat: int | Literal["random"] = 0,
-        seed: int | None = None,
-        observation: Literal["box", "dict"] = "box",
-        illegal_reward: float = -1.0,
-    ) -> None:
-        super().__init__(num_envs, rules, opponent=opponent, seat=seat, seed=seed, observation=observation,
-                         illegal_reward=illegal_reward)  # fmt: skip
-        self.batch: Batch
-        self.rules: Rules
 
     def observation_bounds(self, rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """:func:`observation_bounds`."""
