@@ -57,7 +57,10 @@ def test_card_kinds_of_each_game() -> None:
     assert len(card_kinds(Rules())) == 31 and card_kinds(Rules())[:2] == ("L", "B")
     assert card_kinds(shinobi.Rules()) == ("Go-Hojo", "Mori", "Oda", "Takeda", "Uesugi", "Ninja")
     kinds = card_kinds(black_prince.Rules(armies=("Scottish", "French")))
-    assert "0:Pikemen 3" in kinds and "1:Knights 3" in kinds and "0:Knights 3" not in kinds
+    assert "Scottish:Pikemen 3" in kinds and "French:Knights 3" in kinds and "Scottish:Knights 3" not in kinds
+    assert card_kinds(black_prince.Rules(armies=("French", "French"))) == tuple(
+        k for k in card_kinds(black_prince.Rules(armies=("French", "English"))) if k.startswith("French:")
+    )
 
 
 def test_distance_counts_changed_options_and_cards() -> None:
@@ -76,13 +79,22 @@ def test_no_change_keeps_the_start_rules() -> None:
     assert space.variant(space.start_point()) == black_prince.Rules()
 
 
-def test_black_prince_cards_change_one_seats_deck() -> None:
+def test_black_prince_cards_change_the_armys_deck_at_every_seat_it_plays() -> None:
     rules = black_prince.Rules(armies=("Scottish", "French"))
-    space = Space.of(rules, options=(), cards=["0:Pikemen 3", "1:Cavalry 3"])
-    variant = space.variant(space.start_point() | {"cards[0:Pikemen 3]": -1, "cards[1:Cavalry 3]": 1})
+    space = Space.of(rules, options={"armies": [("Scottish", "French"), ("French", "French"), ("English", "Burgundian")]},
+                     cards=["Scottish:Pikemen 3", "French:Cavalry 3"])  # fmt: skip
+    knights, pikemen, cavalry = black_prince.Card("Knights", 3), black_prince.Card("Pikemen", 3), black_prince.Card("Cavalry", 3)
+    point = space.start_point() | {"cards[Scottish:Pikemen 3]": -1, "cards[French:Cavalry 3]": 1}
+    variant = space.variant(point)
     assert len(variant.deck(0)) == 24 and len(variant.deck(1)) == 26
-    assert variant.deck(1).count(black_prince.Card("Cavalry", 3)) == 1
-    assert variant.deck(0).count(black_prince.Card("Pikemen", 3)) == 2
+    assert variant.deck(0).count(pikemen) == 2 and variant.deck(1).count(cavalry) == 1
+    assert variant.deck(1).count(knights) == rules.deck(1).count(knights)
+    mirror = space.variant(point | {"armies": ("French", "French")})
+    assert mirror.deck(0) == mirror.deck(1) and mirror.deck(0).count(cavalry) == 1 and len(mirror.deck(0)) == 26
+    unplayed = space.variant(point | {"armies": ("English", "Burgundian")})
+    assert unplayed == black_prince.Rules(armies=("English", "Burgundian"))  # neither changed army plays
+    assert space.dimensions[1].values == (-1, 0, 1)
+    assert Space.of(rules, options=(), cards=["English:Archers 3"], spread=9).dimensions[0].values[0] == -6
 
 
 def test_impossible_rules_get_the_games_error() -> None:
