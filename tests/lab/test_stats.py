@@ -16,6 +16,7 @@ from ordonnance.lab.stats import (
     paired_difference,
     proportion,
     quantile,
+    quantiles,
     unpaired_difference,
 )
 
@@ -45,6 +46,16 @@ def test_quantile_covers_a_known_median() -> None:
     rng = np.random.default_rng(3)
     hits = [quantile(rng.exponential(1.0, 301), 0.5).covers(math.log(2)) for _ in range(STUDIES)]
     assert 0.93 <= _coverage(hits) <= 0.975  # order statistics are a little conservative by design
+
+
+def test_quantiles_count_integers_as_they_sort_floats() -> None:
+    rng = np.random.default_rng(7)
+    for values in (rng.poisson(30, 999), rng.integers(-5, 3, 50), np.array([True, False, True]), rng.integers(0, 10**12, 20)):
+        qs = [0.0, 0.1, 0.25, 0.5, 0.9, 1.0]
+        counted = quantiles(values, qs)
+        assert counted == quantiles(values.astype(np.float64), qs)
+        assert [e.value for e in counted] == [float(np.quantile(values, q, method="inverted_cdf")) for q in qs]
+        assert all(e.low <= e.value <= e.high for e in counted)
 
 
 def _correlated_arms(rng: np.random.Generator, n: int, difference: float) -> tuple[np.ndarray, np.ndarray]:

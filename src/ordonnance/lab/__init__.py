@@ -6,6 +6,8 @@ so it works for Ordonnance, Shinobi and Black Prince alike, and returns a
 (:mod:`ordonnance.lab.stats`) and the record that reproduces it.
 
 * :func:`metrics`: the metrics of a rule set (:mod:`ordonnance.lab.metrics`);
+* :func:`compare`: two rule sets on common random numbers, each metric's paired
+  difference (:mod:`ordonnance.lab.compare`);
 * :mod:`ordonnance.lab.stats`: the estimates (a proportion, a mean, a quantile, paired and
   unpaired differences), each an :class:`~ordonnance.lab.stats.Estimate`;
 * :mod:`ordonnance.lab.study`: :class:`~ordonnance.lab.study.Study`, its rows and record,
@@ -20,5 +22,6 @@ from __future__ import annotations
 from ordonnance.lab.stats import Difference, Estimate
 from ordonnance.lab.study import Record, Row, Study
 from ordonnance.lab.metrics import metrics
+from ordonnance.lab.compare import compare
 
-__all__ = ["Estimate", "Difference", "Row", "Record", "Study", "metrics"]
+__all__ = ["Estimate", "Difference", "Row", "Record", "Study", "metrics", "compare"]

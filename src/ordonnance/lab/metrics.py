@@ -58,16 +58,22 @@ from ordonnance.core.checks import integer
 from ordonnance.core.rng import skipped, splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.core.simulate import MAX_GAMES, in_chunks
-from ordonnance.lab.stats import Estimate, mean, proportion, quantile
+from ordonnance.lab.stats import Estimate, mean, proportion, quantiles
 from ordonnance.lab.study import Label, Record, Row, Study, rules_text
 
-__all__ = ["metrics", "Series", "Part", "study_parts", "play", "estimates", "CHUNK_SECONDS", "QUANTILES"]
+__all__ = [
+    "metrics", "Series", "Part", "study_parts", "play", "estimates", "rows_of", "histograms", "applicable",
+    "lead_figures", "check_study", "describe_players", "stop_note", "CHUNK_SECONDS", "QUANTILES", "SKILL_METRIC",
+]  # fmt: skip
 
 #: The wall time each chunk of a study's games aims at (between chunks Ctrl-C and the bar get through).
 CHUNK_SECONDS = 0.5
 
 #: The quantiles of game length a study reports, by their label.
 QUANTILES = (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9))
+
+#: The metric of the skill games: how often the stronger bot won.
+SKILL_METRIC = "stronger bot wins"
 
 #: Tags that derive the skill parts' seeds from the study's seed, so their deals are their own.
 _SKILL_TAG = 0x5C111_0000
@@ -86,8 +92,8 @@ class Series:
     """The metric's name."""
     labels: tuple[tuple[str, Label], ...]
     """What it is about (``(("seat", 0),)``)."""
-    values: npt.NDArray[np.float64]
-    """Per-game values."""
+    values: npt.NDArray[Any]
+    """Per-game values, in the result's own dtype (bools for shares; floats where NaN marks a game it does not apply to)."""
     share: bool = False
     """Whether the values are 0/1 outcomes (a share of games: the Wilson interval)."""
     offset: float = 0.0
@@ -103,7 +109,7 @@ class Series:
 
 def _series(metric: str, values: npt.ArrayLike, *, share: bool = False, offset: float = 0.0,
             quantiles: bool = False, **labels: Label) -> Series:  # fmt: skip
-    return Series(metric, tuple(labels.items()), np.asarray(values, np.float64), share, offset, quantiles)
+    return Series(metric, tuple(labels.items()), np.asarray(values), share, offset, quantiles)
 
 
 @attrs.frozen(eq=False)
@@ -240,7 +246,7 @@ def _trace_series(rules: Any, result: Any) -> list[Series]:
 
 def _skill_read(strong: int, name: str, against: str) -> Callable[[Any, Any], list[Series]]:
     def read(rules: Any, result: Any) -> list[Series]:
-        return [_series("stronger bot wins", np.asarray(result.winner) == strong, share=True, strong=name, weak=against)]
+        return [_series(SKILL_METRIC, np.asarray(result.winner) == strong, share=True, strong=name, weak=against)]
 
     return read
 
@@ -357,17 +363,22 @@ def _merge(chunks: Sequence[Sequence[Series]]) -> dict[Key, Series]:
 def estimates(series: Series) -> Iterator[tuple[Estimate, dict[str, Label]]]:
     """The estimates of one series with the extra labels of each (``stat`` for a length's
     mean and quantiles): a share's Wilson interval, a mean's normal one."""
-    values = series.values[np.isfinite(series.values)]
+    values = applicable(series.values)
     if series.share:
-        won = proportion(int(values.sum()), len(values))
+        won = proportion(int(np.count_nonzero(values)), len(values))
         yield attrs.evolve(won, value=won.value - series.offset, low=won.low - series.offset, high=won.high - series.offset), {}
         return
     if not series.quantiles:
         yield mean(values), {}
         return
     yield mean(values), {"stat": "mean"}
-    for name, q in QUANTILES:
-        yield quantile(values, q), {"stat": name}
+    for (name, _), estimate in zip(QUANTILES, quantiles(values, [q for _, q in QUANTILES])):
+        yield estimate, {"stat": name}
+
+
+def applicable(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The values of the games a metric applies to (NaN marks the others)."""
+    return values[np.isfinite(values)] if values.dtype.kind == "f" else values
 
 
 def rows_of(series: dict[Key, Series], **labels: Label) -> list[Row]:
@@ -382,7 +393,7 @@ def rows_of(series: dict[Key, Series], **labels: Label) -> list[Row]:
 def histograms(series: dict[Key, Series], prefix: str = "") -> dict[str, npt.NDArray[np.int64]]:
     """Each length's histogram: ``counts[k]`` games of length ``k``."""
     return {
-        prefix + item.metric: np.bincount(item.values[np.isfinite(item.values)].astype(np.int64))
+        prefix + item.metric: np.bincount(applicable(item.values).astype(np.int64))
         for item in series.values()
         if item.quantiles and len(item.values)
     }

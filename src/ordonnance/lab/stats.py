@@ -28,6 +28,8 @@ Only numpy is needed: the module imports without the ``lab`` extra.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 import numpy as np
@@ -44,6 +46,7 @@ __all__ = [
     "proportion",
     "mean",
     "quantile",
+    "quantiles",
     "paired_difference",
     "unpaired_difference",
 ]
@@ -153,16 +156,43 @@ def quantile(values: npt.ArrayLike, q: float) -> Estimate:
     >>> quantile(range(1, 101), 0.5).value
     50.0
     """
-    array = np.sort(_values(values, "values"))
-    share = real(q, "q", low=0.0, high=1.0)
+    return quantiles(values, [q])[0]
+
+
+def quantiles(values: npt.ArrayLike, qs: Sequence[float]) -> list[Estimate]:
+    """:func:`quantile` of each of ``qs``, ordering the values once (integers of a modest
+    range, as game lengths, are counted rather than sorted).
+
+    >>> [estimate.value for estimate in quantiles([5, 1, 4, 2, 3], [0.2, 0.5, 1.0])]
+    [1.0, 3.0, 5.0]
+    """
+    shares = [real(q, "q", low=0.0, high=1.0) for q in qs]
+    array = np.asarray(values)
+    if array.dtype.kind not in "biu" or array.ndim != 1:
+        array = _values(values, "values")
     n = len(array)
     if n == 0:
-        return Estimate(_NAN, _NAN, _NAN, 0)
-    value = float(np.quantile(array, share, method="inverted_cdf"))
-    spread = Z95 * math.sqrt(n * share * (1 - share))
-    low_rank = max(0, math.floor(n * share - spread) - 1)
-    high_rank = min(n - 1, math.ceil(n * share + spread))
-    return Estimate(value, float(array[low_rank]), float(array[high_rank]), n)
+        return [Estimate(_NAN, _NAN, _NAN, 0) for _ in shares]
+    at = _order_statistics(array)
+    out = []
+    for share in shares:
+        spread = Z95 * math.sqrt(n * share * (1 - share))
+        rank = max(0, math.ceil(n * share) - 1)
+        low_rank = max(0, math.floor(n * share - spread) - 1)
+        high_rank = min(n - 1, math.ceil(n * share + spread))
+        out.append(Estimate(at(rank), at(low_rank), at(high_rank), n))
+    return out
+
+
+def _order_statistics(array: npt.NDArray[Any]) -> Callable[[int], float]:
+    """``at(k)``: the ``k``-th smallest of ``array`` (from 0)."""
+    if array.dtype.kind in "biu":
+        smallest, largest = int(array.min()), int(array.max())
+        if largest - smallest <= 4 * len(array) + 1024:
+            running = np.cumsum(np.bincount(array.astype(np.int64) - smallest))
+            return lambda k: float(smallest + int(np.searchsorted(running, k, side="right")))
+    ordered = np.sort(array)
+    return lambda k: float(ordered[k])
 
 
 def paired_difference(a: npt.ArrayLike, b: npt.ArrayLike) -> Difference:
