@@ -104,7 +104,7 @@ def test_bad_arguments() -> None:
         card_values(Rules(), kinds=["LQ"], games=10)
     with pytest.raises(InvalidArgumentError, match="no 'LBSHF' to remove"):
         card_values(Rules(deck=["L"] * 40), kinds=["LBSHF"], changes=["remove"], games=10)
-    with pytest.raises(InvalidArgumentError, match="change is one of"):
+    with pytest.raises(InvalidArgumentError, match="a change must be one of"):
         card_values(Rules(), kinds=["L"], changes=["double"], games=10)
     with pytest.raises(InvalidArgumentError, match="games"):
         card_values(Rules(), kinds=["L"], games=1)

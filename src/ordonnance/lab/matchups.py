@@ -33,7 +33,7 @@ import attrs
 import numpy as np
 
 from ordonnance.core import registry
-from ordonnance.core.checks import bounded, integer, shown
+from ordonnance.core.checks import bounded, integer, shown, text
 from ordonnance.core.seeds import check_seed, game_seeds
 from ordonnance.errors import InvalidArgumentError
 from ordonnance.lab.cards import BotFactory, check_games, default_bots
@@ -62,14 +62,14 @@ def matchups(
     game = registry.name_of(rules)
     games = check_games(games)
     seed = check_seed(seed)
-    if game == "black-prince":
-        from ordonnance.black_prince.cards import ARMIES
+    from ordonnance.black_prince.cards import ARMIES
 
-        chosen = ARMIES if armies is None else tuple(bounded(armies, "armies", 100))
+    chosen = ARMIES if armies is None else tuple(text(a, "an army", most=100) for a in bounded(armies, "armies", 100))
+    players = [integer(n, "a player count", low=3, high=5) for n in bounded(counts, "counts", 10)]
+    if game == "black-prince":
         cells = [attrs.evolve(rules, armies=(a, b), decks=None) for a in chosen for b in chosen]
     elif game == "shinobi":
-        listed = bounded(counts, "counts", 10)
-        cells = [attrs.evolve(rules, players=integer(n, "a player count", low=3, high=5)) for n in listed]
+        cells = [attrs.evolve(rules, players=n) for n in players]
     else:
         raise InvalidArgumentError(
             f"matchups are tables of Black Prince's armies or Shinobi's seats, not of {shown(game)}: "

@@ -1,0 +1,34 @@
+"""lab.card_values and lab.matchups with bad values of every type in each argument: a return
+or the library's error, never a bare exception or a hang."""
+
+from __future__ import annotations
+
+import pytest
+
+from ordonnance import black_prince, shinobi
+from ordonnance.lab.cards import card_values
+from ordonnance.lab.matchups import matchups
+
+from .sweep import NONE, Target, sweep
+
+EMPTY = {"empty list"}
+TARGETS: list[Target] = [
+    Target("card_values", card_values, (black_prince.Rules(),), {
+        "kinds": ["1:Battle"], "changes": ["remove"], "swaps": [], "games": 3, "seed": 1, "bots": None,
+    }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY, "bots": NONE}, needs="pandas"),
+    Target("card_values(shinobi)", card_values, (shinobi.Rules(players=3),), {
+        "kinds": ["Oda"], "changes": ["add"], "swaps": [("Oda", "Mori")], "games": 3, "seed": 1,
+    }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY}, needs="pandas"),
+    Target("matchups", matchups, (black_prince.Rules(),), {
+        "games": 3, "seed": 1, "bots": None, "armies": ["French"], "counts": (3,),
+    }, ok={"bots": NONE, "armies": NONE | EMPTY, "counts": NONE | EMPTY}, needs="pandas"),
+    Target("matchups(shinobi)", matchups, (shinobi.Rules(),), {"games": 3, "seed": 1, "counts": (3,)},
+           ok={"counts": EMPTY}, needs="pandas"),
+    Target("matchups(armies)", matchups, (black_prince.Rules(),), {"games": 3, "seed": 1, "armies": ["French"]},
+           ok={"armies": NONE | EMPTY}, needs="pandas"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=[target.name for target in TARGETS])
+def test_the_lab_card_and_matchup_calls_answer_bad_values_with_the_librarys_error(target: Target) -> None:
+    assert sweep(target) == []
