@@ -18,10 +18,10 @@ from ordonnance.shinobi.batch import Batch as ShinobiBatch
 
 #: Each game's batch built with the given opponent and seat.
 BATCHES: dict[str, Callable[..., Any]] = {
-    "ordonnance": lambda **kw: Batch(12, Rules(), **kw),
-    "ordonnance-uint8": lambda **kw: Batch(12, Rules(players=3), observe="uint8", **kw),
-    "shinobi-4": lambda **kw: ShinobiBatch(12, shinobi.Rules(players=4), **kw),
-    "black_prince": lambda **kw: BlackPrinceBatch(12, bp.Rules(), **kw),
+    "ordonnance": lambda **kw: Batch(8, Rules(), **kw),
+    "ordonnance-uint8": lambda **kw: Batch(8, Rules(players=3), observe="uint8", **kw),
+    "shinobi-4": lambda **kw: ShinobiBatch(8, shinobi.Rules(players=4), **kw),
+    "black_prince": lambda **kw: BlackPrinceBatch(8, bp.Rules(), **kw),
 }
 SETTINGS = [
     {"opponent": "random", "seat": 0},
@@ -45,7 +45,7 @@ def test_restart_is_the_next_steps_restart_and_touches_no_other_game(name: str, 
     restarting = BATCHES[name](seed=11, **settings)
     stepping = BATCHES[name](seed=11, **settings)
     rng = np.random.default_rng(5)
-    restarts = 0
+    restarts = events = 0
     for _ in range(400):
         actions = _actions(restarting, rng)
         first, second = restarting.step(actions), stepping.step(actions)
@@ -73,6 +73,9 @@ def test_restart_is_the_next_steps_restart_and_touches_no_other_game(name: str, 
         for i in np.flatnonzero(ended)[:2].tolist():
             assert restarting.game(i).to_json() == stepping.game(i).to_json()
         restarts += int(ended.sum())
+        events += 1
+        if events == 3:
+            break
         stepping = BATCHES[name](seed=11, **settings)  # start the comparison afresh from the same stream
         restarting = BATCHES[name](seed=11, **settings)
         for _ in range(int(rng.integers(1, 40))):
