@@ -27,6 +27,11 @@ stream from ``seed``: the search's evaluations take consecutive blocks of the
 first half of the stream, the re-measurement consecutive blocks of the second
 half (:func:`ordonnance.core.rng.skipped` by ``2**63``), so no deal of the
 re-measurement is a deal of the search, and no two evaluations share a deal.
+The default measure plays :func:`ordonnance.lab.metrics`' games only, plus its
+trace (a replay of those same games) when a target reads lead changes or
+decided-at, and its skill games when a target reads ``stronger bot wins``: those
+are dealt from streams ``metrics`` derives from each evaluation's seed by a hash,
+so they coincide with another evaluation's only by a 64-bit accident.
 
 **The optimiser: Optuna.** `Optuna <https://optuna.org>`_'s TPE sampler, driven
 by its ask-and-tell interface. Chosen over Nevergrad and NTBEA because it is the
