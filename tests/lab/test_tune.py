@@ -4,6 +4,7 @@ the fewest-changes preference, Ctrl-C, and the library's errors."""
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from typing import Any
 
@@ -340,3 +341,23 @@ def test_every_scenario_must_meet_the_targets() -> None:
     assert set(tuned.variants[0].studies) == set(scenarios)
     for name in scenarios:
         assert 0.45 <= tuned.get("win rate", variant=0, scenario=name, seat=0).value <= 0.55
+
+
+def test_progress_shows_the_trials_and_the_best_score(capsys: pytest.CaptureFixture[str]) -> None:
+    tune(
+        shinobi.Rules(players=3), targets={"m": (19.5, 20.5)}, space=_space(), budget=5, games=10,
+        confirm_games=10, keep=1, seed=1, measure=Planted(), progress=True,
+    )  # fmt: skip
+    shown = capsys.readouterr().err
+    assert "tune" in shown and "5/5" in shown and "best" in shown and "re-measure" in shown
+    tune(
+        shinobi.Rules(players=3), targets={"m": (19.5, 20.5)}, space=_space(), budget=5, games=10,
+        confirm_games=10, keep=1, seed=1, measure=Planted(), progress=False,
+    )  # fmt: skip
+    assert capsys.readouterr().err == ""
+
+
+def test_without_optuna_the_tuner_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna now raises ImportError
+    with pytest.raises(ImportError, match=r"ordonnance\[lab\]"):
+        tune(shinobi.Rules(players=3), targets={"m": (0, 1)}, space=_space(), measure=Planted(), progress=False)
