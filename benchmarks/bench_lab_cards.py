@@ -1,0 +1,92 @@
+"""The lab's card-value table and army table against issue 36's targets, on one core.
+
+* The full card-value table for Ordonnance: every distinct card (31), one copy added and
+  one removed, Greedy bots, 2 players, intervals of at most +-0.5 points (half-widths
+  <= 0.005) in at most 10 minutes. 220,000 games an arm: about 70% of the games play the
+  changed card (a holder), and a difference of two independent win rates needs about
+  154,000 such games for that width. 63 arms (the base and 62 variants).
+* Black Prince's 4x4 army table at 100,000 games a cell (1.6 million games, Greedy) in
+  at most 5 minutes.
+
+Each case runs once (a study is minutes long) and prints its time, its share of the
+target and, for the card table, the widest half-interval. Run with::
+
+    python -m pytest benchmarks/bench_lab_cards.py --benchmark-only -s
+
+or as a script (``python benchmarks/bench_lab_cards.py``), which prints the same figures.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import ordonnance
+from ordonnance import black_prince
+from ordonnance.lab import card_values, matchups
+from ordonnance.lab.study import Study
+
+CARD_GAMES = 220_000
+CARD_SECONDS = 600.0
+CARD_HALF_WIDTH = 0.005
+MATCHUP_GAMES = 100_000
+MATCHUP_SECONDS = 300.0
+
+
+def _warm() -> None:
+    """Compile (or load) the kernels first: a study's time is its games'."""
+    card_values(ordonnance.Rules(), kinds=["L"], games=100, seed=1)
+    matchups(black_prince.Rules(), games=10, seed=1, armies=["French"])
+
+
+def card_table() -> tuple[Study, float]:
+    began = time.perf_counter()
+    study = card_values(ordonnance.Rules(), games=CARD_GAMES, seed=2026)
+    return study, time.perf_counter() - began
+
+
+def army_table() -> tuple[Study, float]:
+    began = time.perf_counter()
+    study = matchups(black_prince.Rules(), games=MATCHUP_GAMES, seed=2026)
+    return study, time.perf_counter() - began
+
+
+def _widest(study: Study) -> float:
+    return max((r.estimate.high - r.estimate.low) / 2 for r in study.rows)
+
+
+def _report_cards(study: Study, seconds: float) -> None:
+    print(
+        f"\nOrdonnance card-value table: {len(study.rows)} rows, {CARD_GAMES:,} games an arm, {seconds:.0f} s "
+        f"({seconds / CARD_SECONDS:.0%} of the 10-minute target); widest half-interval {_widest(study):.4f} "
+        f"(target {CARD_HALF_WIDTH})"
+    )
+
+
+def _report_armies(study: Study, seconds: float) -> None:
+    print(
+        f"\nBlack Prince army table: 16 cells x {MATCHUP_GAMES:,} games, {seconds:.0f} s "
+        f"({seconds / MATCHUP_SECONDS:.0%} of the 5-minute target); widest half-interval {_widest(study):.4f}"
+    )
+
+
+def test_card_value_table(benchmark: Any) -> None:
+    _warm()
+    study, seconds = benchmark.pedantic(card_table, rounds=1, iterations=1)
+    _report_cards(study, seconds)
+    benchmark.extra_info.update(seconds=seconds, widest=_widest(study), target_seconds=CARD_SECONDS)
+
+
+def test_army_table(benchmark: Any) -> None:
+    _warm()
+    study, seconds = benchmark.pedantic(army_table, rounds=1, iterations=1)
+    _report_armies(study, seconds)
+    benchmark.extra_info.update(seconds=seconds, widest=_widest(study), target_seconds=MATCHUP_SECONDS)
+
+
+if __name__ == "__main__":
+    _warm()
+    _report_armies(*army_table())
+    cards, seconds = card_table()
+    _report_cards(cards, seconds)
+    print(cards.text())
