@@ -8,6 +8,9 @@ so it works for Ordonnance, Shinobi and Black Prince alike, and returns a
 * :func:`metrics`: the metrics of a rule set (:mod:`ordonnance.lab.metrics`);
 * :func:`compare`: two rule sets on common random numbers, each metric's paired
   difference (:mod:`ordonnance.lab.compare`);
+* :func:`card_values`: each card kind's value to its holder by controlled experiment
+  (:mod:`ordonnance.lab.cards`); :func:`matchups`: Black Prince's army table and Shinobi's
+  seat table (:mod:`ordonnance.lab.matchups`);
 * :mod:`ordonnance.lab.stats`: the estimates (a proportion, a mean, a quantile, paired and
   unpaired differences), each an :class:`~ordonnance.lab.stats.Estimate`;
 * :mod:`ordonnance.lab.study`: :class:`~ordonnance.lab.study.Study`, its rows and record,
@@ -22,6 +25,8 @@ from __future__ import annotations
 from ordonnance.lab.stats import Difference, Estimate
 from ordonnance.lab.study import Record, Row, Study
 from ordonnance.lab.metrics import metrics
+from ordonnance.lab.cards import card_values
+from ordonnance.lab.matchups import matchups
 from ordonnance.lab.compare import compare
 
-__all__ = ["Estimate", "Difference", "Row", "Record", "Study", "metrics", "compare"]
+__all__ = ["Estimate", "Difference", "Row", "Record", "Study", "metrics", "compare", "card_values", "matchups"]
