@@ -3,7 +3,8 @@
 Commands: ``play`` (you against bots), ``demo`` (bots, narrated), ``simulate``,
 ``tournament``, ``ladder``, ``bench`` for every game (``--game ordonnance``, the
 default, ``shinobi`` or ``black-prince``), ``odds`` (of a saved Ordonnance
-game) and ``warm-up`` (compile the kernels ahead of their first use).
+game), ``warm-up`` (compile the kernels ahead of their first use) and ``lab``
+(balance studies of a variant: :mod:`ordonnance.lab.cli`).
 ``ordonnance COMMAND --help`` describes each, ``ordonnance COMMAND --game
 NAME --help`` with that game's options. Every mistake gets one line on standard
 error, never a traceback: bad arguments exit with status 2, a file that cannot
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["main", "demo", "build_parser"]
 
 #: The commands, in the order ``--help`` lists them.
-COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench", "warm-up")
+COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench", "warm-up", "lab")
 
 
 class _Failure(Exception):
@@ -400,6 +401,10 @@ def build_parser(game: str = "ordonnance") -> argparse.ArgumentParser:
                       help="processes compiling at once (default: one per core this process may use)")
     warm.add_argument("--quiet", action="store_true", help="no progress bar")
     warm.set_defaults(run=_run_warm_up, parser=warm)
+
+    from ordonnance.lab.cli import add_lab  # ordonnance lab metrics|compare ...: the designer's lab
+
+    add_lab(commands, hooks, _wrap)
     return parser
 
 

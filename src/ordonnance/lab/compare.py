@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from ordonnance.core import registry
-from ordonnance.core.checks import integer
 from ordonnance.core.seeds import game_seeds
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError, shown
 from ordonnance.lab.metrics import (
@@ -49,6 +48,9 @@ from ordonnance.lab.metrics import (
     Key,
     Series,
     applicable,
+    check_players,
+    check_progress,
+    check_rollouts,
     check_study,
     describe_players,
     histograms,
@@ -151,7 +153,10 @@ def compare(
             f"compare needs two rule sets of one game, got {registry.name_of(base)}'s and "
             f"{registry.name_of(variant)}'s: {shown(variant)}"
         )
-    rollouts = integer(search_rollouts, "search_rollouts", low=1)
+    rollouts = check_rollouts(search_rollouts, base)
+    progress = check_progress(progress)
+    players = check_players(players, base)
+    variant_players = check_players(variant_players, variant, "variant_players")
     base_bots, variant_bots = _players(players, variant_players, base, variant)
     sizes = (counts["trace_games"], counts["skill_games"], counts["search_games"], rollouts)
     base_parts = study_parts(base, base_bots, games, seed, *sizes)

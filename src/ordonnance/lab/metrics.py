@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance.core import registry
-from ordonnance.core.checks import integer
+from ordonnance.core.checks import bounded, flag, integer
 from ordonnance.core.rng import skipped, splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.core.simulate import MAX_GAMES, in_chunks
@@ -63,7 +63,7 @@ from ordonnance.lab.study import Label, Record, Row, Study, rules_text
 
 __all__ = [
     "metrics", "Series", "Part", "study_parts", "play", "estimates", "rows_of", "histograms", "applicable",
-    "lead_figures", "check_study", "describe_players", "stop_note", "CHUNK_SECONDS", "QUANTILES", "SKILL_METRIC",
+    "lead_figures", "check_study", "check_progress", "check_players", "check_rollouts", "describe_players", "stop_note", "CHUNK_SECONDS", "QUANTILES", "SKILL_METRIC",
 ]  # fmt: skip
 
 #: The wall time each chunk of a study's games aims at (between chunks Ctrl-C and the bar get through).
@@ -399,6 +399,23 @@ def histograms(series: dict[Key, Series], prefix: str = "") -> dict[str, npt.NDA
     }
 
 
+def check_players(players: object, rules: Any, name: str = "players") -> list[Any] | None:
+    """``players`` as a list (None stays None), read with a bound (an endless iterator is refused);
+    ``simulate`` checks the bots themselves."""
+    return None if players is None else bounded(players, name, int(rules.players))  # type: ignore[arg-type]
+
+
+def check_rollouts(rollouts: object, rules: Any) -> int:
+    """``search_rollouts``: 1 to what the game's MonteCarlo bot takes."""
+    most = int(registry.package(registry.name_of(rules)).bots.MonteCarlo.ROLLOUT_LIMIT)
+    return integer(rollouts, "search_rollouts", low=1, high=most)
+
+
+def check_progress(progress: object) -> bool | None:
+    """``progress``: None (a bar on a terminal, for long studies) or a bool."""
+    return None if progress is None else flag(progress, "progress")
+
+
 def check_study(rules: Any, games: object, seed: object, counts: dict[str, object]) -> tuple[int, int, dict[str, int]]:
     """The common arguments of a study, checked (the library's errors, showing the value)."""
     registry.name_of(rules)  # a Rules of one of the games
@@ -441,10 +458,11 @@ def metrics(
     games, seed, counts = check_study(rules, games, seed, {
         "trace_games": trace_games, "skill_games": skill_games, "search_games": search_games,
     })  # fmt: skip
-    rollouts = integer(search_rollouts, "search_rollouts", low=1)
+    rollouts = check_rollouts(search_rollouts, rules)
+    players = check_players(players, rules)
     parts = study_parts(rules, players, games, seed, counts["trace_games"], counts["skill_games"],
                         counts["search_games"], rollouts)  # fmt: skip
-    (series,), played, stopped = play(parts, [rules], progress, "lab metrics")
+    (series,), played, stopped = play(parts, [rules], check_progress(progress), "lab metrics")
     call = (
         f"lab.metrics({rules!r}, players={players!r}, games={games}, seed={seed}, trace_games={trace_games}, "
         f"skill_games={skill_games}, search_games={search_games}, search_rollouts={rollouts})"

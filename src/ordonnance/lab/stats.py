@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from ordonnance.core.checks import integer, real
+from ordonnance.core.checks import bounded, integer, real
 from ordonnance.core.stats import Z95, wilson
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError, shown
 
@@ -52,6 +52,9 @@ __all__ = [
 ]
 
 _NAN = float("nan")
+
+#: The most games a proportion counts: every count up to it is exact as a float.
+MOST_GAMES = 2**53
 
 
 @attrs.frozen
@@ -118,7 +121,7 @@ def proportion(successes: int, games: int) -> Estimate:
     >>> proportion(50, 100)
     Estimate(value=0.5, low=0.4038315303659956, high=0.5961684696340044, games=100)
     """
-    n = integer(games, "games", low=0)
+    n = integer(games, "games", low=0, high=MOST_GAMES)
     k = integer(successes, "successes", low=0, high=n)
     low, high = wilson(k, n)
     return Estimate(k / n if n else _NAN, low, high, n)
@@ -166,7 +169,7 @@ def quantiles(values: npt.ArrayLike, qs: Sequence[float]) -> list[Estimate]:
     >>> [estimate.value for estimate in quantiles([5, 1, 4, 2, 3], [0.2, 0.5, 1.0])]
     [1.0, 3.0, 5.0]
     """
-    shares = [real(q, "q", low=0.0, high=1.0) for q in qs]
+    shares = [real(q, "q", low=0.0, high=1.0) for q in bounded(qs, "qs", 1000)]
     array = np.asarray(values)
     if array.dtype.kind not in "biu" or array.ndim != 1:
         array = _values(values, "values")

@@ -1,0 +1,283 @@
+"""``ordonnance lab ...``: the lab's studies on the command line, for every game.
+
+* ``ordonnance lab metrics [--game G] [rules options] [--games N] [--seed S] [--bots B,...]
+  [-o FILE]``: :func:`ordonnance.lab.metrics`, the tidy table printed (and written to
+  ``FILE``: ``.csv`` or ``.parquet``);
+* ``ordonnance lab compare [--game G] [rules options] --variant FIELD=VALUE[,FIELD=VALUE...]
+  ...``: :func:`ordonnance.lab.compare` of the rules the options describe (the base) and
+  the same rules with the variant's fields changed.
+
+A variant names the rules' fields as ``Rules.to_dict()`` does (``scoring``, ``auto_claim``,
+``players``, ``samurai``, ``armies``...), hyphens allowed for underscores
+(``tie-break=lowest-marker-sum``); each value is read as JSON when it is JSON (``3``,
+``true``, ``[8, 8, 8, 8, 8]``, ``["Scottish", "French"]``) and as text otherwise
+(``points``). Several changes go in one ``--variant``, separated by commas outside
+brackets, or in several ``--variant`` options.
+
+>>> parse_changes(["scoring=points,auto-claim=true", "samurai=[8, 8, 8]"])
+{'scoring': 'points', 'auto_claim': True, 'samurai': [8, 8, 8]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+import attrs
+
+from ordonnance.core import cli as core
+from ordonnance.core import registry
+from ordonnance.errors import OrdonnanceError, shown
+
+__all__ = ["add_lab", "parse_changes", "variant_of", "command_line", "run_metrics", "run_compare", "EXAMPLES"]
+
+#: The examples ``ordonnance lab --help`` shows.
+EXAMPLES = (
+    "ordonnance lab metrics --games 100000 --bots greedy,greedy -o metrics.csv",
+    "ordonnance lab metrics --game shinobi --players 4 --games 50000",
+    "ordonnance lab compare --variant auto_claim=true --games 1000000 --skill-games 0",
+    "ordonnance lab compare --game shinobi --variant players=5 --games 100000",
+    "ordonnance lab compare --game black-prince --variant 'armies=[\"Scottish\", \"French\"]'",
+)
+
+
+def _split(text: str) -> list[str]:
+    """``text`` cut at the commas outside brackets and quotes."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char in "[{":
+            depth += 1
+        elif not quoted and char in "]}":
+            depth -= 1
+        elif not quoted and depth == 0 and char == ",":
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+def parse_changes(texts: Sequence[str]) -> dict[str, Any]:
+    """The fields ``--variant`` options change: ``FIELD=VALUE`` items (see the module documentation);
+    :class:`argparse.ArgumentTypeError` for an item without ``=``."""
+    changes: dict[str, Any] = {}
+    for text in texts:
+        for item in _split(text):
+            name, equals, value = item.partition("=")
+            if not equals or not name.strip():
+                raise argparse.ArgumentTypeError(f"a variant is FIELD=VALUE, got {shown(item)}")
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = value.strip()
+            changes[name.strip().replace("-", "_")] = parsed
+    return changes
+
+
+def variant_of(base: Any, changes: dict[str, Any]) -> Any:
+    """``base`` with the fields of ``changes`` changed (``Rules.from_dict``: the library's error
+    for an unknown field or a refused value); a text value with hyphens is also tried with
+    underscores (``lowest-marker-sum``)."""
+    data = {**base.to_dict(), **changes}
+    try:
+        return type(base).from_dict(data)
+    except OrdonnanceError:
+        mended = {k: v.replace("-", "_") if isinstance(v, str) and k in changes else v for k, v in data.items()}
+        if mended == data:
+            raise
+        try:
+            return type(base).from_dict(mended)
+        except OrdonnanceError:
+            pass
+        raise
+
+
+def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks) -> None:
+    from ordonnance.core.simulate import MAX_GAMES
+
+    core.add_game(parser, hooks, "lab")
+    core.add_games(parser, MAX_GAMES, 10_000, "games a rule set plays (default 10,000)")
+    core.add_seed(parser, 1, "the study's seed (default 1)")
+    core.add_bots(parser, hooks, f"the bot of each seat, or one for every seat (default random): {core.bot_names(hooks)}")
+    core.add_rollouts(parser)
+    parser.add_argument("--trace-games", type=core.whole, default=200, metavar="N",
+                        help="games replayed for lead changes (default 200; 0: none)")  # fmt: skip
+    parser.add_argument("--skill-games", type=core.whole, default=1_000, metavar="N",
+                        help="games of Greedy against Random bots (default 1,000; 0: none)")  # fmt: skip
+    parser.add_argument("--search-games", type=core.whole, default=0, metavar="N",
+                        help="games of a MonteCarlo bot against Greedy bots (default 0: none)")  # fmt: skip
+    parser.add_argument("--search-rollouts", type=core.at_most(core.MAX_BUDGET), default=8, metavar="N",
+                        help="the MonteCarlo bot's rollouts a decision (default 8)")  # fmt: skip
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="also write the table to FILE: .csv, or .parquet (needs pyarrow)")  # fmt: skip
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    hooks.add_rules(parser)
+
+
+def _bots(hooks: core.Hooks, specs: Sequence[core.BotSpec] | None, players: int, args: argparse.Namespace,
+          parser: argparse.ArgumentParser, option: str = "--bots") -> list[Any] | None:  # fmt: skip
+    if specs is None:
+        return None
+    if len(specs) == 1:
+        specs = list(specs) * players
+    if len(specs) != players:
+        parser.error(f"{option} must name 1 bot or {players} (one per seat), got {len(specs)}")
+    return [core.make_bot(hooks, spec, seat, rollouts=args.rollouts) for seat, spec in enumerate(specs)]
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    return dict(games=args.games, seed=args.seed, trace_games=args.trace_games, skill_games=args.skill_games,
+                search_games=args.search_games, search_rollouts=args.search_rollouts,
+                progress=False if args.quiet else None)  # fmt: skip
+
+
+def command_line(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """The command that parses to ``args`` (``ordonnance lab STUDY`` and each of ``parser``'s
+    options whose value is not its default; ``--output`` and ``--quiet`` apart: they change no number)."""
+    words = ["ordonnance", "lab", args.study]
+    for action in parser._actions:
+        value: Any = getattr(args, action.dest, None)
+        if not action.option_strings or action.dest in ("help", "output", "quiet") or value == action.default:
+            continue
+        option = action.option_strings[-1]
+        if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+            words.append(option)
+        elif isinstance(action, argparse._AppendAction):
+            for item in value:
+                words += [option, str(item)]
+        elif isinstance(value, list) and value and isinstance(value[0], core.BotSpec):
+            words += [option, ",".join(map(str, value))]
+        elif isinstance(value, list):
+            words += [option, *map(str, value)]
+        else:
+            words += [option, str(value)]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def _finish(study: Any, args: argparse.Namespace, stdout: TextIO) -> int:
+    """Print the study (table, then its record), write the file, and the exit status."""
+    python = study.record.call
+    command = command_line(args.parser, args)
+    study = attrs.evolve(study, record=attrs.evolve(study.record, call=command, notes=study.record.notes + (
+        f"the same study in Python: {python}",)))  # fmt: skip
+    print(study.text(), file=stdout)
+    print("", file=stdout)
+    print("\n".join(f"# {line}" for line in study.record.text().splitlines()), file=stdout)
+    if args.output is not None:
+        path = str(args.output)
+        try:
+            study.to_csv(path) if path.endswith(".csv") else study.to_parquet(path)
+        except OSError as error:
+            print(f"ordonnance lab {args.study}: error: cannot write {shown(path)}: {error.strerror or error}", file=sys.stderr)
+            return core.EXIT_ERROR
+        print(f"# table written to {path}", file=stdout)
+    stopped = any(note.startswith("stopped by Ctrl-C") for note in study.record.notes)
+    return core.EXIT_INTERRUPTED if stopped else 0
+
+
+def _check_output(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Refuse an ``--output`` the study could not write, before the study runs."""
+    if args.output is None:
+        return
+    path = str(args.output)
+    if not path.endswith((".csv", ".parquet")):
+        parser.error(f"--output must end in .csv or .parquet, got {shown(path)}")
+    needed = ["pandas"] + (["pyarrow"] if path.endswith(".parquet") else [])
+    for module in needed:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            parser.error(f"--output {shown(path)} needs {module}: pip install 'ordonnance[lab]'")
+
+
+def run_metrics(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO) -> int:
+    """``ordonnance lab metrics``."""
+    from ordonnance import lab
+
+    _check_output(args, parser)
+    rules = core.rules_of(hooks, args, parser)
+    players = _bots(hooks, args.bots, rules.players, args, parser)
+    return _finish(lab.metrics(rules, players=players, **_options(args)), args, stdout)
+
+
+def run_compare(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO) -> int:
+    """``ordonnance lab compare``."""
+    from ordonnance import lab
+
+    _check_output(args, parser)
+    base = core.rules_of(hooks, args, parser)
+    try:
+        changes = parse_changes(args.variant)
+        variant = variant_of(base, changes)
+    except (argparse.ArgumentTypeError, OrdonnanceError) as error:
+        parser.error(f"--variant: {error}")
+    players = _bots(hooks, args.bots, base.players, args, parser)
+    try:
+        named = None if args.variant_bots is None else [
+            core.parse_bot(word, hooks) for word in args.variant_bots.split(",") if word.strip()]  # fmt: skip
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"--variant-bots: {error}")
+    variant_specs = named if named is not None else (
+        args.bots if args.bots is not None and (len(args.bots) == 1 or variant.players == base.players) else None)  # fmt: skip
+    if args.bots is not None and variant_specs is None:
+        parser.error(f"the variant has {variant.players} players: give its bots with --variant-bots")
+    variant_players = _bots(hooks, variant_specs, variant.players, args, parser, "--variant-bots")
+    study = lab.compare(base, variant, players=players, variant_players=variant_players, **_options(args))
+    return _finish(study, args, stdout)
+
+
+def add_lab(commands: Any, hooks: core.Hooks, wrap: Callable[[str], str]) -> argparse.ArgumentParser:
+    """Add ``lab`` and its studies to the command parsers ``commands`` (``hooks``: the game
+    the command line names); ``wrap`` fills a description's lines."""
+    lab: core.Parser = commands.add_parser(
+        "lab", help="balance studies: metrics of a variant, two variants compared",
+        formatter_class=core.Formatter,
+        description=wrap(
+            f"A designer's lab (needs the lab extra for files: pip install 'ordonnance[lab]'): studies of "
+            f"{hooks.title}'s rules on the simulator, each a table of estimates with 95% intervals and the record "
+            "that reproduces it. 'ordonnance lab STUDY --help' describes each."
+        ),
+        epilog="Examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES),
+    )  # fmt: skip
+    studies = lab.add_subparsers(dest="study", required=True, metavar="STUDY")
+
+    def study(name: str, summary: str, description: str, run: Callable[..., int]) -> argparse.ArgumentParser:
+        parser: core.Parser = studies.add_parser(name, help=summary, formatter_class=core.Formatter,
+                                                 description=wrap(description))  # fmt: skip
+        if hooks.name != registry.names()[0]:
+            parser.prog += f" --game {hooks.name}"  # its errors and usage name the game
+        _add_common(parser, hooks)
+
+        def go(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+            return run(hooks, args, sub, sys.stdout)
+
+        parser.set_defaults(run=go, parser=parser)
+        return parser
+
+    study(
+        "metrics", "the metrics of a rule set",
+        "Simulate the rules the options describe and print the tidy table: win rates by seat, games nobody "
+        "won alone and the first-player advantage with 95% intervals; game length (mean and quantiles); lead "
+        "changes and when the winner took the lead for good; the game's own figures; how often a Greedy bot "
+        "beats Random ones (and a MonteCarlo bot Greedy ones, with --search-games).",
+        run_metrics,
+    )  # fmt: skip
+    compare = study(
+        "compare", "two rule sets on the same deals and bot seeds",
+        "Compare the rules the options describe (the base) with a variant (--variant FIELD=VALUE: the fields "
+        "of Rules.to_dict(), values as JSON or text, several separated by commas) on common random numbers: "
+        "both play the same deals and bot seeds where the rules deal alike, and each metric's difference gets "
+        "a paired 95% interval and the games an unpaired comparison would need for it.",
+        run_compare,
+    )  # fmt: skip
+    compare.add_argument("--variant", action="append", required=True, metavar="FIELD=VALUE[,...]",
+                         help="a change of the rules (repeatable), e.g. scoring=points or players=3")  # fmt: skip
+    compare.add_argument("--variant-bots", default=None, metavar="BOT[,BOT...]",
+                         help="the variant's bots when its player count differs (default: --bots)")  # fmt: skip
+    return lab

@@ -1,0 +1,153 @@
+"""``ordonnance lab ...``: the studies on the command line, their errors as the other commands give them."""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import ordonnance as od
+from ordonnance import black_prince as bp
+from ordonnance import lab, shinobi
+from ordonnance.__main__ import build_parser, main
+from ordonnance.lab.cli import parse_changes, variant_of
+
+Cli = Callable[..., tuple[int, str, str]]
+SMALL = ["--games", "300", "--trace-games", "5", "--skill-games", "40", "--quiet"]
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    def call(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        capsys.readouterr()
+        try:
+            status = main(list(args))
+        except SystemExit as exit:
+            status = exit.code if isinstance(exit.code, int) else 1
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        err = "".join(line for line in err.splitlines(keepends=True) if not line.startswith("ordonnance: compiling "))
+        return status, out, err
+
+    return call
+
+
+def _table(out: str) -> list[list[str]]:
+    return [line.split() for line in out.split("\n\n")[0].splitlines()]
+
+
+def test_metrics_prints_the_studys_table(cli: Cli) -> None:
+    status, out, err = cli("lab", "metrics", *SMALL, "--seed", "4")
+    assert status == 0 and err == ""
+    study = lab.metrics(od.Rules(), games=300, seed=4, trace_games=5, skill_games=40, progress=False)
+    assert out.split("\n\n")[0] == study.text()
+    assert "# call: ordonnance lab metrics --games 300 --seed 4 --trace-games 5 --skill-games 40" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "rules"),
+    [
+        ("shinobi", ["--players", "3", "--attack", "optional"], shinobi.Rules(players=3, attack="optional")),
+        ("black-prince", ["--armies", "Scottish", "French"], bp.Rules(armies=("Scottish", "French"))),
+    ],
+)
+def test_the_recorded_command_plays_the_same_study_again(cli: Cli, game: str, options: list[str], rules: object) -> None:
+    status, out, _ = cli("lab", "metrics", "--game", game, *options, *SMALL, "--bots", "greedy")
+    assert status == 0
+    command = next(line for line in out.splitlines() if line.startswith("# call: "))[len("# call: "):]
+    again = shlex.split(command)[1:] + ["--quiet"]
+    status, out_again, _ = cli(*again)
+    assert status == 0 and out_again.split("\n\n")[0] == out.split("\n\n")[0]
+    recorded = next(line for line in out.splitlines() if line.startswith("# rules: "))[len("# rules: "):]
+    assert json.loads(recorded) == {"game": game, "rules": rules.to_dict()}  # type: ignore[attr-defined]
+
+
+def test_compare_pairs_a_variant(cli: Cli) -> None:
+    status, out, err = cli("lab", "compare", "--variant", "auto-claim=true", *SMALL)
+    assert status == 0 and err == ""
+    study = lab.compare(od.Rules(), od.Rules(auto_claim=True), games=300, seed=1, trace_games=5, skill_games=40,
+                        progress=False)  # fmt: skip
+    assert out.split("\n\n")[0] == study.text()
+    assert "identical deals" in out and "unpaired_games" in out
+
+
+def test_compare_other_player_counts_with_their_bots(cli: Cli) -> None:
+    status, out, _ = cli("lab", "compare", "--game", "shinobi", "--variant", "players=5", "--bots", "greedy,greedy,random,random",
+                         "--variant-bots", "greedy,random,random,random,random", *SMALL)  # fmt: skip
+    assert status == 0
+    assert "variant: shinobi.bots.Random(seed=4)" in out and "player counts differ" in out
+
+
+def test_written_tables(cli: Cli, tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    status, out, _ = cli("lab", "metrics", *SMALL, "-o", str(tmp_path / "m.csv"))
+    assert status == 0 and f"# table written to {tmp_path / 'm.csv'}" in out
+    frame = pd.read_csv(tmp_path / "m.csv")
+    assert len(frame) == len(_table(out)) - 1 and list(frame.columns) == _table(out)[0]
+    pytest.importorskip("pyarrow")
+    status, _, _ = cli("lab", "compare", "--variant", "scoring=points", *SMALL, "-o", str(tmp_path / "c.parquet"))
+    assert status == 0 and "unpaired_games" in pd.read_parquet(tmp_path / "c.parquet").columns
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["compare", "--variant", "colour=red"], "--variant: unknown rules field(s): 'colour'"),
+        (["compare", "--variant", "scoring"], "a variant is FIELD=VALUE, got 'scoring'"),
+        (["compare", "--variant", "players=9"], "players"),
+        (["compare", "--game", "shinobi", "--variant", "players=5", "--bots", "greedy,greedy,random,random"], "--variant-bots"),
+        (["compare", "--variant", "players=3", "--bots", "greedy,random", "--variant-bots", "robot"], "unknown bot 'robot'"),
+        (["compare", *SMALL], "--variant"),
+        (["metrics", "-o", "table.txt"], "--output must end in .csv or .parquet, got 'table.txt'"),
+        (["metrics", "--games", "0"], "--games"),
+        (["metrics", "--bots", "greedy,random,random"], "--bots must name 1 bot or 2"),
+        (["metrics", "--skill-games", "-2"], "skill_games must be 0..100000000, got -2"),
+    ],
+)
+def test_bad_arguments_get_one_line(cli: Cli, args: list[str], message: str) -> None:
+    status, out, err = cli("lab", *args)
+    assert status in (1, 2) and out == ""
+    assert err.startswith("ordonnance lab") and message in err and len(err.splitlines()) == 1
+
+
+def test_an_unwritable_output_is_one_line(cli: Cli, tmp_path: Path) -> None:
+    pytest.importorskip("pandas")
+    status, _, err = cli("lab", "metrics", *SMALL, "-o", str(tmp_path / "missing" / "m.csv"))
+    assert status == 1 and err.startswith("ordonnance lab metrics: error: cannot write")
+
+
+def test_ctrl_c_prints_what_was_played_and_exits_130(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    metrics_module = importlib.import_module("ordonnance.lab.metrics")
+    real, calls = metrics_module._read, []
+
+    def interrupted(*args: object) -> object:
+        calls.append(args)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(metrics_module, "_read", interrupted)
+    status, out, _ = cli("lab", "metrics", "--games", "5000", "--quiet")
+    assert status == 130 and "stopped by Ctrl-C" in out and "win rate" in out
+
+
+def test_help(cli: Cli) -> None:
+    status, out, _ = cli("lab", "--help")
+    assert status == 0 and "metrics" in out and "compare" in out and "Examples:" in out
+    status, out, _ = cli("lab", "compare", "--game", "black-prince", "--help")
+    assert status == 0 and "--armies" in out and "--variant FIELD=VALUE" in out
+    assert "lab" in build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+def test_variants_by_hand() -> None:
+    assert parse_changes(['armies=["Scottish", "French"]', "first=coin"]) == {"armies": ["Scottish", "French"], "first": "coin"}
+    assert variant_of(od.Rules(), {"tie_break": "lowest-marker-sum"}) == od.Rules(tie_break="lowest_marker_sum")
+    assert variant_of(bp.Rules(), {"armies": ["Scottish", "French"]}) == bp.Rules(armies=("Scottish", "French"))
