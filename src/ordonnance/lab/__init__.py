@@ -11,6 +11,8 @@ so it works for Ordonnance, Shinobi and Black Prince alike, and returns a
 * :func:`card_values`: each card kind's value to its holder by controlled experiment
   (:mod:`ordonnance.lab.cards`); :func:`matchups`: Black Prince's army table and Shinobi's
   seat table (:mod:`ordonnance.lab.matchups`);
+* :func:`tune`: search rule options and deck composition toward :class:`Target` s, fewest
+  changes first, over a :class:`Space` (:mod:`ordonnance.lab.tune`, :mod:`ordonnance.lab.space`);
 * :mod:`ordonnance.lab.stats`: the estimates (a proportion, a mean, a quantile, paired and
   unpaired differences), each an :class:`~ordonnance.lab.stats.Estimate`;
 * :mod:`ordonnance.lab.study`: :class:`~ordonnance.lab.study.Study`, its rows and record,
@@ -28,5 +30,10 @@ from ordonnance.lab.metrics import metrics
 from ordonnance.lab.cards import card_values
 from ordonnance.lab.matchups import matchups
 from ordonnance.lab.compare import compare
+from ordonnance.lab.space import Space
+from ordonnance.lab.tune import Target, Tuned, Variant, target, tune
 
-__all__ = ["Estimate", "Difference", "Row", "Record", "Study", "metrics", "compare", "card_values", "matchups"]
+__all__ = [
+    "Estimate", "Difference", "Row", "Record", "Study", "metrics", "compare", "card_values", "matchups",
+    "tune", "Target", "target", "Space", "Tuned", "Variant",
+]  # fmt: skip
