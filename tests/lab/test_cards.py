@@ -62,11 +62,14 @@ def test_ordonnance_arms_play_independent_seeds(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_planted_ordonnance_values_have_the_right_sign() -> None:
-    # 36 single Lances and 4 five-symbol cards: a five-symbol card wins its army, a Lance rarely does.
-    study = card_values(Rules(deck=["L"] * 36 + ["LBSHF"] * 4), kinds=["LBSHF", "L"], changes=["add"], games=2000, seed=1)
+    # 37 single Lances and 4 five-symbol cards: a five-symbol card wins its army, a Lance rarely does.
+    study = card_values(Rules(deck=["L"] * 37 + ["LBSHF"] * 4), kinds=["LBSHF", "L"], games=2000, seed=1)
     strong = study.get("holder win rate change", kind="LBSHF", change="add")
     weak = study.get("holder win rate change", kind="L", change="add")
     assert strong.low > 0 and weak.high < 0
+    # the holder of a removed copy is found in the base arm: losing a strong card costs it, a weak one helps
+    assert study.get("holder win rate change", kind="LBSHF", change="remove").high < 0
+    assert study.get("holder win rate change", kind="L", change="remove").low > 0
 
 
 def test_planted_shinobi_clan_values_have_the_right_sign() -> None:
@@ -97,6 +100,12 @@ def test_swaps_and_every_kind() -> None:
     every = card_values(shinobi.Rules(players=3), games=20, seed=1)  # adding a fourth ninja is refused: left out
     assert len(every.find("holder win rate change")) == 10
     assert any("Ninja add: left out" in note for note in every.record.notes)
+
+
+def test_arguments_may_be_iterators() -> None:
+    study = card_values(Rules(), kinds=iter(["L"]), changes=iter(["add"]), swaps=iter([("L", "F")]), games=50, seed=1)
+    assert [r.label("change") for r in study.rows] == ["add", "swap to F"]
+    assert "swaps=[('L', 'F')]" in study.record.call and "changes=['add']" in study.record.call
 
 
 def test_bad_arguments() -> None:

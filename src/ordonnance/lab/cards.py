@@ -230,16 +230,15 @@ def _kinds(rules: Any, kinds: Sequence[str] | None) -> list[str]:
     return out
 
 
-def _changes(changes: Sequence[str], swaps: Sequence[tuple[str, str]]) -> list[tuple[str, str | None]]:
-    """``(change, other kind)`` pairs: ``("add", None)``, ``("remove", None)``, ``("swap", "LB")``."""
-    out: list[tuple[str, str | None]] = []
-    for change in bounded(changes, "changes", len(CHANGES)):
-        out.append((choice(change, "a change", CHANGES), None))
+def _changes(changes: Sequence[str], swaps: Sequence[tuple[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The changes (each ``"add"`` or ``"remove"``) and the swaps (``(kind, other)`` pairs), checked."""
+    made = [choice(change, "a change", CHANGES) for change in bounded(changes, "changes", len(CHANGES))]
+    pairs = []
     for pair in bounded(swaps, "swaps", 10_000):
         if isinstance(pair, str) or not isinstance(pair, (tuple, list)) or len(pair) != 2:
             raise OrdonnanceTypeError(f"a swap is a pair (kind removed, kind added), got {shown(pair)}")
-        out.append(("swap", text(pair[1], "a swapped-in kind")))
-    return out
+        pairs.append((text(pair[0], "a swapped-out kind"), text(pair[1], "a swapped-in kind")))
+    return made, pairs
 
 
 def _variant(rules: Any, kind: str, change: str, other: str | None) -> Any:
@@ -285,7 +284,7 @@ def card_values(
     games = check_games(games)
     seed = check_seed(seed)
     chosen = _kinds(rules, kinds)
-    planned = _changes(changes, swaps)
+    made, pairs = _changes(changes, swaps)
     every_kind = kinds is None
     shared_deck = game == "ordonnance"
     base_seed = splitmix64(seed)[1] if shared_deck else seed
@@ -294,8 +293,8 @@ def card_values(
     rows: list[Row] = []
     notes: list[str] = []
     tried: list[Any] = [rules]
-    jobs = [(kind, change, other) for kind in chosen for change, other in planned if change != "swap"]
-    jobs += [(text(pair[0], "a swapped-out kind"), "swap", other) for pair, (_, other) in zip(swaps, planned[-len(swaps) :])]
+    jobs: list[tuple[str, str, str | None]] = [(kind, change, None) for kind in chosen for change in made]
+    jobs += [(kind, "swap", other) for kind, other in pairs]
     for kind, change, other in jobs:
         try:
             variant = _variant(rules, kind, change, other)
@@ -310,17 +309,19 @@ def card_values(
         rows += _rows(rules, base, arm, base_wins, kind, label, other if change == "swap" else None)
     record = Record(
         "card_values",
-        f"lab.card_values({rules!r}, kinds={chosen!r}, changes={list(changes)!r}, swaps={list(swaps)!r}, "
+        f"lab.card_values({rules!r}, kinds={chosen!r}, changes={made!r}, swaps={pairs!r}, "
         f"games={games}, seed={seed}, bots={'Greedy' if bots is None else getattr(bots, '__name__', repr(bots))})",
         seed=seed,
         games=games,
         rules=tuple(rules_text(r) for r in tried),
         players=tuple(repr(b) for b in default_bots(rules, bots)),
         notes=(
-            f"base arm seed {base_seed}, independent of the variants' (the holder is found in one arm's plays)"
+            f"the base arm plays seed {base_seed}, independent of the variants' (the holder is found in the plays of "
+            "the arm with the changed copy); value = the holder's win rate minus the same seat's in the other arm"
             if shared_deck
-            else "every arm plays the same deal seeds and bot seeds (paired on purpose); the deal differs where the deck does",
-            "holder win rate: 1 when the holder won alone; value = variant minus base, paired game by game",
+            else "every arm plays the same deal seeds and bot seeds (paired on purpose; the deal differs where the "
+            "deck does); value = the holder's win rate in the variant minus in the base, paired game by game",
+            "a win is a sole win (1), anything else 0",
             *notes,
         ),
     )
