@@ -3,6 +3,7 @@ the fewest-changes preference, Ctrl-C, and the library's errors."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 from collections import Counter
@@ -361,3 +362,24 @@ def test_without_optuna_the_tuner_names_the_extra(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna now raises ImportError
     with pytest.raises(ImportError, match=r"ordonnance\[lab\]"):
         tune(shinobi.Rules(players=3), targets={"m": (0, 1)}, space=_space(), measure=Planted(), progress=False)
+
+
+def test_ctrl_c_inside_lab_metrics_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # lab.metrics catches Ctrl-C itself and returns the games played so far: the tuner must stop, not go on.
+    metrics_module = importlib.import_module("ordonnance.lab.metrics")  # lab.metrics is the function
+    real_read, reads = metrics_module._read, []
+
+    def read(*args: Any) -> Any:
+        reads.append(1)
+        if len(reads) == 3:
+            raise KeyboardInterrupt
+        return real_read(*args)
+
+    monkeypatch.setattr(metrics_module, "_read", read)
+    start = black_prince.Rules(armies=("French", "French"))
+    tuned = tune(
+        start, targets={"first-player advantage": (-0.04, 0.04)}, space=Space.of(start, cards=()), budget=50,
+        games=100, confirm_games=100, seed=1, progress=False,
+    )  # fmt: skip
+    assert tuned.interrupted and len(tuned.arrays["score"]) == 2
+    assert all(v.studies[""].get("first-player advantage").games == 100 for v in tuned.variants)

@@ -612,6 +612,8 @@ def _optuna() -> Any:
 
 #: The metrics that need :func:`ordonnance.lab.metrics`' trace (replayed games) or its skill games.
 _TRACED = frozenset({"lead changes", "decided at"})
+#: How :func:`ordonnance.lab.metrics`' record begins its note when Ctrl-C stopped it.
+_STOPPED = "stopped by Ctrl-C"
 _SKILLED = frozenset({"stronger bot wins"})
 
 
@@ -624,9 +626,12 @@ def _metrics(targets: Sequence[Target]) -> Measure:
     traced, skilled = bool(named & _TRACED), bool(named & _SKILLED)
 
     def measure(rules: Any, *, games: int, seed: int, players: Sequence[Any] | None) -> Study:
-        return metrics(
+        study = metrics(
             rules, players=players, games=games, seed=seed, trace_games=games if traced else 0,
             skill_games=games if skilled else 0, search_games=0, progress=False,
         )  # fmt: skip
+        if any(note.startswith(_STOPPED) for note in study.record.notes):
+            raise KeyboardInterrupt  # metrics kept what it had played; the tuner stops its trial instead
+        return study
 
     return measure
