@@ -63,13 +63,17 @@ def test_ordonnance_arms_play_independent_seeds(monkeypatch: pytest.MonkeyPatch)
 
 def test_planted_ordonnance_values_have_the_right_sign() -> None:
     # 37 single Lances and 4 five-symbol cards: a five-symbol card wins its army, a Lance rarely does.
-    study = card_values(Rules(deck=["L"] * 37 + ["LBSHF"] * 4), kinds=["LBSHF", "L"], games=2000, seed=1)
+    study = card_values(
+        Rules(deck=["L"] * 37 + ["LBSHF"] * 4), kinds=["LBSHF", "L"], swaps=[("L", "LBSHF")], games=2000, seed=1
+    )
     strong = study.get("holder win rate change", kind="LBSHF", change="add")
     weak = study.get("holder win rate change", kind="L", change="add")
     assert strong.low > 0 and weak.high < 0
     # the holder of a removed copy is found in the base arm: losing a strong card costs it, a weak one helps
     assert study.get("holder win rate change", kind="LBSHF", change="remove").high < 0
     assert study.get("holder win rate change", kind="L", change="remove").low > 0
+    # a swap's holder holds the card swapped in
+    assert study.get("holder win rate change", kind="L", change="swap to LBSHF").low > 0
 
 
 def test_planted_shinobi_clan_values_have_the_right_sign() -> None:
