@@ -125,3 +125,18 @@ def test_bad_arguments() -> None:
         lab.compare(od.Rules(), od.Rules(players=3), games=10, players=[od.bots.Random(), od.bots.Random()])
     with pytest.raises(InvalidArgumentError, match="games"):
         lab.compare(od.Rules(), od.Rules(), games=0)
+
+
+def test_equal_bots_of_each_arm_are_the_same_bots() -> None:
+    def greedy() -> list[Any]:
+        return [od.bots.Greedy(seed=0), od.bots.Greedy(seed=1)]
+
+    study = lab.compare(od.Rules(), od.Rules(auto_claim=True), **{**OPTIONS, "players": greedy(), "variant_players": greedy()})
+    assert "with the same bots' streams" in study.record.notes[0]
+    assert not any(p.startswith("variant:") for p in study.record.players)
+    other = lab.compare(od.Rules(), od.Rules(), **{**OPTIONS, "players": greedy(),
+                                                   "variant_players": [od.bots.Random(seed=0), od.bots.Random(seed=1)]})  # fmt: skip
+    assert "each seat's bot drawing from the same stream" in other.record.notes[0]
+    alone = lab.metrics(od.Rules(), games=500, seed=5, players=[od.bots.Random(seed=0), od.bots.Random(seed=1)],
+                        trace_games=0, skill_games=0, progress=False)  # fmt: skip
+    assert other.get("win rate", seat=0, arm="variant") == alone.get("win rate", seat=0)

@@ -161,20 +161,23 @@ def compare(
     sizes = (counts["trace_games"], counts["skill_games"], counts["search_games"], rollouts)
     base_parts = study_parts(base, base_bots, games, seed, *sizes)
     variant_parts = study_parts(variant, variant_bots, games, seed, *sizes)
-    alike = base.players == variant.players and base_bots is variant_bots
+    alike = base.players == variant.players
     if alike:
-        (base_series, variant_series), played, stopped = play(base_parts, [base, variant], progress, "lab compare")
+        (base_series, variant_series), played, stopped = play(
+            [base_parts, variant_parts], [base, variant], progress, "lab compare"
+        )
         played_parts = base_parts
     else:
-        (base_series,), played, stopped = play(base_parts, [base], progress, "lab compare: base")
+        (base_series,), played, stopped = play([base_parts], [base], progress, "lab compare: base")
         variant_played: list[int] = []
         if not stopped:
-            (variant_series,), variant_played, stopped = play(variant_parts, [variant], progress, "lab compare: variant")
+            (variant_series,), variant_played, stopped = play([variant_parts], [variant], progress, "lab compare: variant")
         else:
             variant_series = {}
         base_series, variant_series = _common_games(base_series, variant_series)
         played_parts, played = base_parts, [min(a, b) for a, b in zip(played, variant_played + [0] * len(played))]
-    notes = [_deal_note(base, variant, seed, alike)]
+    same_bots = describe_players(base_bots) == describe_players(variant_bots)
+    notes = [_deal_note(base, variant, seed, same_bots)]
     if base.players != variant.players and counts["skill_games"] + counts["search_games"]:
         notes.append("the skill games rotate the stronger bot through different seats in each arm: compared unpaired")
     if counts["trace_games"]:
@@ -186,7 +189,7 @@ def compare(
         f"variant_players={variant_players!r}, trace_games={trace_games}, skill_games={skill_games}, "
         f"search_games={search_games}, search_rollouts={rollouts})"
     )
-    described = describe_players(base_bots) + (() if alike else tuple(f"variant: {p}" for p in describe_players(variant_bots)))
+    described = describe_players(base_bots) + (() if same_bots else tuple(f"variant: {p}" for p in describe_players(variant_bots)))
     record = Record("compare", call, seed=seed, games=games, rules=(rules_text(base), rules_text(variant)),
                     players=described, notes=tuple(notes))  # fmt: skip
     rows = difference_rows(base_series, variant_series, paired_skill=base.players == variant.players)
@@ -207,9 +210,9 @@ def _common_games(base: dict[Key, Series], variant: dict[Key, Series]) -> tuple[
     return cut_base, cut_variant
 
 
-def _deal_note(base: Any, variant: Any, seed: int, alike: bool) -> str:
+def _deal_note(base: Any, variant: Any, seed: int, same_bots: bool) -> str:
     """What the record says of the pairing."""
-    bots = "the same bots' streams" if alike else "each seat's bot drawing from the same stream in both arms"
+    bots = "the same bots' streams" if same_bots else "each seat's bot drawing from the same stream in both arms"
     if same_deals(base, variant, seed):
         return f"both arms played identical deals with {bots} (common random numbers): differences paired game by game"
     why = "the player counts differ" if base.players != variant.players else "the rule sets deal differently (deck, or chance drawn at the deal)"

@@ -310,21 +310,23 @@ def _columns() -> int | None:
 
 
 def play(
-    parts: Sequence[Part], arms: Sequence[Any], progress: bool | None, desc: str
+    parts: Sequence[Sequence[Part]], arms: Sequence[Any], progress: bool | None, desc: str
 ) -> tuple[list[dict[Key, Series]], list[int], bool]:
-    """Play every part for each rule set of ``arms``, chunk by chunk (each chunk for every arm
-    before the next, so that Ctrl-C leaves the arms with the same games): per arm the merged
-    series, the games each part played, and whether Ctrl-C stopped it."""
+    """Play the parts of each rule set of ``arms`` (``parts[arm]``: alike in their games, seeds
+    and order, their bots each arm's own), chunk by chunk, each chunk for every arm before the
+    next, so that Ctrl-C leaves the arms with the same games: per arm the merged series, the
+    games each part played, and whether Ctrl-C stopped it."""
     chunks: list[list[list[Series]]] = [[] for _ in arms]
-    played = [0] * len(parts)
-    total = sum(part.games for part in parts) * len(arms)
+    first = parts[0]
+    played = [0] * len(first)
+    total = sum(part.games for part in first) * len(arms)
     stopped = False
     with _Progress(total, progress, desc) as bar:
-        for p, part in enumerate(parts):
+        for p, part in enumerate(first):
             bar.bar.set_postfix_str(part.name, refresh=False)
 
-            def run(start: int, stop: int, part: Part = part, p: int = p) -> None:
-                done = [_read(part, rules, start, stop) for rules in arms]
+            def run(start: int, stop: int, p: int = p) -> None:
+                done = [_read(parts[arm][p], rules, start, stop) for arm, rules in enumerate(arms)]
                 for arm, series in enumerate(done):
                     chunks[arm].append(series)
                 played[p] = stop
@@ -462,7 +464,7 @@ def metrics(
     players = check_players(players, rules)
     parts = study_parts(rules, players, games, seed, counts["trace_games"], counts["skill_games"],
                         counts["search_games"], rollouts)  # fmt: skip
-    (series,), played, stopped = play(parts, [rules], check_progress(progress), "lab metrics")
+    (series,), played, stopped = play([parts], [rules], check_progress(progress), "lab metrics")
     call = (
         f"lab.metrics({rules!r}, players={players!r}, games={games}, seed={seed}, trace_games={trace_games}, "
         f"skill_games={skill_games}, search_games={search_games}, search_rollouts={rollouts})"
