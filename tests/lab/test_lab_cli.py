@@ -151,3 +151,32 @@ def test_variants_by_hand() -> None:
     assert parse_changes(['armies=["Scottish", "French"]', "first=coin"]) == {"armies": ["Scottish", "French"], "first": "coin"}
     assert variant_of(od.Rules(), {"tie_break": "lowest-marker-sum"}) == od.Rules(tie_break="lowest_marker_sum")
     assert variant_of(bp.Rules(), {"armies": ["Scottish", "French"]}) == bp.Rules(armies=("Scottish", "French"))
+
+
+@pytest.mark.parametrize("game", ["ordonnance", "shinobi", "black-prince"])
+def test_every_option_refuses_bad_values_in_one_line(cli: Cli, game: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    import argparse
+
+    from tests.hostile.test_command_line import BAD_VALUES
+
+    monkeypatch.chdir(tmp_path)
+    commands = next(a for a in build_parser(game)._actions if isinstance(a, argparse._SubParsersAction))
+    studies = next(a for a in commands.choices["lab"]._actions if isinstance(a, argparse._SubParsersAction))
+    cheap = ["--games", "20", "--trace-games", "0", "--skill-games", "0", "--quiet", "--game", game]
+    tried = 0
+    for study, parser in studies.choices.items():
+        variant = ["--variant", "max_turns=50" if game == "black-prince" else "attack=optional" if game == "shinobi" else "auto_claim=true"]
+        for action in parser._actions:
+            if not action.option_strings or action.nargs == 0 or action.dest in ("help", "game"):
+                continue
+            for value in BAD_VALUES:
+                args = ["lab", study, *cheap, *(variant if study == "compare" else []), action.option_strings[-1], value]
+                if action.nargs == 2:
+                    args.append(value)
+                status, out, err = cli(*args)
+                tried += 1
+                assert status in (0, 1, 2), (args, status)
+                if status:
+                    assert out == "" and len(err.splitlines()) == 1 and err.startswith("ordonnance lab"), (args, err)
+    assert tried > 150
