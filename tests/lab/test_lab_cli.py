@@ -144,6 +144,7 @@ def test_help(cli: Cli) -> None:
     assert status == 0 and "metrics" in out and "compare" in out and "Examples:" in out
     status, out, _ = cli("lab", "compare", "--game", "black-prince", "--help")
     assert status == 0 and "--armies" in out and "--variant FIELD=VALUE" in out
+    assert "see 'ordonnance lab compare --game NAME --help'" in " ".join(out.split())
     assert "lab" in build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
 
 

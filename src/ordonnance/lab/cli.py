@@ -98,10 +98,10 @@ def variant_of(base: Any, changes: dict[str, Any]) -> Any:
         raise
 
 
-def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks) -> None:
+def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks, study: str) -> None:
     from ordonnance.core.simulate import MAX_GAMES
 
-    core.add_game(parser, hooks, "lab")
+    core.add_game(parser, hooks, f"lab {study}")
     core.add_games(parser, MAX_GAMES, 10_000, "games a rule set plays (default 10,000)")
     core.add_seed(parser, 1, "the study's seed (default 1)")
     core.add_bots(parser, hooks, f"the bot of each seat, or one for every seat (default random): {core.bot_names(hooks)}")
@@ -252,7 +252,7 @@ def add_lab(commands: Any, hooks: core.Hooks, wrap: Callable[[str], str]) -> arg
                                                  description=wrap(description))  # fmt: skip
         if hooks.name != registry.names()[0]:
             parser.prog += f" --game {hooks.name}"  # its errors and usage name the game
-        _add_common(parser, hooks)
+        _add_common(parser, hooks, name)
 
         def go(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
             return run(hooks, args, sub, sys.stdout)
