@@ -106,6 +106,20 @@ def test_swaps_and_every_kind() -> None:
     assert any("Ninja add: left out" in note for note in every.record.notes)
 
 
+def test_any_bots_may_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    results = _spy(monkeypatch, black_prince)
+    random = [black_prince.bots.Random(seed=3), black_prince.bots.Random(seed=4)]
+    study = card_values(black_prince.Rules(), kinds=["0:Battle"], changes=["add"], games=30, seed=1, players=random)
+    assert all(result.players == tuple(map(repr, random)) for result in results)
+    assert study.record.players == tuple(map(repr, random))
+    card_values(black_prince.Rules(), kinds=["0:Battle"], changes=["add"], games=30, seed=1, players=black_prince.bots.Random)
+    assert results[-1].players == tuple(repr(black_prince.bots.Random(seed=s)) for s in (0, 1))
+    card_values(black_prince.Rules(), kinds=["0:Battle"], changes=["add"], games=30, seed=1)
+    assert results[-1].players == tuple(repr(black_prince.bots.Greedy(seed=s)) for s in (0, 1))
+    with pytest.raises(InvalidArgumentError, match="2 bots"):
+        card_values(black_prince.Rules(), kinds=["0:Battle"], games=30, players=random[:1])
+
+
 def test_arguments_may_be_iterators() -> None:
     study = card_values(Rules(), kinds=iter(["L"]), changes=iter(["add"]), swaps=iter([("L", "F")]), games=50, seed=1)
     assert [r.label("change") for r in study.rows] == ["add", "swap to F"]

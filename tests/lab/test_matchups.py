@@ -52,6 +52,25 @@ def test_shinobi_seat_table() -> None:
     assert "attack" in study.record.rules[0] and '"optional"' in study.record.rules[0]
 
 
+def test_players_play_every_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Any] = []
+    real = shinobi.simulate
+
+    def spy(rules: Any, **kwargs: Any) -> Any:
+        result = real(rules, **kwargs)
+        seen.append(result.players)
+        return result
+
+    monkeypatch.setattr(shinobi, "simulate", spy)
+    matchups(shinobi.Rules(), games=10, seed=1, players=shinobi.bots.Random)
+    assert seen == [tuple(repr(shinobi.bots.Random(seed=s)) for s in range(n)) for n in (3, 4, 5)]
+    bots = [shinobi.bots.Random(seed=9)] * 3
+    study = matchups(shinobi.Rules(), games=10, seed=1, counts=[3], players=iter(bots))
+    assert seen[-1] == tuple(map(repr, bots)) and study.record.players == (f"3 players: {', '.join(map(repr, bots))}",)
+    with pytest.raises(OrdonnanceError, match="4 bots"):
+        matchups(shinobi.Rules(), games=10, seed=1, players=bots)
+
+
 def test_table_columns() -> None:
     pytest.importorskip("pandas")
     table = matchups(shinobi.Rules(), counts=[4], games=50, seed=1).table()

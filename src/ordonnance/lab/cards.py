@@ -48,8 +48,7 @@ on them: **its arms play independent seeds** (the base arm's seed is mixed from
 measure the shuffle's mechanics, not the card: the deck is shuffled sorted by mask, so
 another deck moves most cards by one place, partly keeping who gets what.)
 
-Bots play as the bots of each game's ``simulate``; Greedy by default (the kernel's,
-fast). The base arm is played once and shared by every change (each change's
+Any bots may play (``players=``); Greedy by default, the kernel's, fast. The base arm is played once and shared by every change (each change's
 difference is paired with the same base games).
 
 >>> from ordonnance import black_prince
@@ -76,7 +75,7 @@ from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceT
 from ordonnance.lab.stats import paired_difference
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
 
-__all__ = ["CHANGES", "card_values", "kinds_of", "default_bots", "check_games"]
+__all__ = ["CHANGES", "Players", "card_values", "kinds_of", "seat_bots", "described", "check_games"]
 
 #: The changes :func:`card_values` makes to one card kind: one copy more, one copy less.
 CHANGES = ("add", "remove")
@@ -84,22 +83,37 @@ CHANGES = ("add", "remove")
 #: The most games one arm of a study may play.
 MAX_GAMES = 10_000_000
 
-#: A factory of bots: ``bots(seed=seat)`` is the bot of that seat.
-BotFactory = Callable[..., Any]
+#: The bots of a study: a sequence (one bot per seat), a factory (a bot class: ``players(seed=seat)``
+#: is seat's bot), or None (the game's Greedy in every seat).
+Players = Sequence[Any] | Callable[..., Any] | None
 
 
-def default_bots(rules: Any, bots: BotFactory | None) -> list[Any]:
-    """One bot per seat of ``rules``: ``bots(seed=seat)``, or the game's Greedy when ``bots`` is None."""
-    if bots is None:
-        bots = registry.package(registry.name_of(rules)).bots.Greedy
-    if not callable(bots):
-        raise OrdonnanceTypeError(f"bots must be a bot class or factory taking seed=, got {shown(bots)}")
+def seat_bots(rules: Any, players: Players) -> list[Any]:
+    """The bot of each seat of ``rules``: ``players`` as given (one per seat), ``players(seed=seat)``
+    for a factory, or the game's ``Greedy(seed=seat)`` when None (``simulate`` checks the bots)."""
+    factory: Callable[..., Any]
+    if players is None:
+        factory = registry.package(registry.name_of(rules)).bots.Greedy
+    elif callable(players) and not isinstance(players, Sequence):
+        factory = players
+    else:
+        listed = bounded(players, "players", rules.players)
+        if len(listed) != rules.players:
+            raise InvalidArgumentError(f"players must list {rules.players} bots (one per seat), got {len(listed)}")
+        return listed
     try:
-        return [bots(seed=seat) for seat in range(rules.players)]
+        return [factory(seed=seat) for seat in range(rules.players)]
     except OrdonnanceError:
         raise
     except TypeError as error:
-        raise OrdonnanceTypeError(f"bots must be a bot class or factory taking seed=, got {shown(bots)}: {error}") from None
+        raise OrdonnanceTypeError(f"players must be bots or a bot class taking seed=, got {shown(players)}: {error}") from None
+
+
+def described(players: Players) -> str:
+    """``players`` as a study's call shows it."""
+    if players is None:
+        return "None"
+    return getattr(players, "__qualname__", None) or repr(list(players))  # type: ignore[arg-type]
 
 
 def check_games(games: object, low: int = 2) -> int:
@@ -107,9 +121,9 @@ def check_games(games: object, low: int = 2) -> int:
     return integer(games, "games", low=low, high=MAX_GAMES)
 
 
-def _simulate(rules: Any, games: int, seed: int, bots: BotFactory | None, record: bool) -> Any:
+def _simulate(rules: Any, games: int, seed: int, players: list[Any], record: bool) -> Any:
     package = registry.package(registry.name_of(rules))
-    return package.simulate(rules, games=games, seed=seed, players=default_bots(rules, bots), record=record)
+    return package.simulate(rules, games=games, seed=seed, players=players, record=record)
 
 
 def _wins(result: Any) -> npt.NDArray[np.float64]:
@@ -260,7 +274,7 @@ def card_values(
     swaps: Sequence[tuple[str, str]] = (),
     games: int = 100_000,
     seed: int = 0,
-    bots: BotFactory | None = None,
+    players: Players = None,
 ) -> Study:
     """The value of each card kind of ``rules``' game to its holder, by controlled experiment
     (the module documentation says who holds a card and what the arms share).
@@ -272,7 +286,8 @@ def card_values(
     such as a deck too small, is left out when ``kinds`` is None and raises otherwise).
     ``swaps``: ``(kind, other)`` pairs, one copy of ``kind`` replaced by ``other``
     (the holder is then the holder of ``other``'s new copy). ``games``: games per arm;
-    ``bots``: a factory, ``bots(seed=seat)``, of each seat's bot (default: the game's Greedy).
+    ``players``: the bots of every arm, one per seat, or a bot class (``players(seed=seat)``);
+    None: the game's Greedy in every seat.
 
     One row per change: metric ``"holder win rate change"`` (``"seat win rate change"``
     and a ``seat`` label for a kind that nobody holds), labels ``kind``, ``change``
@@ -288,6 +303,7 @@ def card_values(
     every_kind = kinds is None
     shared_deck = game == "ordonnance"
     base_seed = splitmix64(seed)[1] if shared_deck else seed
+    bots = seat_bots(rules, players)
     base = _simulate(rules, games, base_seed, bots, record=shared_deck)
     base_wins = _wins(base)
     rows: list[Row] = []
@@ -310,11 +326,11 @@ def card_values(
     record = Record(
         "card_values",
         f"lab.card_values({rules!r}, kinds={chosen!r}, changes={made!r}, swaps={pairs!r}, "
-        f"games={games}, seed={seed}, bots={'Greedy' if bots is None else getattr(bots, '__name__', repr(bots))})",
+        f"games={games}, seed={seed}, players={described(players)})",
         seed=seed,
         games=games,
         rules=tuple(rules_text(r) for r in tried),
-        players=tuple(repr(b) for b in default_bots(rules, bots)),
+        players=tuple(map(repr, bots)),
         notes=(
             f"the base arm plays seed {base_seed}, independent of the variants' (the holder is found in the plays of "
             "the arm with the changed copy); value = the holder's win rate minus the same seat's in the other arm"

@@ -36,7 +36,7 @@ from ordonnance.core import registry
 from ordonnance.core.checks import bounded, integer, shown, text
 from ordonnance.core.seeds import check_seed, game_seeds
 from ordonnance.errors import InvalidArgumentError
-from ordonnance.lab.cards import BotFactory, check_games, default_bots
+from ordonnance.lab.cards import Players, check_games, described, seat_bots
 from ordonnance.lab.stats import Estimate, mean, proportion
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
 
@@ -48,15 +48,15 @@ def matchups(
     *,
     games: int = 100_000,
     seed: int = 0,
-    bots: BotFactory | None = None,
+    players: Players = None,
     armies: Sequence[str] | None = None,
     counts: Sequence[int] = (3, 4, 5),
 ) -> Study:
     """The matchup table of ``rules``' game (the module documentation says what it holds).
 
     ``rules``: a Black Prince or Shinobi ``Rules``, whose other fields every cell keeps.
-    ``games``: games per cell; ``bots``: a factory, ``bots(seed=seat)``, of each seat's bot
-    (default: the game's Greedy). ``armies`` (Black Prince): the armies to pair (default:
+    ``games``: games per cell; ``players``: the bots of every cell, one per seat, or a bot
+    class (``players(seed=seat)``, for every player count); None: the game's Greedy. ``armies`` (Black Prince): the armies to pair (default:
     the four printed ones). ``counts`` (Shinobi): the player counts.
     """
     game = registry.name_of(rules)
@@ -65,30 +65,35 @@ def matchups(
     from ordonnance.black_prince.cards import ARMIES
 
     chosen = ARMIES if armies is None else tuple(text(a, "an army", most=100) for a in bounded(armies, "armies", 100))
-    players = [integer(n, "a player count", low=3, high=5) for n in bounded(counts, "counts", 10)]
+    player_counts = [integer(n, "a player count", low=3, high=5) for n in bounded(counts, "counts", 10)]
     if game == "black-prince":
         cells = [attrs.evolve(rules, armies=(a, b), decks=None) for a in chosen for b in chosen]
     elif game == "shinobi":
-        cells = [attrs.evolve(rules, players=n) for n in players]
+        cells = [attrs.evolve(rules, players=n) for n in player_counts]
     else:
         raise InvalidArgumentError(
             f"matchups are tables of Black Prince's armies or Shinobi's seats, not of {shown(game)}: "
             "use lab.card_values for Ordonnance's cards"
         )
+    if players is not None and not (callable(players) and not isinstance(players, Sequence)):
+        players = bounded(players, "players", 5)  # read once: every cell plays them
+    lineups = [seat_bots(cell, players) for cell in cells]
     seeds = game_seeds(seed, len(cells))
     package = registry.package(game)
     rows: list[Row] = []
-    for cell, cell_seed in zip(cells, seeds.tolist()):
-        result = package.simulate(cell, games=games, seed=cell_seed, players=default_bots(cell, bots))
+    for cell, cell_seed, bots in zip(cells, seeds.tolist(), lineups):
+        result = package.simulate(cell, games=games, seed=cell_seed, players=bots)
         rows += _black_prince_rows(cell, result) if game == "black-prince" else _shinobi_rows(cell, result)
     record = Record(
         "matchups",
         f"lab.matchups({rules!r}, games={games}, seed={seed}, "
-        f"bots={'Greedy' if bots is None else getattr(bots, '__name__', repr(bots))})",
+        f"players={described(players)})",
         seed=seed,
         games=games,
         rules=tuple(rules_text(cell) for cell in cells),
-        players=tuple(repr(b) for b in default_bots(rules, bots)),
+        players=tuple(f"{cell.players} players: {', '.join(map(repr, bots))}" for cell, bots in zip(cells, lineups))
+        if game == "shinobi"
+        else tuple(map(repr, lineups[0] if lineups else ())),
         notes=(f"cell i plays from seed game_seeds({seed}, {len(cells)})[i]: the cells are independent",),
     )
     return Study(tuple(rows), record)
