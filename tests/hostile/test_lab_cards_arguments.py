@@ -9,19 +9,21 @@ from ordonnance import black_prince, shinobi
 from ordonnance.lab.cards import card_values
 from ordonnance.lab.matchups import matchups
 
-from .sweep import NONE, Target, sweep
+from .sweep import BOOLS, NONE, Target, sweep
 
 EMPTY = {"empty list"}
 TARGETS: list[Target] = [
     Target("card_values", card_values, (black_prince.Rules(),), {
         "kinds": ["1:Battle"], "changes": ["remove"], "swaps": [], "games": 3, "seed": 1, "players": None,
-    }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY, "players": NONE}, needs="pandas"),
+        "progress": False,
+    }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY, "players": NONE, "progress": NONE | BOOLS},
+        needs="pandas"),
     Target("card_values(shinobi)", card_values, (shinobi.Rules(players=3),), {
         "kinds": ["Oda"], "changes": ["add"], "swaps": [("Oda", "Mori")], "games": 3, "seed": 1,
     }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY}, needs="pandas"),
     Target("matchups", matchups, (black_prince.Rules(),), {
-        "games": 3, "seed": 1, "players": None, "armies": ["French"], "counts": (3,),
-    }, ok={"players": NONE, "armies": NONE | EMPTY, "counts": NONE | EMPTY}, needs="pandas"),
+        "games": 3, "seed": 1, "players": None, "armies": ["French"], "counts": (3,), "progress": False,
+    }, ok={"players": NONE, "armies": NONE | EMPTY, "counts": NONE | EMPTY, "progress": NONE | BOOLS}, needs="pandas"),
     Target("matchups(shinobi)", matchups, (shinobi.Rules(),), {"games": 3, "seed": 1, "counts": (3,)},
            ok={"counts": EMPTY}, needs="pandas"),
     Target("matchups(armies)", matchups, (black_prince.Rules(),), {"games": 3, "seed": 1, "armies": ["French"]},

@@ -120,6 +120,30 @@ def test_any_bots_may_play(monkeypatch: pytest.MonkeyPatch) -> None:
         card_values(black_prince.Rules(), kinds=["0:Battle"], games=30, players=random[:1])
 
 
+def test_ctrl_c_returns_the_changes_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = shinobi.simulate
+    calls = []
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:  # the base, the first change, then Ctrl-C
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(shinobi, "simulate", interrupted)
+    study = card_values(shinobi.Rules(players=3), kinds=["Oda", "Mori"], changes=["add"], games=50, seed=1)
+    assert [r.label("kind") for r in study.rows] == ["Oda"]
+    assert "stopped by Ctrl-C: 1 of the 2 changes measured" in study.record.notes
+    assert len(study.record.rules) == 2  # the base and the change measured
+
+
+def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    card_values(shinobi.Rules(players=3), kinds=["Oda"], changes=["add"], games=50, seed=1, progress=True)
+    assert "lab card_values" in capsys.readouterr().err
+    card_values(shinobi.Rules(players=3), kinds=["Oda"], changes=["add"], games=50, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+
+
 def test_arguments_may_be_iterators() -> None:
     study = card_values(Rules(), kinds=iter(["L"]), changes=iter(["add"]), swaps=iter([("L", "F")]), games=50, seed=1)
     assert [r.label("change") for r in study.rows] == ["add", "swap to F"]

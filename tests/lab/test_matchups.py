@@ -71,6 +71,21 @@ def test_players_play_every_cell(monkeypatch: pytest.MonkeyPatch) -> None:
         matchups(shinobi.Rules(), games=10, seed=1, players=bots)
 
 
+def test_ctrl_c_returns_the_cells_played(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = shinobi.simulate
+
+    def interrupted(rules: Any, **kwargs: Any) -> Any:
+        if rules.players == 5:
+            raise KeyboardInterrupt
+        return real(rules, **kwargs)
+
+    monkeypatch.setattr(shinobi, "simulate", interrupted)
+    study = matchups(shinobi.Rules(), games=20, seed=1, progress=True)
+    assert sorted({r.label("players") for r in study.rows}) == [3, 4]  # type: ignore[type-var]
+    assert "stopped by Ctrl-C: 2 of the 3 cells played" in study.record.notes
+    assert "lab matchups" in capsys.readouterr().err
+
+
 def test_table_columns() -> None:
     pytest.importorskip("pandas")
     table = matchups(shinobi.Rules(), counts=[4], games=50, seed=1).table()

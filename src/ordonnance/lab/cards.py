@@ -60,6 +60,7 @@ difference is paired with the same base games).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -68,7 +69,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ordonnance.core import registry
-from ordonnance.core.checks import bounded, choice, integer, shown, text
+from ordonnance.core.checks import bounded, choice, flag, integer, shown, text
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
@@ -114,6 +115,22 @@ def described(players: Players) -> str:
     if players is None:
         return "None"
     return getattr(players, "__qualname__", None) or repr(list(players))  # type: ignore[arg-type]
+
+
+def check_progress(progress: object) -> bool | None:
+    """``progress``: None (a bar on a terminal only) or a bool."""
+    return None if progress is None else flag(progress, "progress")
+
+
+def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
+    """A tqdm bar of ``total`` games on standard error (disabled by ``progress=False``; with None,
+    shown on a terminal once a second has passed)."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total, unit="game", unit_scale=total >= 10_000, desc=desc, file=sys.stderr,
+        disable=None if progress is None else not progress, delay=1.0 if progress is None else 0.0,
+    )  # fmt: skip
 
 
 def check_games(games: object, low: int = 2) -> int:
@@ -275,6 +292,7 @@ def card_values(
     games: int = 100_000,
     seed: int = 0,
     players: Players = None,
+    progress: bool | None = None,
 ) -> Study:
     """The value of each card kind of ``rules``' game to its holder, by controlled experiment
     (the module documentation says who holds a card and what the arms share).
@@ -287,7 +305,9 @@ def card_values(
     ``swaps``: ``(kind, other)`` pairs, one copy of ``kind`` replaced by ``other``
     (the holder is then the holder of ``other``'s new copy). ``games``: games per arm;
     ``players``: the bots of every arm, one per seat, or a bot class (``players(seed=seat)``);
-    None: the game's Greedy in every seat.
+    None: the game's Greedy in every seat. ``progress``: a progress bar on standard error
+    (None: only on a terminal, for a study longer than a second). Ctrl-C stops the study
+    and returns the changes measured so far, with a note in its record.
 
     One row per change: metric ``"holder win rate change"`` (``"seat win rate change"``
     and a ``seat`` label for a kind that nobody holds), labels ``kind``, ``change``
@@ -304,25 +324,33 @@ def card_values(
     shared_deck = game == "ordonnance"
     base_seed = splitmix64(seed)[1] if shared_deck else seed
     bots = seat_bots(rules, players)
-    base = _simulate(rules, games, base_seed, bots, record=shared_deck)
-    base_wins = _wins(base)
-    rows: list[Row] = []
+    progress = check_progress(progress)
     notes: list[str] = []
     tried: list[Any] = [rules]
     jobs: list[tuple[str, str, str | None]] = [(kind, change, None) for kind in chosen for change in made]
     jobs += [(kind, "swap", other) for kind, other in pairs]
+    planned: list[tuple[str, str, str | None, Any]] = []
     for kind, change, other in jobs:
         try:
-            variant = _variant(rules, kind, change, other)
+            planned.append((kind, change, other, _variant(rules, kind, change, other)))
         except OrdonnanceError as error:
-            if every_kind:
-                notes.append(f"{kind} {change}: left out ({error})")
-                continue
-            raise
-        tried.append(variant)
-        arm = _simulate(variant, games, seed, bots, record=shared_deck)
-        label = change if other is None else f"swap to {other}"
-        rows += _rows(rules, base, arm, base_wins, kind, label, other if change == "swap" else None)
+            if not every_kind:
+                raise
+            notes.append(f"{kind} {change}: left out ({error})")
+    rows: list[Row] = []
+    with progress_bar((len(planned) + 1) * games, progress, "lab card_values") as bar:
+        try:
+            base = _simulate(rules, games, base_seed, bots, record=shared_deck)
+            bar.update(games)
+            base_wins = _wins(base)
+            for done, (kind, change, other, variant) in enumerate(planned):
+                arm = _simulate(variant, games, seed, bots, record=shared_deck)
+                label = change if other is None else f"swap to {other}"
+                rows += _rows(rules, base, arm, base_wins, kind, label, other)
+                tried.append(variant)
+                bar.update(games)
+        except KeyboardInterrupt:
+            notes.append(f"stopped by Ctrl-C: {len(tried) - 1} of the {len(planned)} changes measured")
     record = Record(
         "card_values",
         f"lab.card_values({rules!r}, kinds={chosen!r}, changes={made!r}, swaps={pairs!r}, "

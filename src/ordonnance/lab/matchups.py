@@ -36,7 +36,7 @@ from ordonnance.core import registry
 from ordonnance.core.checks import bounded, integer, shown, text
 from ordonnance.core.seeds import check_seed, game_seeds
 from ordonnance.errors import InvalidArgumentError
-from ordonnance.lab.cards import Players, check_games, described, seat_bots
+from ordonnance.lab.cards import Players, check_games, check_progress, described, progress_bar, seat_bots
 from ordonnance.lab.stats import Estimate, mean, proportion
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
 
@@ -51,13 +51,16 @@ def matchups(
     players: Players = None,
     armies: Sequence[str] | None = None,
     counts: Sequence[int] = (3, 4, 5),
+    progress: bool | None = None,
 ) -> Study:
     """The matchup table of ``rules``' game (the module documentation says what it holds).
 
     ``rules``: a Black Prince or Shinobi ``Rules``, whose other fields every cell keeps.
     ``games``: games per cell; ``players``: the bots of every cell, one per seat, or a bot
     class (``players(seed=seat)``, for every player count); None: the game's Greedy. ``armies`` (Black Prince): the armies to pair (default:
-    the four printed ones). ``counts`` (Shinobi): the player counts.
+    the four printed ones). ``counts`` (Shinobi): the player counts. ``progress``: a progress
+    bar on standard error (None: only on a terminal); Ctrl-C stops the study and returns the
+    cells played so far, with a note in its record.
     """
     game = registry.name_of(rules)
     games = check_games(games)
@@ -81,9 +84,17 @@ def matchups(
     seeds = game_seeds(seed, len(cells))
     package = registry.package(game)
     rows: list[Row] = []
-    for cell, cell_seed, bots in zip(cells, seeds.tolist(), lineups):
-        result = package.simulate(cell, games=games, seed=cell_seed, players=bots)
-        rows += _black_prince_rows(cell, result) if game == "black-prince" else _shinobi_rows(cell, result)
+    notes = [f"cell i plays from seed game_seeds({seed}, {len(cells)})[i]: the cells are independent"]
+    played = 0
+    with progress_bar(len(cells) * games, check_progress(progress), "lab matchups") as bar:
+        try:
+            for cell, cell_seed, bots in zip(cells, seeds.tolist(), lineups):
+                result = package.simulate(cell, games=games, seed=cell_seed, players=bots)
+                rows += _black_prince_rows(cell, result) if game == "black-prince" else _shinobi_rows(cell, result)
+                played += 1
+                bar.update(games)
+        except KeyboardInterrupt:
+            notes.append(f"stopped by Ctrl-C: {played} of the {len(cells)} cells played")
     record = Record(
         "matchups",
         f"lab.matchups({rules!r}, games={games}, seed={seed}, "
@@ -94,7 +105,7 @@ def matchups(
         players=tuple(f"{cell.players} players: {', '.join(map(repr, bots))}" for cell, bots in zip(cells, lineups))
         if game == "shinobi"
         else tuple(map(repr, lineups[0] if lineups else ())),
-        notes=(f"cell i plays from seed game_seeds({seed}, {len(cells)})[i]: the cells are independent",),
+        notes=tuple(notes),
     )
     return Study(tuple(rows), record)
 
