@@ -38,7 +38,7 @@ def test_owned_kinds_pair_deal_and_bot_seeds(monkeypatch: pytest.MonkeyPatch) ->
         assert arm.rules.samurai[2] == base.rules.samurai[2] + (1 if arm is added else -1)
 
 
-def test_black_prince_change_to_seat_1_keeps_seat_0_order(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_black_prince_arms_keep_the_untouched_deck_order(monkeypatch: pytest.MonkeyPatch) -> None:
     results = _spy(monkeypatch, black_prince)
     card_values(black_prince.Rules(), kinds=["1:Battle"], changes=["remove"], games=50, seed=2)
     base, removed = results
@@ -48,6 +48,14 @@ def test_black_prince_change_to_seat_1_keeps_seat_0_order(monkeypatch: pytest.Mo
         variant_decks, _ = shuffled_decks(removed.rules, seed)
         assert base_decks[0] == variant_decks[0]
         assert len(variant_decks[1]) == len(base_decks[1]) - 1
+    # a swap keeps seat 0's deck size, so seat 1's shuffle draws the same numbers: its order is identical
+    card_values(black_prince.Rules(), kinds=[], swaps=[("0:Battle", "0:Knights 2")], games=50, seed=2)
+    swapped = results[-1]
+    assert np.array_equal(base.seeds, swapped.seeds)
+    for seed in base.seeds[:20].tolist():
+        base_decks, _ = shuffled_decks(base.rules, seed)
+        variant_decks, _ = shuffled_decks(swapped.rules, seed)
+        assert base_decks[1] == variant_decks[1] and base_decks[0] != variant_decks[0]
 
 
 def test_ordonnance_arms_play_independent_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
