@@ -9,7 +9,13 @@
   at most 5 minutes.
 
 Each case runs once (a study is minutes long) and prints its time, its share of the
-target and, for the card table, the widest half-interval. Run with::
+target and, for the card table, the widest half-interval.
+
+A third case checks the intervals' coverage: 300 small card-value studies (400 games an
+arm, seeds 0..299) of Ordonnance's five-symbol card added and removed, Shinobi's Oda
+samurai added and Black Prince's seat-1 Battle card removed (300 games), against the
+value of one large study (600,000 and 200,000 games); about 95% of the intervals should
+hold it. Run with::
 
     python -m pytest benchmarks/bench_lab_cards.py --benchmark-only -s
 
@@ -22,7 +28,7 @@ import time
 from typing import Any
 
 import ordonnance
-from ordonnance import black_prince
+from ordonnance import black_prince, shinobi
 from ordonnance.lab import card_values, matchups
 from ordonnance.lab.study import Study
 
@@ -49,6 +55,29 @@ def army_table() -> tuple[Study, float]:
     began = time.perf_counter()
     study = matchups(black_prince.Rules(), games=MATCHUP_GAMES, seed=2026)
     return study, time.perf_counter() - began
+
+
+COVERAGE_STUDIES = 300
+
+
+def coverage() -> dict[str, float]:
+    """The share of small studies' intervals that hold a large study's value, per change."""
+    cases = {
+        "Ordonnance LBSHF add": (ordonnance.Rules(), "LBSHF", "add", 400, 600_000),
+        "Ordonnance LBSHF remove": (ordonnance.Rules(), "LBSHF", "remove", 400, 600_000),
+        "Shinobi Oda add (3 players)": (shinobi.Rules(players=3), "Oda", "add", 300, 200_000),
+        "Black Prince 1:Battle remove": (black_prince.Rules(), "1:Battle", "remove", 300, 200_000),
+    }
+    shares = {}
+    for name, (rules, kind, change, small, large) in cases.items():
+        metric = "holder win rate change"
+        truth = card_values(rules, kinds=[kind], changes=[change], games=large, seed=10**9).get(metric, kind=kind)
+        held = sum(
+            card_values(rules, kinds=[kind], changes=[change], games=small, seed=s).get(metric, kind=kind).covers(truth.value)
+            for s in range(COVERAGE_STUDIES)
+        )
+        shares[name] = held / COVERAGE_STUDIES
+    return shares
 
 
 def _widest(study: Study) -> float:
@@ -84,9 +113,19 @@ def test_army_table(benchmark: Any) -> None:
     benchmark.extra_info.update(seconds=seconds, widest=_widest(study), target_seconds=MATCHUP_SECONDS)
 
 
+def test_interval_coverage(benchmark: Any) -> None:
+    _warm()
+    shares = benchmark.pedantic(coverage, rounds=1, iterations=1)
+    for name, share in shares.items():
+        print(f"\n{name}: {share:.1%} of {COVERAGE_STUDIES} intervals hold the large study's value (nominal 95%)")
+    benchmark.extra_info.update(shares)
+
+
 if __name__ == "__main__":
     _warm()
     _report_armies(*army_table())
     cards, seconds = card_table()
     _report_cards(cards, seconds)
     print(cards.text())
+    for name, share in coverage().items():
+        print(f"{name}: {share:.1%} of {COVERAGE_STUDIES} intervals hold the large study's value (nominal 95%)")
