@@ -2,12 +2,10 @@
 
 :func:`card_values` plays two arms for each change: the *base* rules, and a *variant*
 whose deck has one copy of a card kind added, removed, or swapped for another kind
-(:func:`kinds_of` names the kinds). Both arms play the same
-number of games from the **same seed with the same bots**, on purpose: game ``i`` of
-each arm has the same deal seed and every seat's bot the same seed (common random
-numbers). What the change measures is the paired difference, game by game, of the
-**holder's** result (1 if it won alone, else 0), with its 95% interval and the games
-an unpaired comparison would need for as narrow a one
+(:func:`kinds_of` names the kinds), each arm the same number of games with the same
+bots. What the change measures is the difference, game by game, of the **holder's**
+result (1 if it won alone, else 0), variant minus base, with its 95% interval and the
+games an unpaired comparison would need for as narrow a one
 (:func:`ordonnance.lab.stats.paired_difference`).
 
 **Who holds a card**, game by game:
@@ -48,8 +46,9 @@ on them: **its arms play independent seeds** (the base arm's seed is mixed from
 measure the shuffle's mechanics, not the card: the deck is shuffled sorted by mask, so
 another deck moves most cards by one place, partly keeping who gets what.)
 
-Any bots may play (``players=``); Greedy by default, the kernel's, fast. The base arm is played once and shared by every change (each change's
-difference is paired with the same base games).
+Any bots may play (``players=``); Greedy by default, the kernel's, fast. The base arm
+is played once and shared by every change (each change's difference is taken with the
+same base games).
 
 >>> from ordonnance import black_prince
 >>> from ordonnance.lab.cards import card_values
