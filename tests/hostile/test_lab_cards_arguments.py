@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ordonnance import black_prince, shinobi
-from ordonnance.lab.cards import card_values
+from ordonnance.lab.cards import card_values, kinds_of, seat_bots
 from ordonnance.lab.matchups import matchups
 
 from .sweep import BOOLS, NONE, Target, sweep
@@ -26,6 +26,8 @@ TARGETS: list[Target] = [
     }, ok={"players": NONE, "armies": NONE | EMPTY, "counts": NONE | EMPTY, "progress": NONE | BOOLS}, needs="pandas"),
     Target("matchups(shinobi)", matchups, (shinobi.Rules(),), {"games": 3, "seed": 1, "counts": (3,)},
            ok={"counts": EMPTY}, needs="pandas"),
+    Target("kinds_of", kinds_of, (shinobi.Rules(),), needs="pandas"),
+    Target("seat_bots", seat_bots, (shinobi.Rules(), None), ok={1: NONE}, needs="pandas"),
     Target("matchups(armies)", matchups, (black_prince.Rules(),), {"games": 3, "seed": 1, "armies": ["French"]},
            ok={"armies": NONE | EMPTY}, needs="pandas"),
 ]  # fmt: skip
