@@ -48,6 +48,8 @@ the hidden cards again with :meth:`PlayerView.sample_game
 
 from __future__ import annotations
 
+import copy
+
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -202,8 +204,8 @@ class _Breakthroughs(Pending):
         return "?" if card is None else str(card)
 
     def copy(self) -> _Breakthroughs:
-        twin = _Breakthroughs.__new__(_Breakthroughs)
-        twin.before, twin.action, twin.picks, twin.hand = self.before, self.action, self.picks[:], self.hand
+        twin = copy.copy(self)
+        twin.picks = self.picks[:]  # the one part a copy changes
         return twin
 
 
