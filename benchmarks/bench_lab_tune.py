@@ -24,7 +24,7 @@ from typing import Any
 from ordonnance import black_prince as bp
 from ordonnance.black_prince.cards import ARMIES
 from ordonnance.lab.space import Space
-from ordonnance.lab.tune import Tuned, target, tune
+from ordonnance.lab.tuner import Tuned, target, tune
 
 #: Each army's cards the space may add or remove: its strongest troops and its Battle cards.
 CARDS = (

@@ -7,7 +7,7 @@ import pytest
 
 from ordonnance import black_prince, shinobi
 from ordonnance.lab.cards import card_values, kinds_of, seat_bots
-from ordonnance.lab.matchups import matchups
+from ordonnance.lab.matchup_tables import matchups
 
 from .sweep import BOOLS, NONE, Target, sweep
 

@@ -17,8 +17,8 @@ pytest.importorskip("optuna")
 from ordonnance.lab.space import Space  # noqa: E402
 from ordonnance.lab.stats import mean  # noqa: E402
 from ordonnance.lab.study import Record, Study, row  # noqa: E402
-from ordonnance.lab.tune import Target as Band  # noqa: E402
-from ordonnance.lab.tune import tune  # noqa: E402
+from ordonnance.lab.tuner import Target as Band  # noqa: E402
+from ordonnance.lab.tuner import tune  # noqa: E402
 
 FLOATS = {"1.5", "np.float64"}
 

@@ -15,10 +15,10 @@ from ordonnance import black_prince as bp
 from ordonnance import lab, shinobi
 from ordonnance.core.rng import skipped
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError
-from ordonnance.lab.compare import same_deals
+from ordonnance.lab.comparison import same_deals
 from ordonnance.lab.stats import Difference, paired_difference
 
-metrics_module = importlib.import_module("ordonnance.lab.metrics")
+metrics_module = importlib.import_module("ordonnance.lab.measures")
 OPTIONS: dict[str, Any] = dict(games=500, seed=5, trace_games=0, skill_games=0, progress=False)
 
 

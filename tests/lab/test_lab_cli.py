@@ -125,7 +125,7 @@ def test_an_unwritable_output_is_one_line(cli: Cli, tmp_path: Path) -> None:
 def test_ctrl_c_prints_what_was_played_and_exits_130(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib
 
-    metrics_module = importlib.import_module("ordonnance.lab.metrics")
+    metrics_module = importlib.import_module("ordonnance.lab.measures")
     real, calls = metrics_module._read, []
 
     def interrupted(*args: object) -> object:

@@ -11,7 +11,7 @@ from ordonnance import Rules, black_prince, shinobi
 from ordonnance.black_prince.cards import ARMIES
 from ordonnance.core.seeds import game_seeds
 from ordonnance.errors import OrdonnanceError
-from ordonnance.lab.matchups import matchups
+from ordonnance.lab.matchup_tables import matchups
 
 
 def test_black_prince_table_has_every_ordered_pair(monkeypatch: pytest.MonkeyPatch) -> None:

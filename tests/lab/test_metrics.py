@@ -13,10 +13,10 @@ import ordonnance as od
 from ordonnance import black_prince as bp
 from ordonnance import lab, shinobi
 from ordonnance.errors import InvalidArgumentError, InvalidSeedError, OrdonnanceTypeError
-from ordonnance.lab.metrics import lead_figures
+from ordonnance.lab.measures import lead_figures
 
-# lab.metrics is the function; its module, by its full name
-metrics_module = importlib.import_module("ordonnance.lab.metrics")
+# the module of lab.metrics
+metrics_module = importlib.import_module("ordonnance.lab.measures")
 
 RULES = [od.Rules(), od.Rules(players=3, scoring="points"), shinobi.Rules(players=3), bp.Rules()]
 PACKAGES = {od.Rules: od, shinobi.Rules: shinobi, bp.Rules: bp}

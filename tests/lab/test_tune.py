@@ -20,7 +20,7 @@ from ordonnance.errors import InvalidArgumentError, InvalidDeckError, InvalidRul
 from ordonnance.lab.space import Space, card_kinds, options_of
 from ordonnance.lab.stats import Estimate, mean
 from ordonnance.lab.study import Record, Study, row
-from ordonnance.lab.tune import Target, target, tune
+from ordonnance.lab.tuner import Target, target, tune
 
 
 class Planted:
@@ -366,7 +366,7 @@ def test_without_optuna_the_tuner_names_the_extra(monkeypatch: pytest.MonkeyPatc
 
 def test_ctrl_c_inside_lab_metrics_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     # lab.metrics catches Ctrl-C itself and returns the games played so far: the tuner must stop, not go on.
-    metrics_module = importlib.import_module("ordonnance.lab.metrics")  # lab.metrics is the function
+    metrics_module = importlib.import_module("ordonnance.lab.measures")
     real_read, reads = metrics_module._read, []
 
     def read(*args: Any) -> Any:

@@ -1,6 +1,6 @@
 """Two rule sets compared on common random numbers: :func:`compare`.
 
-Both arms play the parts of a :func:`~ordonnance.lab.metrics.metrics` study from the same
+Both arms play the parts of a :func:`~ordonnance.lab.measures.metrics` study from the same
 seeds: game ``i`` of each part is dealt from the same seed in both arms, and each seat's
 bot plays it from the same stream (a bot's seed mixes its own seed, the game's seed and
 its seat only). So:
@@ -43,7 +43,7 @@ import numpy as np
 from ordonnance.core import registry
 from ordonnance.core.seeds import game_seeds
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError, shown
-from ordonnance.lab.metrics import (
+from ordonnance.lab.measures import (
     SKILL_METRIC,
     Key,
     Series,
@@ -143,7 +143,7 @@ def compare(
 
     ``players`` are the bots of both arms (default ``simulate``'s: Random in every seat);
     ``variant_players`` the variant's when they differ (needed when the player counts
-    differ and ``players`` is given). The other arguments are :func:`~ordonnance.lab.metrics.metrics`'.
+    differ and ``players`` is given). The other arguments are :func:`~ordonnance.lab.measures.metrics`'.
     """
     games, seed, counts = check_study(base, games, seed, {
         "trace_games": trace_games, "skill_games": skill_games, "search_games": search_games,

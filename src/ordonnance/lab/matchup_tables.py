@@ -18,7 +18,7 @@ other fields of the rules given (Black Prince's ``first``, ``advantages``,
 ``max_turns``; Shinobi's deck and ``attack``) are kept in every cell.
 
 >>> from ordonnance import shinobi
->>> from ordonnance.lab.matchups import matchups
+>>> from ordonnance.lab.matchup_tables import matchups
 >>> study = matchups(shinobi.Rules(), counts=[3], games=100, seed=1)
 >>> [(r.metric, r.label("seat")) for r in study.rows][:3]
 [('win rate', 0), ('win rate', 1), ('win rate', 2)]

@@ -620,7 +620,7 @@ _SKILLED = frozenset({"stronger bot wins"})
 def _metrics(targets: Sequence[Target]) -> Measure:
     """:func:`ordonnance.lab.metrics` playing only what the targets read: its trace and skill
     games only when a target needs them (as many as its games), without a progress bar."""
-    from ordonnance.lab.metrics import metrics
+    from ordonnance.lab.measures import metrics
 
     named = {t.metric for t in targets}
     traced, skilled = bool(named & _TRACED), bool(named & _SKILLED)
