@@ -118,6 +118,7 @@ def _values(values: object, name: str) -> npt.NDArray[np.float64]:
 def proportion(successes: int, games: int) -> Estimate:
     """``successes / games`` with its 95% Wilson interval (NaN and ``(0, 1)`` for no games).
 
+    >>> from ordonnance.lab.stats import proportion
     >>> proportion(50, 100)
     Estimate(value=0.5, low=0.4038315303659956, high=0.5961684696340044, games=100)
     """
@@ -139,6 +140,7 @@ def mean(values: npt.ArrayLike) -> Estimate:
     """The mean of per-game ``values`` with its 95% normal interval (mean +- 1.96 standard
     errors, the sample's spread with ``n - 1``); NaN when the values cannot say.
 
+    >>> from ordonnance.lab.stats import mean
     >>> mean([2, 4, 6, 8]).value
     5.0
     """
@@ -156,6 +158,7 @@ def quantile(values: npt.ArrayLike, q: float) -> Estimate:
     with its distribution-free 95% interval: the order statistics whose ranks the
     binomial (normal approximation) puts around ``n * q``.
 
+    >>> from ordonnance.lab.stats import quantile
     >>> quantile(range(1, 101), 0.5).value
     50.0
     """
@@ -166,6 +169,7 @@ def quantiles(values: npt.ArrayLike, qs: Sequence[float]) -> list[Estimate]:
     """:func:`quantile` of each of ``qs``, ordering the values once (integers of a modest
     range, as game lengths, are counted rather than sorted).
 
+    >>> from ordonnance.lab.stats import quantiles
     >>> [estimate.value for estimate in quantiles([5, 1, 4, 2, 3], [0.2, 0.5, 1.0])]
     [1.0, 3.0, 5.0]
     """

@@ -139,6 +139,7 @@ def _to_labels(value: object) -> tuple[tuple[str, Label], ...]:
 class Target:
     """A band a figure should fall in: ``low <= figure <= high`` (either end may be None).
 
+    >>> from ordonnance.lab import target
     >>> band = target("decisions", 30, 40, stat="mean")
     >>> band.miss(35), band.miss(45), band.describe()
     (0.0, 0.5, 'decisions (stat=mean) in 30..40')
