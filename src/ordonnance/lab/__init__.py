@@ -13,6 +13,8 @@ so it works for Ordonnance, Shinobi and Black Prince alike, and returns a
   seat table (:mod:`ordonnance.lab.matchup_tables`);
 * :func:`tune`: search rule options and deck composition toward :class:`Target` s, fewest
   changes first, over a :class:`Space` (:mod:`ordonnance.lab.tuner`, :mod:`ordonnance.lab.space`);
+* :func:`plot`: the figure that fits a study (:mod:`ordonnance.lab.plots`, matplotlib);
+  :func:`report`: one self-contained HTML report of a study (:mod:`ordonnance.lab.reports`);
 * :mod:`ordonnance.lab.stats`: the estimates (a proportion, a mean, a quantile, paired and
   unpaired differences), each an :class:`~ordonnance.lab.stats.Estimate`;
 * :mod:`ordonnance.lab.study`: :class:`~ordonnance.lab.study.Study`, its rows and record,
@@ -32,8 +34,10 @@ from ordonnance.lab.matchup_tables import matchups
 from ordonnance.lab.comparison import compare
 from ordonnance.lab.space import Space
 from ordonnance.lab.tuner import Target, Tuned, Variant, target, tune
+from ordonnance.lab.plots import plot
+from ordonnance.lab.reports import report
 
 __all__ = [
     "Estimate", "Difference", "Row", "Record", "Study", "metrics", "compare", "card_values", "matchups",
-    "tune", "Target", "target", "Space", "Tuned", "Variant",
+    "tune", "Target", "target", "Space", "Tuned", "Variant", "plot", "report",
 ]  # fmt: skip
