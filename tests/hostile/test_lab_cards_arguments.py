@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ordonnance import black_prince, shinobi
+from ordonnance import Rules, black_prince, shinobi
+from ordonnance.lab import decks
 from ordonnance.lab.cards import card_values, kinds_of, seat_bots
 from ordonnance.lab.matchup_tables import matchups
 
@@ -27,6 +28,11 @@ TARGETS: list[Target] = [
     Target("matchups(shinobi)", matchups, (shinobi.Rules(),), {"games": 3, "seed": 1, "counts": (3,)},
            ok={"counts": EMPTY}, needs="pandas"),
     Target("kinds_of", kinds_of, (shinobi.Rules(),), needs="pandas"),
+    Target("decks.kinds", decks.kinds, (black_prince.Rules(),), {"by": "army"}, needs="pandas"),
+    Target("decks.parse", decks.parse, (black_prince.Rules(), "French:Battle"), needs="pandas"),
+    Target("decks.count", decks.count, (shinobi.Rules(), "Oda"), needs="pandas"),
+    Target("decks.changed", decks.changed, (black_prince.Rules(), {"0:Battle": -1, "French:Knights 3": 1}), needs="pandas"),
+    Target("decks.changed(ordonnance)", decks.changed, (Rules(), {"LS": 2}), needs="pandas"),
     Target("seat_bots", seat_bots, (shinobi.Rules(), None), ok={1: NONE}, needs="pandas"),
     Target("matchups(armies)", matchups, (black_prince.Rules(),), {"games": 3, "seed": 1, "armies": ["French"]},
            ok={"armies": NONE | EMPTY}, needs="pandas"),

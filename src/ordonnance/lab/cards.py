@@ -63,7 +63,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -72,6 +71,7 @@ from ordonnance.core.checks import bounded, choice, flag, integer, shown, text
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.lab import decks
 from ordonnance.lab.stats import paired_difference
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
 
@@ -165,10 +165,10 @@ def _ordonnance_holders(result: Any, kind: str) -> npt.NDArray[np.float64]:
 def _owner_holders(rules: Any, result: Any, kind: str) -> npt.NDArray[np.float64] | None:
     """``[game, seat]``: 1.0 for the seat that owns ``kind``'s cards (Black Prince's deck seat,
     Shinobi's clan); None for a kind that no seat owns (Shinobi's Ninja)."""
-    game = registry.name_of(rules)
     holders = np.zeros((len(result), rules.players), np.float64)
-    if game == "black-prince":
-        holders[:, int(kind.partition(":")[0])] = 1.0
+    seat = _seat_of(rules, kind)
+    if seat is not None:
+        holders[:, seat] = 1.0
         return holders
     from ordonnance.shinobi.cards import CLAN_NAMES
 
@@ -188,62 +188,16 @@ def kinds_of(rules: Any) -> tuple[str, ...]:
     >>> kinds_of(shinobi.Rules())
     ('Go-Hojo', 'Mori', 'Oda', 'Takeda', 'Uesugi', 'Ninja')
     """
-    game = registry.name_of(rules)
-    if game == "ordonnance":
-        from ordonnance.cards import MAX_MASK, Card
-
-        return tuple(str(c) for c in sorted((Card.from_mask(m) for m in range(1, MAX_MASK + 1)), key=lambda c: (len(c), c.mask)))
-    if game == "shinobi":
-        from ordonnance.shinobi.cards import CLAN_NAMES
-
-        return (*CLAN_NAMES, "Ninja")
-    return tuple(f"{seat}:{card}" for seat in (0, 1) for card in sorted(set(rules.deck(seat)), key=lambda c: c.sort_key))
+    return decks.kinds(rules, by="seat")
 
 
-def _black_prince_card(rules: Any, kind: str) -> tuple[int, Any]:
-    """The seat and card of a Black Prince kind ``"<seat>:<card>"`` (the deck's own copy when it has one)."""
-    from ordonnance.black_prince.cards import Card
-
-    seat, colon, name = kind.partition(":")
-    if not colon or seat not in ("0", "1"):
+def _seat_of(rules: Any, kind: str) -> int | None:
+    """The seat whose deck holds ``kind`` (Black Prince; None in the other games); the library's
+    error for a name that is no kind of the game, or a Black Prince kind named by army."""
+    seat = decks.parse(rules, kind).seat
+    if registry.name_of(rules) == "black-prince" and seat is None:
         raise InvalidArgumentError(f"a Black Prince card kind is '<seat>:<card>' ('0:Knights 3'), got {shown(kind)}")
-    own = {str(card): card for card in rules.deck(int(seat))}
-    return int(seat), own.get(name) or Card.parse(name)
-
-
-def _with_one_more(rules: Any, kind: str, delta: int) -> Any:
-    """``rules`` with one copy of ``kind`` added (``delta`` 1) or removed (-1); the library's error
-    when the deck holds none to remove or the rules refuse the deck."""
-    game = registry.name_of(rules)
-    if game == "ordonnance":
-        from ordonnance.cards import Card
-
-        card = Card.parse(kind)
-        deck = list(rules.cards)
-        if delta > 0:
-            return attrs.evolve(rules, deck=[*deck, card])
-        if card not in deck:
-            raise InvalidArgumentError(f"the deck holds no {shown(kind)} to remove")
-        deck.remove(card)
-        return attrs.evolve(rules, deck=deck)
-    if game == "shinobi":
-        names = kinds_of(rules)
-        if kind not in names:
-            raise InvalidArgumentError(f"a Shinobi card kind is one of {', '.join(names)}, got {shown(kind)}")
-        counts = [*rules.samurai, rules.ninjas]
-        counts[names.index(kind)] += delta
-        if counts[names.index(kind)] < 0:
-            raise InvalidArgumentError(f"the deck holds no {shown(kind)} to remove")
-        return attrs.evolve(rules, samurai=tuple(counts[:-1]), ninjas=counts[-1])
-    seat, card = _black_prince_card(rules, kind)
-    decks = [list(rules.deck(0)), list(rules.deck(1))]
-    if delta > 0:
-        decks[seat].append(card)
-    elif card in decks[seat]:
-        decks[seat].remove(card)
-    else:
-        raise InvalidArgumentError(f"the deck holds no {shown(kind)} to remove")
-    return attrs.evolve(rules, decks=decks)
+    return seat
 
 
 def _kinds(rules: Any, kinds: Sequence[str] | None) -> list[str]:
@@ -252,10 +206,7 @@ def _kinds(rules: Any, kinds: Sequence[str] | None) -> list[str]:
     out = []
     for kind in bounded(kinds, "kinds", 10_000):
         kind = text(kind, "a card kind")
-        if registry.name_of(rules) != "black-prince" and kind not in kinds_of(rules):
-            raise InvalidArgumentError(f"a card kind of this game is one of {', '.join(kinds_of(rules))}, got {shown(kind)}")
-        if registry.name_of(rules) == "black-prince":
-            _black_prince_card(rules, kind)
+        _seat_of(rules, kind)
         out.append(kind)
     return out
 
@@ -278,8 +229,8 @@ def _variant(rules: Any, kind: str, change: str, other: str | None) -> Any:
         if other == kind:
             raise InvalidArgumentError(f"a swap changes a kind for another, got {shown(kind)} for itself")
         _kinds(rules, [other])
-        return _with_one_more(_with_one_more(rules, kind, -1), other, 1)
-    return _with_one_more(rules, kind, 1 if change == "add" else -1)
+        return decks.changed(decks.changed(rules, {kind: -1}), {other: 1})
+    return decks.changed(rules, {kind: 1 if change == "add" else -1})
 
 
 def card_values(
@@ -389,7 +340,8 @@ def _rows(
                 for seat in range(rules.players)
             ]
         weights = owned
-        holder = int((swapped_in or kind).partition(":")[0]) if game == "black-prince" else "clan"
+        seat = _seat_of(rules, swapped_in or kind)
+        holder = "clan" if seat is None else seat
     held = weights.sum(axis=1) > 0
     value = paired_difference((weights * arm_wins).sum(axis=1)[held], (weights * base_wins).sum(axis=1)[held])
     return [row("holder win rate change", value, kind=kind, change=change, holder=holder)]

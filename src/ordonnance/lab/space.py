@@ -33,14 +33,14 @@ join a space when their values are given: ``Space.of(rules, options={"max_turns"
 (100, 200)})``. Card kinds (:func:`card_kinds`) are game-specific: Ordonnance's 31
 cards (``"LS"``), Shinobi's five clans and the Ninja, each Black Prince seat's
 armies' cards (``"French:Knights 3"``: a change to an army's deck applies to every
-seat that plays it).
+seat that plays it; a kind named by seat, ``"0:Knights 3"``, changes that seat's deck
+whatever army it plays). :mod:`ordonnance.lab.decks` reads and changes the decks.
 """
 
 from __future__ import annotations
 
 import math
 import typing
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args, get_origin
 
@@ -49,6 +49,7 @@ import attrs
 from ordonnance.core import registry
 from ordonnance.core.checks import bounded, integer, shown
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.lab import decks
 
 __all__ = ["Dimension", "Space", "options_of", "card_kinds", "MAX_DIMENSIONS", "MAX_VALUES"]
 
@@ -118,12 +119,10 @@ class Space:
         known = options_of(rules)
         fields = _option_fields(rules, game)
         dimensions = [_option(rules, name, known, fields, values) for name, values in _chosen(options, known)]
-        deck = _DECKS[game]
         for kind in card_kinds(rules) if cards is None else _listed(cards, "cards"):
             if not isinstance(kind, str):
                 raise OrdonnanceTypeError(f"a card kind is named by a str, got {shown(kind)}")
-            deck.check_kind(kind)
-            low = max(-spread, -deck.count(rules, kind))
+            low = max(-spread, -decks.count(rules, kind))
             dimensions.append(Dimension(f"cards[{kind}]", tuple(range(low, spread + 1)), 0, cards=True))
         names = [d.name for d in dimensions]
         repeated = sorted({n for n in names if names.count(n) > 1})
@@ -173,7 +172,7 @@ class Space:
         deltas = {d.name[len("cards[") : -1]: int(point[d.name]) for d in self.dimensions if d.cards and point[d.name]}
         if not deltas:
             return rules
-        return _DECKS[registry.name_of(rules)].changed(rules, deltas)
+        return decks.changed(rules, deltas)
 
     def distance(self, point: Mapping[str, Any]) -> int:
         """The changes ``point`` makes from the start: one per option, one per card added or removed."""
@@ -218,7 +217,7 @@ def card_kinds(rules: Any) -> tuple[str, ...]:
     >>> card_kinds(black_prince.Rules(armies=("Scottish", "French")))[:3]
     ('Scottish:Battle', 'Scottish:Knights 1', 'Scottish:Knights 2')
     """
-    return _DECKS[registry.name_of(rules)].kinds(rules)
+    return decks.kinds(rules, by="army")
 
 
 def _option_fields(rules: Any, game: str) -> list[str]:
@@ -274,131 +273,3 @@ def _option(
 
 def _same(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
-
-
-def _added(counts: Mapping[str, int], deltas: Mapping[str, int], what: str = "") -> Counter[str]:
-    """``counts`` with each kind's copies moved by ``deltas``; a count below zero is refused."""
-    out = Counter(counts)
-    for kind, delta in deltas.items():
-        out[kind] += delta
-        if out[kind] < 0:
-            raise InvalidArgumentError(
-                f"{shown(what + kind)} would have {out[kind]} copies: {delta:+d} to the {out[kind] - delta} there are"
-            )
-    return out
-
-
-class _Deck:
-    """How one game's deck is read and changed by card kind (the game-specific part)."""
-
-    def kinds(self, rules: Any) -> tuple[str, ...]:
-        """The kinds of ``rules``' deck(s), as dimensions name them."""
-        raise NotImplementedError
-
-    def count(self, rules: Any, kind: str) -> int:
-        """Copies of ``kind`` under ``rules`` (where the start has none: 0, or the printed deck's)."""
-        raise NotImplementedError
-
-    def check_kind(self, kind: str) -> None:
-        """Refuse a kind this game has no card of."""
-        raise NotImplementedError
-
-    def changed(self, rules: Any, deltas: Mapping[str, int]) -> Any:
-        """``rules`` with each kind's copies moved by ``deltas``."""
-        raise NotImplementedError
-
-
-class _OrdonnanceDeck(_Deck):
-    def kinds(self, rules: Any) -> tuple[str, ...]:
-        return tuple(str(card) for card in _ordonnance_cards())
-
-    def count(self, rules: Any, kind: str) -> int:
-        return sum(1 for card in rules.cards if str(card) == kind)
-
-    def check_kind(self, kind: str) -> None:
-        if kind not in self.kinds(None):
-            raise InvalidArgumentError(f"an Ordonnance card kind is one of {', '.join(self.kinds(None))}, got {shown(kind)}")
-
-    def changed(self, rules: Any, deltas: Mapping[str, int]) -> Any:
-        counts = _added(Counter(str(card) for card in rules.cards), deltas)
-        # the standard deck's order (fewest symbols first, then by mask): equal counts deal as the standard deck
-        return attrs.evolve(rules, deck=[card for card in _ordonnance_cards() for _ in range(counts[str(card)])])
-
-
-def _ordonnance_cards() -> list[Any]:
-    from ordonnance.cards import Card, MAX_MASK
-
-    cards = [Card.from_mask(mask) for mask in range(1, MAX_MASK + 1)]
-    return sorted(cards, key=lambda card: (len(card), card.mask))
-
-
-class _ShinobiDeck(_Deck):
-    def kinds(self, rules: Any) -> tuple[str, ...]:
-        from ordonnance.shinobi.cards import CLAN_NAMES
-
-        return (*CLAN_NAMES, "Ninja")
-
-    def _counts(self, rules: Any) -> dict[str, int]:
-        return dict(zip(self.kinds(rules), (*rules.samurai, rules.ninjas)))
-
-    def count(self, rules: Any, kind: str) -> int:
-        return self._counts(rules)[kind]
-
-    def check_kind(self, kind: str) -> None:
-        if kind not in self.kinds(None):
-            raise InvalidArgumentError(f"a Shinobi card kind is one of {', '.join(self.kinds(None))}, got {shown(kind)}")
-
-    def changed(self, rules: Any, deltas: Mapping[str, int]) -> Any:
-        counts = _added(self._counts(rules), deltas)
-        clans = self.kinds(rules)[:-1]
-        return attrs.evolve(rules, samurai=tuple(counts[c] for c in clans), ninjas=counts["Ninja"])
-
-
-class _BlackPrinceDeck(_Deck):
-    """An army's cards (``"French:Knights 3"``): a change applies to every seat that plays the army."""
-
-    def kinds(self, rules: Any) -> tuple[str, ...]:
-        out: dict[str, None] = {}
-        for seat in (0, 1):
-            for card in sorted(set(rules.deck(seat)), key=lambda c: c.sort_key):
-                out.setdefault(f"{rules.armies[seat]}:{card}")
-        return tuple(out)
-
-    def _deck(self, rules: Any, army: str) -> tuple[Any, ...]:
-        """The cards ``army`` plays under ``rules``: its seat's deck, else its printed deck, else none."""
-        from ordonnance.black_prince.cards import ARMIES, deck
-
-        if army in rules.armies:
-            return tuple(rules.deck(rules.armies.index(army)))
-        return deck(army) if army in ARMIES else ()
-
-    def count(self, rules: Any, kind: str) -> int:
-        army, card = self._parse(kind)
-        return self._deck(rules, army).count(card)
-
-    def check_kind(self, kind: str) -> None:
-        self._parse(kind)
-
-    def _parse(self, kind: str) -> tuple[str, Any]:
-        from ordonnance.black_prince.cards import Card
-
-        army, colon, text = kind.partition(":")
-        if not colon or not army.strip():
-            raise InvalidArgumentError(f"a Black Prince card kind is '<army>:<card>' ('French:Knights 3'), got {shown(kind)}")
-        return army.strip().capitalize(), Card.parse(text)
-
-    def changed(self, rules: Any, deltas: Mapping[str, int]) -> Any:
-        decks = [list(rules.deck(0)), list(rules.deck(1))]
-        touched = False
-        for seat, army in enumerate(rules.armies):
-            mine = {self._parse(kind)[1]: delta for kind, delta in deltas.items() if self._parse(kind)[0] == army}
-            if not mine:
-                continue
-            cards = {str(card): card for card in [*decks[seat], *mine]}  # a card's own advantages kept
-            counts = _added(Counter(str(card) for card in decks[seat]), {str(c): d for c, d in mine.items()}, f"{army}:")
-            decks[seat] = [cards[text] for text, n in counts.items() for _ in range(n)]
-            touched = True
-        return attrs.evolve(rules, decks=decks) if touched else rules
-
-
-_DECKS: dict[str, _Deck] = {"ordonnance": _OrdonnanceDeck(), "shinobi": _ShinobiDeck(), "black-prince": _BlackPrinceDeck()}
