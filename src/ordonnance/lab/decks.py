@@ -123,8 +123,14 @@ _Change = tuple[str, Kind, int]
 class _Deck:
     """How one game's deck is read and changed by card kind."""
 
+    #: The game, as an error message names it; its kinds are those :meth:`kinds` lists (Black Prince's parse its own).
+    game = ""
+
     def parse(self, name: str) -> Kind:
-        raise NotImplementedError
+        names = self.kinds(None, "seat")
+        if name not in names:
+            raise InvalidArgumentError(f"{self.game} card kind is one of {', '.join(names)}, got {shown(name)}")
+        return Kind(name)
 
     def kinds(self, rules: Any, by: By) -> tuple[str, ...]:
         raise NotImplementedError
@@ -136,16 +142,8 @@ class _Deck:
         raise NotImplementedError
 
 
-def _listed(name: object, names: tuple[str, ...], game: str) -> Kind:
-    if name not in names:
-        raise InvalidArgumentError(f"{game} card kind is one of {', '.join(names)}, got {shown(name)}")
-    assert isinstance(name, str)
-    return Kind(name)
-
-
 class _OrdonnanceDeck(_Deck):
-    def parse(self, name: str) -> Kind:
-        return _listed(name, self.kinds(None, "seat"), "an Ordonnance")
+    game = "an Ordonnance"
 
     def kinds(self, rules: Any, by: By) -> tuple[str, ...]:
         return tuple(str(card) for card in _ordonnance_cards())
@@ -168,8 +166,7 @@ def _ordonnance_cards() -> list[Any]:
 
 
 class _ShinobiDeck(_Deck):
-    def parse(self, name: str) -> Kind:
-        return _listed(name, self.kinds(None, "seat"), "a Shinobi")
+    game = "a Shinobi"
 
     def kinds(self, rules: Any, by: By) -> tuple[str, ...]:
         from ordonnance.shinobi.cards import CLAN_NAMES
