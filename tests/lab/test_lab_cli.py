@@ -164,9 +164,15 @@ def test_every_option_refuses_bad_values_in_one_line(cli: Cli, game: str, tmp_pa
     monkeypatch.chdir(tmp_path)
     commands = next(a for a in build_parser(game)._actions if isinstance(a, argparse._SubParsersAction))
     studies = next(a for a in commands.choices["lab"]._actions if isinstance(a, argparse._SubParsersAction))
-    cheap = ["--games", "20", "--trace-games", "0", "--skill-games", "0", "--quiet", "--game", game]
     tried = 0
     for study, parser in studies.choices.items():
+        if study == "report" or (study == "matchups" and game == "ordonnance"):
+            continue
+        known = {option for action in parser._actions for option in action.option_strings}
+        cheap = ["--games", "20", "--quiet", "--game", game]
+        cheap += [word for option in ("--trace-games", "--skill-games") if option in known for word in (option, "0")]
+        cheap += ["--kinds", {"ordonnance": "L", "shinobi": "Oda", "black-prince": "0:Battle"}[game]] if study == "cards" else []
+        cheap += ["--counts", "3"] if study == "matchups" and game == "shinobi" else []
         variant = ["--variant", "max_turns=50" if game == "black-prince" else "attack=optional" if game == "shinobi" else "auto_claim=true"]
         for action in parser._actions:
             if not action.option_strings or action.nargs == 0 or action.dest in ("help", "game"):
@@ -181,3 +187,94 @@ def test_every_option_refuses_bad_values_in_one_line(cli: Cli, game: str, tmp_pa
                 if status:
                     assert out == "" and len(err.splitlines()) == 1 and err.startswith("ordonnance lab"), (args, err)
     assert tried > 150
+
+
+def _html(path: Path) -> str:
+    from html.parser import HTMLParser
+
+    text = path.read_text(encoding="utf-8")
+    HTMLParser().feed(text)
+    return text
+
+
+def test_report_writes_the_studys_html_with_the_command_that_makes_it_again(cli: Cli, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "r.html"
+    status, out, err = cli("lab", "report", "metrics", *SMALL, "--seed", "5", "-o", str(path))
+    assert status == 0 and err == "" and f"# report written to {path}" in out
+    study = lab.metrics(od.Rules(), games=300, seed=5, trace_games=5, skill_games=40, progress=False)
+    assert out.split("\n\n")[0] == study.text()
+    page = _html(path)
+    command = f"ordonnance lab report metrics --games 300 --seed 5 --trace-games 5 --skill-games 40 -o {path}"
+    assert command in page and "data:image/png;base64," in page and study.record.version in page
+    status, _, _ = cli(*shlex.split(command)[1:], "--quiet")
+    assert status == 0 and _html(path).count("<tr>") == page.count("<tr>")
+
+
+@pytest.mark.parametrize(
+    ("args", "metric"),
+    [
+        (["compare", "--variant", "scoring=points", *SMALL], "win rate"),
+        (["cards", "--kinds", "L", "--games", "100", "--quiet"], "holder win rate change"),
+        (["cards", "--game", "black-prince", "--kinds", "0:Battle", "--swap", "1:Battle=1:Knights 3", "--games", "50",
+          "--quiet"], "holder win rate change"),
+        (["matchups", "--game", "black-prince", "--games", "30", "--quiet"], "army score"),
+        (["matchups", "--game", "shinobi", "--counts", "3", "4", "--games", "30", "--quiet"], "shared win rate"),
+    ],
+)  # fmt: skip
+def test_every_study_reports(cli: Cli, tmp_path: Path, args: list[str], metric: str) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "r.html"
+    status, out, err = cli("lab", "report", *args, "-o", str(path))
+    assert status == 0 and err == "", err
+    page = _html(path)
+    assert metric in page and page.count("<img ") >= 1
+    assert "ordonnance lab report " + args[0] in page
+
+
+def test_cards_and_matchups_print_the_studys_table(cli: Cli) -> None:
+    status, out, _ = cli("lab", "cards", "--kinds", "L,LS", "--changes", "add", "--games", "100", "--seed", "3", "--quiet")
+    study = lab.card_values(od.Rules(), kinds=["L", "LS"], changes=["add"], games=100, seed=3, progress=False)
+    assert status == 0 and out.split("\n\n")[0] == study.text()
+    status, out, _ = cli("lab", "matchups", "--game", "shinobi", "--counts", "3", "--games", "50", "--bots", "random",
+                         "--quiet")  # fmt: skip
+    study = lab.matchups(shinobi.Rules(), counts=[3], games=50, seed=1, players=shinobi.bots.Random, progress=False)
+    assert status == 0 and out.split("\n\n")[0] == study.text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["report", "metrics", "-o", "r.txt"], "--output must end in .html, got 'r.txt'"),
+        (["report", "metrics"], "-o/--output"),
+        (["report"], "STUDY"),
+        (["cards", "--kinds", "ZZ"], "got 'ZZ'"),
+        (["cards", "--swap", "L"], "a swap is KIND=OTHER, got 'L'"),
+        (["cards", "--changes", "double"], "double"),
+        (["matchups"], "not of 'ordonnance'"),
+        (["matchups", "--game", "shinobi", "--counts", "7"], "7"),
+        (["matchups", "--game", "black-prince", "--bots", "greedy,random"], "--bots must name 1 bot"),
+    ],
+)
+def test_new_commands_refuse_bad_arguments_in_one_line(cli: Cli, args: list[str], message: str) -> None:
+    status, out, err = cli("lab", *args)
+    assert status == 2 and out == ""
+    assert err.startswith("ordonnance lab") and message in err and len(err.splitlines()) == 1, err
+
+
+def test_ctrl_c_during_a_report_writes_what_was_measured(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    real, calls = bp.simulate, []
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        calls.append(args)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bp, "simulate", interrupted)
+    path = tmp_path / "r.html"
+    status, out, _ = cli("lab", "report", "matchups", "--game", "black-prince", "--games", "20", "--quiet", "-o", str(path))
+    assert status == 130 and "stopped by Ctrl-C: 2 of the 16 cells played" in out
+    page = _html(path)
+    assert "stopped by Ctrl-C" in page and page.count("<td>army score</td>") == 2

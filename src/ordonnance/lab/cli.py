@@ -5,7 +5,16 @@
   ``FILE``: ``.csv`` or ``.parquet``);
 * ``ordonnance lab compare [--game G] [rules options] --variant FIELD=VALUE[,FIELD=VALUE...]
   ...``: :func:`ordonnance.lab.compare` of the rules the options describe (the base) and
-  the same rules with the variant's fields changed.
+  the same rules with the variant's fields changed;
+* ``ordonnance lab cards [--game G] [rules options] [--kinds K,...] [--changes add,remove]
+  [--swap KIND=OTHER] ...``: :func:`ordonnance.lab.card_values`;
+* ``ordonnance lab matchups [--game black-prince|shinobi] [--counts N ...] ...``:
+  :func:`ordonnance.lab.matchups`;
+* ``ordonnance lab report STUDY [the study's options] -o report.html``: the study (any of the
+  above) run and written as one self-contained HTML report (:func:`ordonnance.lab.report`).
+
+The tuner (:func:`ordonnance.lab.tune`) has no command: its targets and search space are
+Python values.
 
 A variant names the rules' fields as ``Rules.to_dict()`` does (``scoring``, ``auto_claim``,
 ``players``, ``samurai``, ``armies``...), hyphens allowed for underscores
@@ -34,7 +43,10 @@ from ordonnance.core import cli as core
 from ordonnance.core import registry
 from ordonnance.errors import OrdonnanceError, shown
 
-__all__ = ["add_lab", "parse_changes", "variant_of", "command_line", "run_metrics", "run_compare", "EXAMPLES"]
+__all__ = [
+    "add_lab", "parse_changes", "parse_swaps", "variant_of", "command_line", "run_metrics", "run_compare", "run_cards",
+    "run_matchups", "EXAMPLES",
+]  # fmt: skip
 
 #: The examples ``ordonnance lab --help`` shows.
 EXAMPLES = (
@@ -43,6 +55,9 @@ EXAMPLES = (
     "ordonnance lab compare --variant auto_claim=true --games 1000000 --skill-games 0",
     "ordonnance lab compare --game shinobi --variant players=5 --games 100000",
     "ordonnance lab compare --game black-prince --variant 'armies=[\"Scottish\", \"French\"]'",
+    "ordonnance lab cards --kinds L,LS,LBSHF --games 20000",
+    "ordonnance lab matchups --game black-prince --games 100000",
+    "ordonnance lab report compare --variant scoring=points --games 100000 -o report.html",
 )
 
 
@@ -80,6 +95,22 @@ def parse_changes(texts: Sequence[str]) -> dict[str, Any]:
     return changes
 
 
+def parse_swaps(texts: Sequence[str]) -> list[tuple[str, str]]:
+    """The ``(kind, other)`` pairs ``--swap KIND=OTHER`` options name;
+    :class:`argparse.ArgumentTypeError` for an item without ``=``.
+
+    >>> parse_swaps(["0:Battle=0:Knights 3"])
+    [('0:Battle', '0:Knights 3')]
+    """
+    pairs = []
+    for text in texts:
+        kind, equals, other = text.partition("=")
+        if not equals or not kind.strip() or not other.strip():
+            raise argparse.ArgumentTypeError(f"a swap is KIND=OTHER, got {shown(text)}")
+        pairs.append((kind.strip(), other.strip()))
+    return pairs
+
+
 def variant_of(base: Any, changes: dict[str, Any]) -> Any:
     """``base`` with the fields of ``changes`` changed (``Rules.from_dict``: the library's error
     for an unknown field or a refused value); a text value with hyphens is also tried with
@@ -98,14 +129,28 @@ def variant_of(base: Any, changes: dict[str, Any]) -> Any:
         raise
 
 
-def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks, study: str) -> None:
+def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks, study: str, games: str, bots: str, *,
+                metrics: bool, report: bool) -> None:  # fmt: skip
     from ordonnance.core.simulate import MAX_GAMES
 
     core.add_game(parser, hooks, f"lab {study}")
-    core.add_games(parser, MAX_GAMES, 10_000, "games a rule set plays (default 10,000)")
+    core.add_games(parser, MAX_GAMES, 10_000, f"{games} (default 10,000)")
     core.add_seed(parser, 1, "the study's seed (default 1)")
-    core.add_bots(parser, hooks, f"the bot of each seat, or one for every seat (default random): {core.bot_names(hooks)}")
+    core.add_bots(parser, hooks, f"{bots}: {core.bot_names(hooks)}")
     core.add_rollouts(parser)
+    if metrics:
+        _add_metrics_options(parser)
+    if report:
+        parser.add_argument("-o", "--output", metavar="FILE", required=True,
+                            help="the report to write: one HTML file (.html), figures inside")  # fmt: skip
+    else:
+        parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                            help="also write the table to FILE: .csv, or .parquet (needs pyarrow)")  # fmt: skip
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    hooks.add_rules(parser)
+
+
+def _add_metrics_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace-games", type=core.whole, default=200, metavar="N",
                         help="games replayed for lead changes (default 200; 0: none)")  # fmt: skip
     parser.add_argument("--skill-games", type=core.whole, default=1_000, metavar="N",
@@ -114,10 +159,6 @@ def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks, study: str) 
                         help="games of a MonteCarlo bot against Greedy bots (default 0: none)")  # fmt: skip
     parser.add_argument("--search-rollouts", type=core.at_most(core.MAX_BUDGET), default=8, metavar="N",
                         help="the MonteCarlo bot's rollouts a decision (default 8)")  # fmt: skip
-    parser.add_argument("-o", "--output", metavar="FILE", default=None,
-                        help="also write the table to FILE: .csv, or .parquet (needs pyarrow)")  # fmt: skip
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    hooks.add_rules(parser)
 
 
 def _bots(hooks: core.Hooks, specs: Sequence[core.BotSpec] | None, players: int, args: argparse.Namespace,
@@ -140,7 +181,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def command_line(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
     """The command that parses to ``args`` (``ordonnance lab STUDY`` and each of ``parser``'s
     options whose value is not its default; ``--output`` and ``--quiet`` apart: they change no number)."""
-    words = ["ordonnance", "lab", args.study]
+    report = bool(getattr(args, "report", False))
+    words = ["ordonnance", "lab", *(["report"] if report else []), args.study]
     for action in parser._actions:
         value: Any = getattr(args, action.dest, None)
         if not action.option_strings or action.dest in ("help", "output", "quiet") or value == action.default:
@@ -157,6 +199,8 @@ def command_line(parser: argparse.ArgumentParser, args: argparse.Namespace) -> s
             words += [option, *map(str, value)]
         else:
             words += [option, str(value)]
+    if report:
+        words += ["-o", str(args.output)]
     return " ".join(shlex.quote(word) for word in words)
 
 
@@ -169,7 +213,17 @@ def _finish(study: Any, args: argparse.Namespace, stdout: TextIO) -> int:
     print(study.text(), file=stdout)
     print("", file=stdout)
     print("\n".join(f"# {line}" for line in study.record.text().splitlines()), file=stdout)
-    if args.output is not None:
+    if getattr(args, "report", False):
+        from ordonnance.lab.reports import report
+
+        try:
+            report(study, str(args.output))
+        except OSError as error:
+            print(f"ordonnance lab report: error: cannot write {shown(str(args.output))}: {error.strerror or error}",
+                  file=sys.stderr)  # fmt: skip
+            return core.EXIT_ERROR
+        print(f"# report written to {args.output}", file=stdout)
+    elif args.output is not None:
         path = str(args.output)
         try:
             study.to_csv(path) if path.endswith(".csv") else study.to_parquet(path)
@@ -186,6 +240,14 @@ def _check_output(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if args.output is None:
         return
     path = str(args.output)
+    if getattr(args, "report", False):
+        if not path.endswith((".html", ".htm")):
+            parser.error(f"--output must end in .html, got {shown(path)}")
+        try:
+            importlib.import_module("matplotlib")
+        except ImportError:
+            parser.error("a report's figures need matplotlib: pip install 'ordonnance[lab]'")
+        return
     if not path.endswith((".csv", ".parquet")):
         parser.error(f"--output must end in .csv or .parquet, got {shown(path)}")
     needed = ["pandas"] + (["pyarrow"] if path.endswith(".parquet") else [])
@@ -232,11 +294,59 @@ def run_compare(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.Ar
     return _finish(study, args, stdout)
 
 
+def _study_or_error(parser: argparse.ArgumentParser, make: Callable[[], Any]) -> Any:
+    """``make()``, a value the study refuses being a bad argument (one line, exit 2)."""
+    try:
+        return make()
+    except OrdonnanceError as error:
+        parser.error(str(error).splitlines()[0])
+
+
+def run_cards(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO) -> int:
+    """``ordonnance lab cards``."""
+    from ordonnance import lab
+
+    _check_output(args, parser)
+    rules = core.rules_of(hooks, args, parser)
+    players = _bots(hooks, args.bots, rules.players, args, parser)
+    kinds = None if args.kinds is None else [kind.strip() for kind in args.kinds.split(",") if kind.strip()]
+    changes = [change.strip() for change in args.changes.split(",") if change.strip()]
+    try:
+        swaps = parse_swaps(args.swap)
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"--swap: {error}")
+    study = _study_or_error(parser, lambda: lab.card_values(
+        rules, kinds=kinds, changes=changes, swaps=swaps, games=args.games, seed=args.seed, players=players,
+        progress=False if args.quiet else None))  # fmt: skip
+    return _finish(study, args, stdout)
+
+
+def run_matchups(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO) -> int:
+    """``ordonnance lab matchups``."""
+    from ordonnance import lab
+
+    _check_output(args, parser)
+    rules = core.rules_of(hooks, args, parser)
+    players: Any = None
+    if args.bots is not None:
+        if len(args.bots) != 1:
+            parser.error(f"--bots must name 1 bot (every seat of every cell), got {len(args.bots)}")
+        spec = args.bots[0]
+
+        def players(seed: int) -> Any:
+            return core.make_bot(hooks, spec, seed, rollouts=args.rollouts)
+
+    study = _study_or_error(parser, lambda: lab.matchups(
+        rules, games=args.games, seed=args.seed, players=players, counts=args.counts,
+        progress=False if args.quiet else None))  # fmt: skip
+    return _finish(study, args, stdout)
+
+
 def add_lab(commands: Any, hooks: core.Hooks, wrap: Callable[[str], str]) -> argparse.ArgumentParser:
     """Add ``lab`` and its studies to the command parsers ``commands`` (``hooks``: the game
     the command line names); ``wrap`` fills a description's lines."""
     lab: core.Parser = commands.add_parser(
-        "lab", help="balance studies: metrics of a variant, two variants compared",
+        "lab", help="balance studies: metrics, comparisons, card values, matchups, reports",
         formatter_class=core.Formatter,
         description=wrap(
             f"A designer's lab (needs the lab extra for files: pip install 'ordonnance[lab]'): studies of "
@@ -246,38 +356,101 @@ def add_lab(commands: Any, hooks: core.Hooks, wrap: Callable[[str], str]) -> arg
         epilog="Examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES),
     )  # fmt: skip
     studies = lab.add_subparsers(dest="study", required=True, metavar="STUDY")
-
-    def study(name: str, summary: str, description: str, run: Callable[..., int]) -> argparse.ArgumentParser:
-        parser: core.Parser = studies.add_parser(name, help=summary, formatter_class=core.Formatter,
-                                                 description=wrap(description))  # fmt: skip
-        if hooks.name != registry.names()[0]:
-            parser.prog += f" --game {hooks.name}"  # its errors and usage name the game
-        _add_common(parser, hooks, name)
-
-        def go(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
-            return run(hooks, args, sub, sys.stdout)
-
-        parser.set_defaults(run=go, parser=parser)
-        return parser
-
-    study(
-        "metrics", "the metrics of a rule set",
-        "Simulate the rules the options describe and print the tidy table: win rates by seat, games nobody "
-        "won alone and the first-player advantage with 95% intervals; game length (mean and quantiles); lead "
-        "changes and when the winner took the lead for good; the game's own figures; how often a Greedy bot "
-        "beats Random ones (and a MonteCarlo bot Greedy ones, with --search-games).",
-        run_metrics,
+    specs = _studies()
+    for name, (summary, description, run, games, bots, extra) in specs.items():
+        _add_study(studies, hooks, wrap, name, summary, description, run, games, bots, extra, report=False)
+    report: core.Parser = studies.add_parser(
+        "report", help="a study written as one self-contained HTML report", formatter_class=core.Formatter,
+        description=wrap(
+            "Run a study (metrics, compare, cards, matchups: their options as for 'ordonnance lab STUDY') and "
+            "write its report to -o FILE.html: the command that makes it again, the seed, the games, the rules "
+            "and the library's version, the table, and the figures, all in one file that loads nothing else."
+        ),
+        epilog="Example:\n  ordonnance lab report metrics --games 100000 --bots greedy -o report.html",
     )  # fmt: skip
-    compare = study(
-        "compare", "two rule sets on the same deals and bot seeds",
-        "Compare the rules the options describe (the base) with a variant (--variant FIELD=VALUE: the fields "
-        "of Rules.to_dict(), values as JSON or text, several separated by commas) on common random numbers: "
-        "both play the same deals and bot seeds where the rules deal alike, and each metric's difference gets "
-        "a paired 95% interval and the games an unpaired comparison would need for it.",
-        run_compare,
-    )  # fmt: skip
-    compare.add_argument("--variant", action="append", required=True, metavar="FIELD=VALUE[,...]",
-                         help="a change of the rules (repeatable), e.g. scoring=points or players=3")  # fmt: skip
-    compare.add_argument("--variant-bots", default=None, metavar="BOT[,BOT...]",
-                         help="the variant's bots when its player count differs (default: --bots)")  # fmt: skip
+    reports = report.add_subparsers(dest="study", required=True, metavar="STUDY")
+    for name, (summary, description, run, games, bots, extra) in specs.items():
+        _add_study(reports, hooks, wrap, name, summary, description, run, games, bots, extra, report=True)
     return lab
+
+
+_Spec = tuple[str, str, Callable[..., int], str, str, Callable[[argparse.ArgumentParser, bool], None] | None]
+
+
+def _compare_options(parser: argparse.ArgumentParser, report: bool) -> None:
+    parser.add_argument("--variant", action="append", required=True, metavar="FIELD=VALUE[,...]",
+                        help="a change of the rules (repeatable), e.g. scoring=points or players=3")  # fmt: skip
+    parser.add_argument("--variant-bots", default=None, metavar="BOT[,BOT...]",
+                        help="the variant's bots when its player count differs (default: --bots)")  # fmt: skip
+
+
+def _cards_options(parser: argparse.ArgumentParser, report: bool) -> None:
+    parser.add_argument("--kinds", default=None, metavar="KIND[,KIND...]",
+                        help="the card kinds (Ordonnance L, LS...; Shinobi Oda, Ninja...; Black Prince '0:Battle', "
+                             "'1:Knights 3'...; default: every kind of the deck)")  # fmt: skip
+    parser.add_argument("--changes", default="add,remove", metavar="CHANGE[,CHANGE]",
+                        help="add and/or remove one copy of each kind (default add,remove)")  # fmt: skip
+    parser.add_argument("--swap", action="append", default=[], metavar="KIND=OTHER",
+                        help="also swap one copy of KIND for OTHER (repeatable)")  # fmt: skip
+
+
+def _matchups_options(parser: argparse.ArgumentParser, report: bool) -> None:
+    parser.add_argument("--counts", nargs="+", type=core.whole, default=[3, 4, 5], metavar="N",
+                        help="Shinobi: the player counts of the seat table (default 3 4 5)")  # fmt: skip
+
+
+def _studies() -> dict[str, _Spec]:
+    """Each study's summary, description, runner, --games and --bots help, and its own options."""
+    bots = "the bot of each seat, or one for every seat (default random)"
+    return {
+        "metrics": (
+            "the metrics of a rule set",
+            "Simulate the rules the options describe and print the tidy table: win rates by seat, games nobody "
+            "won alone and the first-player advantage with 95% intervals; game length (mean and quantiles); lead "
+            "changes and when the winner took the lead for good; the game's own figures; how often a Greedy bot "
+            "beats Random ones (and a MonteCarlo bot Greedy ones, with --search-games).",
+            run_metrics, "games a rule set plays", bots, None,
+        ),
+        "compare": (
+            "two rule sets on the same deals and bot seeds",
+            "Compare the rules the options describe (the base) with a variant (--variant FIELD=VALUE: the fields "
+            "of Rules.to_dict(), values as JSON or text, several separated by commas) on common random numbers: "
+            "both play the same deals and bot seeds where the rules deal alike, and each metric's difference gets "
+            "a paired 95% interval and the games an unpaired comparison would need for it.",
+            run_compare, "games a rule set plays", bots, _compare_options,
+        ),
+        "cards": (
+            "each card kind's value to its holder",
+            "Measure each card kind's value by controlled experiment: the change in its holder's win rate when "
+            "one copy is added, removed (--changes) or swapped for another (--swap), with a 95% interval, on "
+            "the rules the options describe.",
+            run_cards, "games each arm plays", "the bot of each seat, or one for every seat (default greedy)",
+            _cards_options,
+        ),
+        "matchups": (
+            "Black Prince's army table, Shinobi's seat table",
+            "Black Prince: every ordered pair of the four armies (mirrors included), each seat's win rate, draws "
+            "and seat 0's score. Shinobi: each seat's win rate at each player count (--counts). Each cell plays "
+            "from its own seed.",
+            run_matchups, "games each cell plays", "one bot for every seat of every cell (default greedy)",
+            _matchups_options,
+        ),
+    }  # fmt: skip
+
+
+def _add_study(into: Any, hooks: core.Hooks, wrap: Callable[[str], str], name: str, summary: str, description: str,
+               run: Callable[..., int], games: str, bots: str,
+               extra: Callable[[argparse.ArgumentParser, bool], None] | None, *, report: bool) -> None:  # fmt: skip
+    parser: core.Parser = into.add_parser(name, help=summary, formatter_class=core.Formatter,
+                                          description=wrap(description))  # fmt: skip
+    if hooks.name != registry.names()[0]:
+        parser.prog += f" --game {hooks.name}"  # its errors and usage name the game
+    _add_common(parser, hooks, f"report {name}" if report else name, games, bots,
+                metrics=name in ("metrics", "compare"), report=report)  # fmt: skip
+    if extra is not None:
+        extra(parser, report)
+
+    def go(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+        return run(hooks, args, sub, sys.stdout)
+
+    parser.set_defaults(run=go, parser=parser, report=report)
