@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -136,3 +137,10 @@ def test_colours_are_not_the_only_difference_between_arms() -> None:
     assert len(hatches) == 2
     styles = {p.get_linestyle() for p in plots.length_histogram(study).axes[0].patches}
     assert len(styles) == 2
+
+
+def test_without_matplotlib_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    study = lab.metrics(od.Rules(), **SMALL)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(ImportError, match=r"the lab's plots need the optional extra 'lab'.*pip install 'ordonnance\[lab\]'"):
+        lab.plot(study)

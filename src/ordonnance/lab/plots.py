@@ -16,14 +16,14 @@ too, changes by marker shape, and heat-map cells print their value.
 * :func:`card_value_forest`: each card change's value to its holder with its interval;
 * :func:`tuner_progress`: each trial's score and the best so far (``tune``).
 
->>> import ordonnance as od
->>> from ordonnance import lab
->>> study = lab.metrics(od.Rules(), games=50, seed=1, trace_games=0, skill_games=0, progress=False)
->>> figure = lab.plot(study)
->>> figure.axes[0].get_ylabel()
-'win rate (95% interval)'
+For example (it needs matplotlib, the ``lab`` extra)::
 
-Needs matplotlib (the ``lab`` extra).
+    import ordonnance as od
+    from ordonnance import lab
+
+    study = lab.metrics(od.Rules(), games=10_000, seed=1)
+    lab.plot(study).savefig("win_rates.png")
+    lab.plots.length_histogram(study, measure="lead changes").savefig("lead_changes.png")
 """
 
 from __future__ import annotations
