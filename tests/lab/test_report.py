@@ -112,3 +112,12 @@ def test_bad_arguments_get_the_librarys_error(tmp_path: Path) -> None:
         lab.report(_study(), "")
     with pytest.raises(OrdonnanceTypeError, match="title must be a str or None"):
         report_html(_study(), title=5)  # type: ignore[arg-type]
+
+
+def test_a_tuners_report_shows_its_progress_and_variants() -> None:
+    pytest.importorskip("optuna")
+    tuned = lab.tune(od.Rules(), targets={"first-player advantage": (-0.05, 0.05)}, budget=4, games=20,
+                     confirm_games=20, keep=1, seed=2, progress=False)  # fmt: skip
+    page = _parsed(report_html(tuned))
+    assert "Rules tuner" in page.text and [t for t, _ in page.tags].count("img") == 1
+    assert [t for t, _ in page.tags].count("tr") == len(tuned.rows) + 1
