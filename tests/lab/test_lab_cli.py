@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import io
 import json
 import shlex
@@ -173,6 +175,8 @@ def test_every_option_refuses_bad_values_in_one_line(cli: Cli, game: str, tmp_pa
         cheap += [word for option in ("--trace-games", "--skill-games") if option in known for word in (option, "0")]
         cheap += ["--kinds", {"ordonnance": "L", "shinobi": "Oda", "black-prince": "0:Battle"}[game]] if study == "cards" else []
         cheap += ["--counts", "3"] if study == "matchups" and game == "shinobi" else []
+        cheap += ["--target", "first-player advantage=..1", "--budget", "2", "--confirm-games", "20", "--keep", "1"] \
+            if study == "tune" else []
         variant = ["--variant", "max_turns=50" if game == "black-prince" else "attack=optional" if game == "shinobi" else "auto_claim=true"]
         for action in parser._actions:
             if not action.option_strings or action.nargs == 0 or action.dest in ("help", "game"):
@@ -278,3 +282,60 @@ def test_ctrl_c_during_a_report_writes_what_was_measured(cli: Cli, tmp_path: Pat
     assert status == 130 and "stopped by Ctrl-C: 2 of the 16 cells played" in out
     page = _html(path)
     assert "stopped by Ctrl-C" in page and page.count("<td>army score</td>") == 2
+
+
+def test_tune_prints_the_tuners_table_and_reports_its_progress(cli: Cli, tmp_path: Path) -> None:
+    pytest.importorskip("optuna")
+    options = ["--budget", "3", "--games", "40", "--confirm-games", "60", "--keep", "1", "--seed", "2", "--quiet"]
+    status, out, err = cli("lab", "tune", "--target", "win rate[seat=0]=0.45..0.55", *options)
+    tuned = lab.tune(od.Rules(), targets=[lab.target("win rate", 0.45, 0.55, seat=0)], budget=3, games=40,
+                     confirm_games=60, keep=1, seed=2, progress=False)  # fmt: skip
+    assert status == 0 and err == "" and out.split("\n\n")[0] == tuned.text()
+    assert "# call: ordonnance lab tune --games 40 --seed 2 --target 'win rate[seat=0]=0.45..0.55' --budget 3" in out
+    if importlib.util.find_spec("matplotlib") is not None:
+        status, out, _ = cli("lab", "report", "tune", "--target", "first-player advantage=..0.1", *options,
+                             "-o", str(tmp_path / "t.html"))  # fmt: skip
+        assert status == 0 and "Rules tuner" in _html(tmp_path / "t.html")
+
+
+def test_parse_target() -> None:
+    from ordonnance.lab.cli import parse_target
+
+    assert parse_target("lead changes[stat=mean]=2..") == lab.target("lead changes", 2.0, None, stat="mean")
+    assert parse_target("stronger bot wins[strong=Greedy,weak=Random]=0.6..0.9") == lab.target(
+        "stronger bot wins", 0.6, 0.9, strong="Greedy", weak="Random")  # fmt: skip
+    for bad in ("win rate", "win rate=1", "win rate[seat=0=0..1", "win rate[seat]=0..1", "=0..1", "x=b..1", "x=1..0"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_target(bad)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tune"], "--target"),
+        (["tune", "--target", "x=1"], "a target is METRIC"),
+        (["tune", "--target", "x=0..1", "--penalty", "-1"], "--penalty: must be a number >= 0, got '-1'"),
+        (["tune", "--target", "x=0..1", "--budget", "0"], "--budget"),
+    ],
+)
+def test_tune_refuses_bad_arguments_in_one_line(cli: Cli, args: list[str], message: str) -> None:
+    status, out, err = cli("lab", *args)
+    assert status == 2 and out == "" and message in err and len(err.splitlines()) == 1, err
+
+
+def test_ctrl_c_stops_the_tuner_with_what_it_found(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("optuna")
+    from ordonnance.lab import tuner
+
+    real, calls = tuner._Search.evaluate, []
+
+    def interrupted(self: object, key: object) -> float:
+        calls.append(key)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tuner._Search, "evaluate", interrupted)
+    status, out, _ = cli("lab", "tune", "--target", "first-player advantage=..0.1", "--budget", "50", "--games", "30",
+                         "--confirm-games", "30", "--keep", "1", "--quiet")  # fmt: skip
+    assert status == 130 and "target miss" in out and len(calls) == 3

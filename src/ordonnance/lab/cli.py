@@ -13,8 +13,18 @@
 * ``ordonnance lab report STUDY [the study's options] -o report.html``: the study (any of the
   above) run and written as one self-contained HTML report (:func:`ordonnance.lab.report`).
 
-The tuner (:func:`ordonnance.lab.tune`) has no command: its targets and search space are
-Python values.
+* ``ordonnance lab tune [--game G] [rules options] --target 'METRIC[LABEL=VALUE,...]=LOW..HIGH'
+  [--budget N] [--confirm-games N] [--keep N] [--penalty P] ...``: :func:`ordonnance.lab.tune`
+  over the default space around the rules the options describe (every option with a short
+  list of values, every card count by one copy).
+
+A target names a metric of :func:`ordonnance.lab.metrics`, its labels in brackets and its
+band (either end may be left open):
+
+>>> parse_target("win rate[seat=0]=0.45..0.55")
+Target(metric='win rate', low=0.45, high=0.55, labels=(('seat', 0),), scale=None)
+>>> parse_target("first-player advantage=..0.01").high
+0.01
 
 A variant names the rules' fields as ``Rules.to_dict()`` does (``scoring``, ``auto_claim``,
 ``players``, ``samurai``, ``armies``...), hyphens allowed for underscores
@@ -45,7 +55,7 @@ from ordonnance.errors import OrdonnanceError, shown
 
 __all__ = [
     "add_lab", "parse_changes", "parse_swaps", "variant_of", "command_line", "run_metrics", "run_compare", "run_cards",
-    "run_matchups", "EXAMPLES",
+    "run_matchups", "run_tune", "parse_target", "EXAMPLES",
 ]  # fmt: skip
 
 #: The examples ``ordonnance lab --help`` shows.
@@ -57,6 +67,7 @@ EXAMPLES = (
     "ordonnance lab compare --game black-prince --variant 'armies=[\"Scottish\", \"French\"]'",
     "ordonnance lab cards --kinds L,LS,LBSHF --games 20000",
     "ordonnance lab matchups --game black-prince --games 100000",
+    "ordonnance lab tune --target 'first-player advantage=-0.01..0.01' --budget 50 --games 2000",
     "ordonnance lab report compare --variant scoring=points --games 100000 -o report.html",
 )
 
@@ -109,6 +120,40 @@ def parse_swaps(texts: Sequence[str]) -> list[tuple[str, str]]:
             raise argparse.ArgumentTypeError(f"a swap is KIND=OTHER, got {shown(text)}")
         pairs.append((kind.strip(), other.strip()))
     return pairs
+
+
+def _bound(text: str, item: str) -> float | None:
+    if not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a target's bounds are numbers, got {shown(item)}") from None
+
+
+def parse_target(text: str) -> Any:
+    """The :class:`~ordonnance.lab.Target` ``--target METRIC[LABEL=VALUE,...]=LOW..HIGH`` names
+    (see the module documentation); :class:`argparse.ArgumentTypeError` for a malformed one."""
+    from ordonnance.lab.tuner import target
+
+    head, equals, band = text.rpartition("=")
+    low, dots, high = band.partition("..")
+    if not equals or not dots or not head.strip():
+        raise argparse.ArgumentTypeError(f"a target is METRIC[LABEL=VALUE,...]=LOW..HIGH, got {shown(text)}")
+    metric, bracket, rest = head.partition("[")
+    labels: dict[str, Any] = {}
+    if bracket:
+        if not rest.endswith("]"):
+            raise argparse.ArgumentTypeError(f"a target's labels end with ']', got {shown(text)}")
+        for item in _split(rest[:-1]):
+            name, eq, value = item.partition("=")
+            if not eq or not name.strip():
+                raise argparse.ArgumentTypeError(f"a target's label is LABEL=VALUE, got {shown(item)}")
+            labels[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    try:
+        return target(metric.strip(), _bound(low, text), _bound(high, text), **labels)
+    except OrdonnanceError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def variant_of(base: Any, changes: dict[str, Any]) -> Any:
@@ -231,7 +276,7 @@ def _finish(study: Any, args: argparse.Namespace, stdout: TextIO) -> int:
             print(f"ordonnance lab {args.study}: error: cannot write {shown(path)}: {error.strerror or error}", file=sys.stderr)
             return core.EXIT_ERROR
         print(f"# table written to {path}", file=stdout)
-    stopped = any(note.startswith("stopped by Ctrl-C") for note in study.record.notes)
+    stopped = getattr(study, "interrupted", False) or any(note.startswith("stopped by Ctrl-C") for note in study.record.notes)
     return core.EXIT_INTERRUPTED if stopped else 0
 
 
@@ -342,6 +387,23 @@ def run_matchups(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.A
     return _finish(study, args, stdout)
 
 
+def run_tune(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO) -> int:
+    """``ordonnance lab tune``."""
+    from ordonnance import lab
+
+    _check_output(args, parser)
+    try:
+        importlib.import_module("optuna")
+    except ImportError:
+        parser.error("the tuner needs optuna: pip install 'ordonnance[lab]'")
+    rules = core.rules_of(hooks, args, parser)
+    players = _bots(hooks, args.bots, rules.players, args, parser)
+    study = _study_or_error(parser, lambda: lab.tune(
+        rules, targets=[parse_target(text) for text in args.target], budget=args.budget, games=args.games, confirm_games=args.confirm_games,
+        keep=args.keep, seed=args.seed, players=players, penalty=args.penalty, progress=not args.quiet))  # fmt: skip
+    return _finish(study, args, stdout)
+
+
 def add_lab(commands: Any, hooks: core.Hooks, wrap: Callable[[str], str]) -> argparse.ArgumentParser:
     """Add ``lab`` and its studies to the command parsers ``commands`` (``hooks``: the game
     the command line names); ``wrap`` fills a description's lines."""
@@ -399,6 +461,39 @@ def _matchups_options(parser: argparse.ArgumentParser, report: bool) -> None:
                         help="Shinobi: the player counts of the seat table (default 3 4 5)")  # fmt: skip
 
 
+def _tune_options(parser: argparse.ArgumentParser, report: bool) -> None:
+    from ordonnance.core.simulate import MAX_GAMES
+    from ordonnance.lab.tuner import MAX_BUDGET
+
+    parser.add_argument("--target", action="append", required=True, type=_checked_target,
+                        metavar="METRIC[LABEL=VALUE,...]=LOW..HIGH",
+                        help="a band a metric must fall in (repeatable), e.g. 'win rate[seat=0]=0.45..0.55'")  # fmt: skip
+    parser.add_argument("--budget", type=core.at_most(MAX_BUDGET), default=100, metavar="N",
+                        help="trials of the search (default 100)")  # fmt: skip
+    parser.add_argument("--confirm-games", type=core.at_most(MAX_GAMES), default=20_000, metavar="N",
+                        help="games of each re-measurement of the best variants (default 20,000)")  # fmt: skip
+    parser.add_argument("--keep", type=core.at_most(1000), default=5, metavar="N",
+                        help="how many of the search's best variants to re-measure (default 5)")  # fmt: skip
+    parser.add_argument("--penalty", type=_penalty, default=0.02, metavar="P",
+                        help="the score each change from the rules adds during the search (default 0.02)")  # fmt: skip
+
+
+def _checked_target(text: str) -> str:
+    """The text of a ``--target``, checked by :func:`parse_target` (kept as text for the recorded command)."""
+    parse_target(text)
+    return text
+
+
+def _penalty(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {shown(text)}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {shown(text)}")
+    return value
+
+
 def _studies() -> dict[str, _Spec]:
     """Each study's summary, description, runner, --games and --bots help, and its own options."""
     bots = "the bot of each seat, or one for every seat (default random)"
@@ -434,6 +529,14 @@ def _studies() -> dict[str, _Spec]:
             "from its own seed.",
             run_matchups, "games each cell plays", "one bot for every seat of every cell (default greedy)",
             _matchups_options,
+        ),
+        "tune": (
+            "search rule variants toward targets",
+            "Search variants of the rules the options describe (every option with a short list of values, every "
+            "card count by one copy) whose metrics fall inside the --target bands, fewest changes first, with "
+            "Optuna's TPE sampler; the best variants and the rules themselves are played again on fresh seeds "
+            "(--confirm-games) and printed best first. --games is each trial's games.",
+            run_tune, "games each trial plays", bots, _tune_options,
         ),
     }  # fmt: skip
 
