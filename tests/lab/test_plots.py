@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -144,3 +145,13 @@ def test_without_matplotlib_the_error_names_the_extra(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(ImportError, match=r"the lab's plots need the optional extra 'lab'.*pip install 'ordonnance\[lab\]'"):
         lab.plot(study)
+
+
+def test_an_estimate_without_an_interval_still_plots() -> None:
+    from ordonnance.lab.stats import Estimate
+    from ordonnance.lab.study import Record, row
+
+    study = Study((row("win rate", Estimate(0.6, math.nan, math.nan, 10), seat=0), row("win rate", Estimate(0.4, 0.1, 0.7, 10), seat=1)),
+                  Record("metrics", "by hand", seed=1, games=10))  # fmt: skip
+    figure = lab.plot(study)
+    assert _bars(figure) == 2 and figure.axes[0].get_ylim() == (0.0, pytest.approx(0.7 * 1.25 + 0.02))

@@ -28,6 +28,7 @@ For example (it needs matplotlib, the ``lab`` extra)::
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -119,7 +120,7 @@ def win_rate_bars(study: Study, ax: Axes | None = None) -> Figure:
     for index, (labels, rows) in enumerate(groups.items()):
         x = np.array([int(item.label("seat") or 0) for item in rows], dtype=float) + (index - (len(groups) - 1) / 2) * width
         values = np.array([item.estimate.value for item in rows])
-        spread = np.array([[v - item.estimate.low, item.estimate.high - v] for v, item in zip(values, rows)]).T
+        spread = np.nan_to_num(np.array([[v - item.estimate.low, item.estimate.high - v] for v, item in zip(values, rows)]).T)
         ax.bar(x, values, width * 0.92, yerr=spread, capsize=3, label=_group_name(labels),
                color=PALETTE[index % len(PALETTE)], hatch=_HATCHES[index % len(_HATCHES)], edgecolor="black",
                linewidth=0.6, error_kw={"elinewidth": 1.0})  # fmt: skip
@@ -129,7 +130,8 @@ def win_rate_bars(study: Study, ax: Axes | None = None) -> Figure:
     ax.set_xticks(range(seats), [str(seat) for seat in range(seats)])
     ax.set_xlabel("seat (0 plays first)")
     ax.set_ylabel("win rate (95% interval)")
-    ax.set_ylim(0, min(1.0, max(item.estimate.high for rows in groups.values() for item in rows) * 1.25 + 0.02))
+    highs = [item.estimate.high for rows in groups.values() for item in rows if math.isfinite(item.estimate.high)]
+    ax.set_ylim(0, min(1.0, max(highs, default=0.8) * 1.25 + 0.02))
     ax.legend(fontsize=8, loc="upper right")
     _title(ax, "Win rate by seat", study)
     return figure
