@@ -1,4 +1,4 @@
-"""Make the lab page's figures (docs/_static/lab/*.png): one real figure of each kind.
+"""Make the lab page's figures (docs/_static/lab/*.png): one real figure of each kind, and a report.
 
     python benchmarks/lab_figures.py [--out docs/_static/lab]
 
@@ -35,7 +35,10 @@ def main() -> None:
     seats = lab.metrics(shinobi.Rules(players=4), games=20_000, seed=1, players=[shinobi.bots.Greedy(seed=s) for s in range(4)],
                         trace_games=0, skill_games=0, progress=False)  # fmt: skip
     save("length.png", plots.length_histogram(seats, measure="decisions"))
-    save("matchups.png", plots.matchup_heat_map(lab.matchups(bp.Rules(), games=20_000, seed=1, progress=False)))
+    armies = lab.matchups(bp.Rules(), games=20_000, seed=1, progress=False)
+    save("matchups.png", plots.matchup_heat_map(armies))
+    lab.report(armies, out / "report_matchups.html", title="Black Prince: the army table")
+    print(f"report_matchups.html: {time.perf_counter() - started:.0f} s")
     clans = ["Oda", "Takeda", "Mori", "Go-Hojo", "Uesugi"]
     save("card_values.png", plots.card_value_forest(lab.card_values(shinobi.Rules(players=4), kinds=clans, games=20_000, seed=1,
                                                                     progress=False)))  # fmt: skip
