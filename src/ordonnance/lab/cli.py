@@ -378,8 +378,10 @@ def run_matchups(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.A
             parser.error(f"--bots must name 1 bot (every seat of every cell), got {len(args.bots)}")
         spec = args.bots[0]
 
-        def players(seed: int) -> Any:
+        def bot_of(seed: int) -> Any:
             return core.make_bot(hooks, spec, seed, rollouts=args.rollouts)
+
+        players = bot_of
 
     study = _study_or_error(parser, lambda: lab.matchups(
         rules, games=args.games, seed=args.seed, players=players, counts=args.counts,
@@ -411,9 +413,9 @@ def add_lab(commands: Any, hooks: core.Hooks, wrap: Callable[[str], str]) -> arg
         "lab", help="balance studies: metrics, comparisons, card values, matchups, reports",
         formatter_class=core.Formatter,
         description=wrap(
-            f"A designer's lab (needs the lab extra for files: pip install 'ordonnance[lab]'): studies of "
-            f"{hooks.title}'s rules on the simulator, each a table of estimates with 95% intervals and the record "
-            "that reproduces it. 'ordonnance lab STUDY --help' describes each."
+            "A designer's lab (needs the lab extra for files: pip install 'ordonnance[lab]'): studies of any "
+            "game's rules on the simulator (--game ordonnance, shinobi or black-prince), each a table of estimates "
+            "with 95% intervals and the record that reproduces it. 'ordonnance lab STUDY --help' describes each."
         ),
         epilog="Examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES),
     )  # fmt: skip
