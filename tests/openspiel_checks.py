@@ -49,7 +49,7 @@ def resampling_keeps_the_information_state(pyspiel: Any, game: Any, rng: random.
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     made = 0
     while not state.is_terminal():
-        if not state.is_chance_node() and rng.random() < share:
+        if not state.is_chance_node() and (made == 0 or rng.random() < share):  # the first decision always
             for p in range(game.num_players()):
                 sample = state.resample_from_infostate(p, sampler)
                 assert sample.information_state_string(p) == state.information_state_string(p)
