@@ -44,7 +44,7 @@ try:
     from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 except ImportError as error:  # pragma: no cover - exercised without Stable-Baselines3
     _IMPORT_ERROR = error
-    _SB3VecEnv = Unavailable  # type: ignore[assignment,misc]
+    _SB3VecEnv = Unavailable  # type: ignore[assignment,misc,unused-ignore]
 else:
     _IMPORT_ERROR = None
 
