@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import math
 from typing import Any
 
@@ -83,6 +84,26 @@ def test_lead_changes_against_the_replayed_games(rules: Any) -> None:
     assert study.get("lead changes", stat="mean").games == 6
     assert study.get("decided at").value == pytest.approx(np.mean(decided))
     assert study.get("decided at").games == len(decided)
+
+
+def test_black_prince_fights_against_the_replayed_games() -> None:
+    rules = bp.Rules()
+    study = _study(rules, trace_games=7)
+    result = bp.simulate(rules, games=7, seed=11, record=True)
+    per_seat: list[list[int]] = [[], []]
+    for g in range(7):
+        game = bp.Game.new(rules, seed=int(result.seeds[g]))
+        counts = [0, 0]
+        for action in result.replay(g).history:
+            counts[game.current_player] += json.loads(bp.action_to_json(action))["type"] == "fight"
+            game.apply(action)
+        per_seat[0].append(counts[0])
+        per_seat[1].append(counts[1])
+    for seat in range(2):
+        assert study.get("fights", seat=seat).value == pytest.approx(np.mean(per_seat[seat]))
+        assert study.get("fights", seat=seat).games == 7
+    assert study.get("fights in all").value == pytest.approx(np.mean(per_seat[0]) + np.mean(per_seat[1]))
+    assert sum(per_seat[0]) + sum(per_seat[1]) > 0
 
 
 def test_lead_figures_by_hand() -> None:

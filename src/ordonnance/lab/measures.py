@@ -25,7 +25,9 @@ A study plays *parts*, each a run of its game's ``simulate``:
 The game's own figures: Ordonnance, for each territory, how often each seat won it, how
 often it stayed undecided, and the victory marker on it (the order it was won in);
 Shinobi, each clan's win rate in the games it was served in and the neutral clans (how
-often one leads the table, their cards left); Black Prince's routs are its scores.
+often one leads the table, their cards left); Black Prince's routs are its scores, and its
+trace counts the fights each seat started (``fights``, by ``seat``) and the game's
+fights (``fights in all``).
 
 Every number is an :class:`~ordonnance.lab.stats.Estimate` with its 95% interval:
 Wilson's for shares of games, the normal one for means, order statistics for quantiles.
@@ -199,16 +201,18 @@ _EXTRAS: dict[str, Callable[[Any, Any], list[Series]]] = {
 }
 
 
-def _leaders(game_type: Any, rules: Any, seed: int, history: Sequence[Any]) -> list[int]:
-    """The sole leader by score after each action of ``history`` from the deal of ``seed`` (-1: a tie)."""
+def _replayed(game_type: Any, rules: Any, seed: int, history: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """``(leaders, actors)`` of ``history`` replayed from the deal of ``seed``: the sole leader by
+    score after each action (-1: a tie), and the seat that took it."""
     game = game_type.new(rules, seed=seed)
-    leaders = []
+    leaders, actors = [], []
     for action in history:
+        actors.append(int(game.current_player))
         game.apply(action)
         scores = list(game.scores)
         top = max(scores)
         leaders.append(scores.index(top) if scores.count(top) == 1 else -1)
-    return leaders
+    return leaders, actors
 
 
 def lead_figures(leaders: Sequence[int], winner: int | None) -> tuple[int, float]:
@@ -233,15 +237,50 @@ def lead_figures(leaders: Sequence[int], winner: int | None) -> tuple[int, float
 
 
 def _trace_series(rules: Any, result: Any) -> list[Series]:
-    """Lead changes and decided-at of each game, replayed through the game's ``Game``."""
-    game_type = registry.package(registry.name_of(rules)).Game
-    changes, decided = [], []
+    """Lead changes and decided-at of each game, and the game's own traced figures, replayed
+    through the game's ``Game``."""
+    name = registry.name_of(rules)
+    game_type = registry.package(name).Game
+    extra = _TRACE_EXTRAS.get(name)
+    changes, decided, extras = [], [], []
     for g in range(len(result.winner)):
         finished = result.replay(g)
-        figures = lead_figures(_leaders(game_type, rules, int(result.seeds[g]), finished.history), finished.winner)
+        leaders, actors = _replayed(game_type, rules, int(result.seeds[g]), finished.history)
+        figures = lead_figures(leaders, finished.winner)
         changes.append(figures[0])
         decided.append(figures[1])
-    return [_series("lead changes", changes, quantiles=True), _series("decided at", decided)]
+        if extra is not None:
+            extras.append(extra(rules, finished.history, actors))
+    out = [_series("lead changes", changes, quantiles=True), _series("decided at", decided)]
+    if extras:
+        out += [_series(metric, [game[i] for game in extras], **dict(labels)) for i, (metric, labels) in enumerate(_TRACE_KEYS[name](rules))]
+    return out
+
+
+def _black_prince_fights(rules: Any) -> list[tuple[str, tuple[tuple[str, Label], ...]]]:
+    """The traced figures of Black Prince: fights each seat started, and fights in all."""
+    return [("fights", (("seat", seat),)) for seat in range(int(rules.players))] + [("fights in all", ())]
+
+
+def _black_prince_fight_counts(rules: Any, history: Sequence[Any], actors: Sequence[int]) -> list[float]:
+    """The fights each seat started in one game (a :class:`~ordonnance.black_prince.Fight`
+    action is one fight), and their sum, in :func:`_black_prince_fights`'s order."""
+    from ordonnance.black_prince import Fight
+
+    counts = [0.0] * int(rules.players)
+    for action, seat in zip(history, actors):
+        if isinstance(action, Fight):
+            counts[seat] += 1
+    return counts + [sum(counts)]
+
+
+#: The game's own figures read from the trace's replays, by game: their keys and their per-game values.
+_TRACE_KEYS: dict[str, Callable[[Any], list[tuple[str, tuple[tuple[str, Label], ...]]]]] = {
+    "black-prince": _black_prince_fights,
+}
+_TRACE_EXTRAS: dict[str, Callable[[Any, Sequence[Any], Sequence[int]], list[float]]] = {
+    "black-prince": _black_prince_fight_counts,
+}
 
 
 def _skill_read(strong: int, name: str, against: str) -> Callable[[Any, Any], list[Series]]:

@@ -612,7 +612,7 @@ def _optuna() -> Any:
 
 
 #: The metrics that need :func:`ordonnance.lab.metrics`' trace (replayed games) or its skill games.
-_TRACED = frozenset({"lead changes", "decided at"})
+_TRACED = frozenset({"lead changes", "decided at", "fights", "fights in all"})
 #: How :func:`ordonnance.lab.metrics`' record begins its note when Ctrl-C stopped it.
 _STOPPED = "stopped by Ctrl-C"
 _SKILLED = frozenset({"stronger bot wins"})
