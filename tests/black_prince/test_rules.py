@@ -70,6 +70,18 @@ def test_rules_dict_round_trip() -> None:
         assert bp.Rules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
 
 
+@pytest.mark.parametrize("rules", [
+    bp.Rules(), bp.Rules(armies=("Scottish", "Scottish"), first="coin", max_turns=50),
+    bp.Rules(decks=([bp.Card("Archers", 2, advantages=["Pikemen"]), "Battle"] + ["Knights 1"] * 6, ["Knights 1"] * 9),
+             advantages={"Knights": ["Pikemen"], "Light cavalry": ["Archers", "Knights"]}),
+], ids=["default", "options", "decks and table"])  # fmt: skip
+def test_repr_is_python_that_makes_the_rules_again(rules: bp.Rules) -> None:
+    text = repr(rules)
+    assert eval(text, {"Rules": bp.Rules}) == rules  # noqa: S307 - the point of the test
+    assert "TroopType" not in text and "frozenset" not in text
+    assert bp.Rules(**rules.to_dict()) == rules
+
+
 def test_coin_decides_who_starts_and_is_seeded() -> None:
     starts = Counter(bp.Game.new(bp.Rules(first="coin"), seed=s).current_player for s in range(200))
     assert starts[0] > 60 and starts[1] > 60

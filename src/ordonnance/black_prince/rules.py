@@ -104,7 +104,7 @@ def _to_decks(value: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None
         if isinstance(given, str) or not isinstance(given, Iterable):
             raise OrdonnanceTypeError(f"decks[{seat}] must be a list of cards, got {shown(given)}")
         listed = bounded(given, f"decks[{seat}]", MAX_DECK, error=InvalidDeckError)
-        cards = tuple(Card.parse(c) if isinstance(c, str) else c for c in listed)
+        cards = tuple(card_from_data(c) if isinstance(c, (str, list)) else c for c in listed)
         for card in cards:
             if type(card) is not Card:
                 raise InvalidDeckError(f"decks[{seat}] holds {shown(card)}, which is no Card")
@@ -182,8 +182,19 @@ class Rules(DictRules):
             return card.advantages
         return frozenset() if card.type is None else self.advantages[card.type]
 
+    def __repr__(self) -> str:
+        """Python that makes these rules again: ``Rules(...)`` with the fields that differ from
+        the defaults, as :meth:`to_dict` writes them (troop types and cards as text).
+
+        >>> Rules(armies=("Scottish", "French"), first="coin")
+        Rules(armies=['Scottish', 'French'], first='coin')
+        """
+        data, defaults = self.to_dict(), _DEFAULT_FIELDS
+        return f"Rules({', '.join(f'{name}={value!r}' for name, value in data.items() if value != defaults[name])})"
+
     def to_dict(self) -> dict[str, Any]:
-        """The rules as plain JSON-ready data; :meth:`from_dict` reverses it."""
+        """The rules as plain JSON-ready data; :meth:`from_dict` reverses it (``Rules(**data)``
+        too)."""
         return {
             "armies": list(self.armies),
             "advantages": {kind.label: sorted(t.label for t in self.advantages[kind]) for kind in TroopType},
@@ -201,6 +212,10 @@ class Rules(DictRules):
                 raise OrdonnanceTypeError(f"decks must be a list, got {shown(decks)}")
             fields["decks"] = [[card_from_data(c) for c in _as_list(d)] for d in decks]
         return cls(**fields)
+
+
+#: The default rules' fields, as :meth:`Rules.to_dict` writes them (what ``repr`` leaves out).
+_DEFAULT_FIELDS = Rules().to_dict()
 
 
 def _seat(seat: object) -> int:
