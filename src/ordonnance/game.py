@@ -101,6 +101,8 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
 
     _package = "ordonnance"
     _seat_noun = "player"
+    # unseen: what the seat cannot see, so the seat's hand by difference
+    _private_view_keys = ("seat", "hand", "legal_actions", "unseen")
 
     __slots__ = (
         "_rules",

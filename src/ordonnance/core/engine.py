@@ -19,13 +19,16 @@ over, what its saves hold).
 
 from __future__ import annotations
 
+import copy
 import enum
 import importlib
+import json
 from types import ModuleType
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import numpy as np
 
+from ordonnance.core.jsonio import dumps
 from ordonnance.core.spec import RulesLike
 from ordonnance.errors import InvalidSeatError, OrdonnanceTypeError
 from ordonnance.core.checks import shown
@@ -57,6 +60,9 @@ class EngineGame(Generic[RulesT, ViewT]):
     _noun: ClassVar[str] = "game"
     #: What the seat's errors call a seat (Ordonnance's engine says ``"player"``).
     _seat_noun: ClassVar[str] = "seat"
+    #: The keys of a seat's view JSON that are that seat's alone (its hand, its legal actions
+    #: and whatever follows from its hand): :meth:`public_view_json` leaves them out.
+    _private_view_keys: ClassVar[tuple[str, ...]] = ("seat", "hand", "legal_actions")
 
     _rules: RulesT
     _current: int
@@ -154,6 +160,29 @@ class EngineGame(Generic[RulesT, ViewT]):
         """What ``seat`` may see: everything public plus what is its own (see the game's ``PlayerView``)."""
         return cast(ViewT, self._module("view").PlayerView.of(self, self._seat(seat)))
 
+    def public_view_json(self) -> str:
+        """What anyone may see, a spectator for one, as JSON: a seat's view (:meth:`view`) less
+        the keys that are that seat's own (:attr:`_private_view_keys`), its format the view's
+        with ``.public`` for ``.view`` (``"ordonnance.shinobi.public"``), its JSON Schema
+        :meth:`public_view_schema`. Two games that differ only in cards some seat cannot see
+        give the same text."""
+        data = json.loads(cast(Any, self.view(0)).to_json())
+        for key in self._private_view_keys:
+            del data[key]
+        data["format"] = _public_format(data["format"])
+        return dumps(data)
+
+    @classmethod
+    def public_view_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of :meth:`public_view_json`: the view's, less the seat's own keys."""
+        schema = copy.deepcopy(cls._module("view").VIEW_SCHEMA)
+        for key in cls._private_view_keys:
+            del schema["properties"][key]
+            schema["required"].remove(key)
+        schema["properties"]["format"] = {"const": _public_format(schema["properties"]["format"]["const"])}
+        schema["title"] = f"{schema['title']} (public: what a spectator sees)"
+        return cast(dict[str, Any], schema)
+
     def to_json(self) -> str:
         """The whole game as JSON text, its :attr:`history` included; :meth:`from_json` restores it exactly."""
         return cast(str, self._module("serialization").game_to_json(self))
@@ -185,6 +214,11 @@ class EngineGame(Generic[RulesT, ViewT]):
     def _state(self) -> tuple[Any, ...]:
         """What equality compares: every slot of the game's state."""
         return tuple(getattr(self, name) for kind in type(self).__mro__ for name in kind.__dict__.get("__slots__", ()))
+
+
+def _public_format(view_format: str) -> str:
+    """The public view's format from its game's view format (``"ordonnance.view"`` -> ``"ordonnance.public"``)."""
+    return view_format.removesuffix(".view") + ".public"
 
 
 class OneDrawPile:

@@ -11,6 +11,9 @@ What a game package ``M`` exports:
 
 * ``M.Rules``: an immutable rule set (:class:`RulesLike`), ``M.Rules()`` the default;
 * ``M.Game``: a mutable position (:class:`GameLike`), ``M.Game.new(rules, seed=)``;
+  ``game.view(seat)`` is what one seat may see, ``game.public_view_json()`` what anyone
+  may see (a spectator: the view less the seat's own keys, its schema
+  ``M.Game.public_view_schema()``), ``game.to_json()`` everything;
 * ``M.PlayerView``: one seat's view (:class:`ViewLike`), ``M.PlayerView.from_json(text)``;
 * ``M.action_to_json(action)`` and ``M.action_from_json(text)``: the action codec;
 * ``M.simulate(rules, *, games, seed, players, record)``: a result with
@@ -105,6 +108,9 @@ class GameLike(Protocol):
 
     def view(self, seat: int) -> Any:
         """What ``seat`` may see."""
+
+    def public_view_json(self) -> str:
+        """What anyone may see (a spectator), as JSON: no card any seat hides."""
 
     def to_json(self) -> str:
         """A lossless save."""

@@ -84,6 +84,7 @@ class Game(OneDrawPile, EngineGame[Rules, "PlayerView"]):
 
     _package = "ordonnance.shinobi"
     _noun = "shinobi game"
+    _private_view_keys = ("seat", "clan", "clans", "hand", "legal_actions")  # clans: the seat's own shown
 
     __slots__ = (
         "_rules", "_seed", "_clan_order", "_initial_deck", "_deck", "_hands", "_provinces",
