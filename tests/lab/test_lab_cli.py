@@ -210,7 +210,7 @@ def test_report_writes_the_studys_html_with_the_command_that_makes_it_again(cli:
     assert out.split("\n\n")[0] == study.text()
     page = _html(path)
     command = f"ordonnance lab report metrics --games 300 --seed 5 --trace-games 5 --skill-games 40 -o {path}"
-    assert command in page and "data:image/png;base64," in page and study.record.version in page
+    assert command in page and "data:image/svg+xml;base64," in page and study.record.version in page
     status, _, _ = cli(*shlex.split(command)[1:], "--quiet")
     assert status == 0 and _html(path).count("<tr>") == page.count("<tr>")
 

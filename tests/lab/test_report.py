@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -72,8 +73,11 @@ def test_the_report_carries_the_record_the_table_and_the_figures(tmp_path: Path)
     assert len(images) >= 2
     for image in images:
         source = image["src"] or ""
-        assert source.startswith("data:image/png;base64,")
-        assert base64.b64decode(source.split(",", 1)[1]).startswith(b"\x89PNG")
+        assert source.startswith("data:image/svg+xml;base64,")
+        drawing = base64.b64decode(source.split(",", 1)[1]).decode("utf-8")
+        assert "<svg" in drawing and "</svg>" in drawing
+        assert "<script" not in drawing and "<foreignObject" not in drawing
+        assert all(target.startswith("#") for target in re.findall(r'href="([^"]*)"', drawing))  # nothing fetched
 
 
 def test_the_report_loads_nothing_from_outside(tmp_path: Path) -> None:
@@ -82,6 +86,11 @@ def test_the_report_loads_nothing_from_outside(tmp_path: Path) -> None:
     for _, attributes in page.tags:
         for name in ("src", "href"):
             assert (attributes.get(name) or "data:").startswith("data:")
+
+
+def test_the_same_study_gives_the_same_page() -> None:
+    study = _study()
+    assert report_html(study) == report_html(study)
 
 
 def test_hostile_text_is_escaped() -> None:

@@ -3,8 +3,9 @@
 :func:`report` writes a single HTML file holding the study's title, the exact command or
 call that reproduces it, its seed, games, players, notes, rules and library version (its
 :class:`~ordonnance.lab.study.Record`), its tidy table, and its figures
-(:func:`ordonnance.lab.plots.figures`) as PNG images inside the file (base64 ``data:``
-addresses): no other file, no script, no request to the internet. Every text the study
+(:func:`ordonnance.lab.plots.figures`) as SVG images inside the file (base64 ``data:``
+addresses; vector drawings, sharp at any zoom, their text kept as text): no other file,
+no script, no request to the internet. Every text the study
 carries (names, custom decks, notes) is escaped. :func:`report_html` returns the same
 page as a string.
 
@@ -94,14 +95,23 @@ def _record(study: Study) -> str:
 def _figures(study: Study) -> str:
     parts = []
     for title, figure in figures(study):
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=100)
-        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        data = base64.b64encode(svg_of(figure)).decode("ascii")
         parts.append(
-            f'<figure>\n<img alt="{_e(title)}" src="data:image/png;base64,{data}">\n'
+            f'<figure>\n<img alt="{_e(title)}" src="data:image/svg+xml;base64,{data}">\n'
             f"<figcaption>{_e(title)}</figcaption>\n</figure>"
         )
     return "\n".join(parts)
+
+
+def svg_of(figure: Any) -> bytes:
+    """``figure`` (a matplotlib Figure) as an SVG document: text as text, no date and fixed
+    element ids, so the same study gives the same bytes."""
+    import matplotlib
+
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ordonnance.lab"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
 
 
 def report_html(study: Study, title: str | None = None) -> str:
