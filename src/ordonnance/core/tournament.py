@@ -62,7 +62,6 @@ error is a terminal and only once the run has taken longer than
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import itertools
 import math
@@ -71,14 +70,14 @@ import pickle
 import signal
 import sys
 import threading
-from collections.abc import Generator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 import numpy as np
 
 from ordonnance.core import registry
-from ordonnance.core import pools
+from ordonnance.core import executing
 from ordonnance.core.bots import Bot, has_choose
 from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed as _own_seed, wrapping
 from ordonnance.core.simulate import MAX_GAMES as MAX_SIMULATE_GAMES, hooks_for, play_in_python, simulate
@@ -113,7 +112,7 @@ PYTHON_CHUNK_SIZE = 16
 #: The most seatings (ordered choices of bots, one per seat) a tournament may have.
 MAX_SEATINGS = 100_000
 #: The most local worker processes a tournament starts.
-MAX_WORKERS = 1_024
+MAX_WORKERS = executing.MAX_WORKERS
 #: The largest ``chunk_size``: one chunk is one :func:`~ordonnance.simulate` call.
 MAX_CHUNK_SIZE = MAX_SIMULATE_GAMES
 #: The most games one :func:`tournament` may play (chunks are made as they are needed,
@@ -125,7 +124,7 @@ _GAMMA = 0x9E3779B97F4A7C15
 _ELO_BASE = 1500.0
 _WIN = 1 << 20  # ranks a game's winner above every score
 
-ExecutorLike = cf.Executor | Literal["serial", "process"] | None
+ExecutorLike = executing.ExecutorLike
 """What :func:`tournament` accepts as ``executor``."""
 
 
@@ -516,49 +515,6 @@ def _terminal_fallback() -> tuple[int | None, int | None]:
     return (None, None) if size.columns and size.lines else (80, 24)
 
 
-def _run_serial(chunks: Iterator[_Chunk]) -> Generator[_Counts, None, None]:
-    for chunk in chunks:
-        yield _play_chunk(chunk)
-
-
-#: Chunks kept submitted at once on an executor we did not start (its size is unknown).
-_IN_FLIGHT = 256
-
-
-def _run_on(
-    executor: cf.Executor, chunks: Iterator[_Chunk], own_pool: bool = False, in_flight: int = _IN_FLIGHT
-) -> Generator[_Counts, None, None]:
-    """Run the chunks on ``executor``, keeping at most ``in_flight`` submitted at once:
-    a long tournament has tens of thousands of chunks, and submitting them all up
-    front makes every wait scan them all and can fill the process pool's wake-up
-    pipe (Python's ProcessPoolExecutor then deadlocks, gh-105829).
-
-    On the way out, what is still pending is cancelled, except on our own pool:
-    its workers are terminated instead, and the pool then fails every pending
-    future itself; a future cancelled first makes its manager thread die with
-    InvalidStateError (Python 3.11) and print a traceback."""
-    todo = chunks
-    pending: set[cf.Future[_Counts]] = set()
-    try:
-        while True:
-            # Our pool spawns its workers during submits; they inherit the
-            # blocked Ctrl-C, so one pressed while they start reaches only us.
-            with pools.ctrl_c_held() if own_pool else contextlib.nullcontext():
-                for chunk in itertools.islice(todo, max(in_flight - len(pending), 0)):
-                    pending.add(executor.submit(_play_chunk, chunk))
-            if not pending:
-                return
-            # Wake up now and then: Ctrl-C may be delivered to another thread, and
-            # only a main thread that runs Python code can raise KeyboardInterrupt.
-            done, pending = cf.wait(pending, timeout=pools.WAKE_SECONDS, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-    finally:
-        if not own_pool:
-            for future in pending:
-                future.cancel()
-
-
 def tournament(
     bots: Sequence[Bot] | Mapping[str, Bot],
     games: int = 10_000,
@@ -629,26 +585,16 @@ def tournament(
         not checks.is_integer(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE
     ):
         raise InvalidRulesError(f"chunk_size must be a positive int of at most {MAX_CHUNK_SIZE:,} or None, got {shown(chunk_size)}")
-    if workers is not None and (
-        not checks.is_integer(workers) or not 1 <= workers <= MAX_WORKERS
-    ):
-        raise InvalidRulesError(f"workers must be a positive int of at most {MAX_WORKERS:,} or None, got {shown(workers)}")
+    workers = executing.check_workers(workers)
     games, seed = int(games), int(seed)  # plain ints, whatever NumPy integers were given
     chunk_size = None if chunk_size is None else int(chunk_size)
-    workers = None if workers is None else int(workers)
     if progress is not None and not isinstance(progress, bool):
         raise OrdonnanceTypeError(f"progress must be True, False or None, got {shown(progress)}")
     if time_limit is not None and (
         isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < math.inf
     ):
         raise InvalidRulesError(f"time_limit must be a positive number of seconds or None, got {shown(time_limit)}")
-    if not (
-        executor is None or (isinstance(executor, str) and executor in ("serial", "process"))
-        or isinstance(executor, cf.Executor)
-    ):  # fmt: skip
-        raise OrdonnanceTypeError(
-            f"executor must be None, 'serial', 'process' or a concurrent.futures.Executor, got {shown(executor)}"
-        )
+    executor = executing.check_executor(executor)
     names, players = named_bots(bots)
     n = rules.players
     if len(players) < max(n, 2):
@@ -669,7 +615,7 @@ def tournament(
     seatings = list(itertools.permutations(range(len(players)), n))
     per_seating = -(-games // len(seatings))
     chunk_count = sum(-(-per_seating // _chunk_size([players[b] for b in seating], chunk_size)) for seating in seatings)
-    in_process = _in_this_process(executor, workers, chunk_count)
+    in_process = executing.in_this_process(executor, workers, chunk_count)
     if not in_process:  # the bots are sent to other processes (or machines)
         for name, bot in zip(names, players):
             try:
@@ -690,7 +636,7 @@ def tournament(
     draws = decisions = rounds = 0
     with _sigterm_as_interruption():
         bar = _progress_bar(per_seating * len(seatings), progress)
-        results = _execute(chunks, chunk_count, executor, workers)
+        results = executing.execute(_play_chunk, chunks, chunk_count, executor, workers)
         try:
             for counts in results:
                 seating = seatings[counts.seating]
@@ -776,34 +722,3 @@ def _sigterm_as_interruption() -> Iterator[None]:
         raise  # only reached where the signal cannot end the process at once
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _pool_size(workers: int | None, count: int) -> int:
-    return min(workers or os.cpu_count() or 1, count)
-
-
-def _in_this_process(executor: ExecutorLike, workers: int | None, count: int) -> bool:
-    """Whether ``count`` chunks run in this process: ``"serial"``, or a pool of ours that
-    would have one worker (never on an executor of the caller's)."""
-    if isinstance(executor, cf.Executor):
-        return False
-    return executor == "serial" or _pool_size(workers, count) <= 1
-
-
-def _execute(
-    chunks: Iterator[_Chunk], count: int, executor: ExecutorLike, workers: int | None
-) -> Generator[_Counts, None, None]:
-    if isinstance(executor, cf.Executor):
-        yield from _run_on(executor, chunks)
-        return
-    if _in_this_process(executor, workers, count):
-        yield from _run_serial(chunks)
-        return
-    size = _pool_size(workers, count)
-    pool = pools.spawn_pool(size)
-    finished = False
-    try:
-        yield from _run_on(pool, chunks, own_pool=True, in_flight=4 * size)
-        finished = True
-    finally:
-        pools.stop(pool, finished)  # interrupted: a chunk can take minutes (think NUMBA_DISABLE_JIT=1)
