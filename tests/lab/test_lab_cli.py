@@ -298,6 +298,36 @@ def test_tune_prints_the_tuners_table_and_reports_its_progress(cli: Cli, tmp_pat
         assert status == 0 and "Rules tuner" in _html(tmp_path / "t.html")
 
 
+def test_tune_searches_the_space_its_options_name(cli: Cli) -> None:
+    pytest.importorskip("optuna")
+    options = ["--budget", "4", "--games", "40", "--confirm-games", "40", "--keep", "2", "--seed", "3", "--quiet"]
+    space = ["--option", "max_turns=50,100", "--option", "first", "--cards", "0:Battle", "--spread", "2"]
+    status, out, err = cli("lab", "tune", "--game", "black-prince", "--target", "win rate[seat=0]=0.45..0.55",
+                           *options, *space)  # fmt: skip
+    wanted = lab.Space.of(bp.Rules(), options={"max_turns": (50, 100), "first": ("seat0", "coin")},
+                          cards=["0:Battle"], spread=2)  # fmt: skip
+    tuned = lab.tune(bp.Rules(), targets=[lab.target("win rate", 0.45, 0.55, seat=0)], space=wanted, budget=4,
+                     games=40, confirm_games=40, keep=2, seed=3, progress=False)  # fmt: skip
+    assert status == 0 and err == "" and out.split("\n\n")[0] == tuned.text()
+    assert "--option max_turns=50,100 --option first --cards 0:Battle --spread 2" in out
+    status, out, err = cli("lab", "tune", "--game", "black-prince", "--target", "win rate[seat=0]=0.45..0.55",
+                           *options, "--option", "max_turns=50", "--cards")  # fmt: skip
+    none = lab.tune(bp.Rules(), targets=[lab.target("win rate", 0.45, 0.55, seat=0)], budget=4, games=40,
+                    space=lab.Space.of(bp.Rules(), options={"max_turns": (50,)}, cards=()), confirm_games=40, keep=2,
+                    seed=3, progress=False)  # fmt: skip
+    assert status == 0 and out.split("\n\n")[0] == none.text()
+
+
+def test_parse_options() -> None:
+    from ordonnance.lab.cli import parse_options
+
+    assert parse_options(None) is None
+    assert parse_options(["attack", "ninjas=2,4"]) == {"attack": None, "ninjas": (2, 4)}
+    for bad in (["=1"], ["ninjas="]):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_options(bad)
+
+
 def test_parse_target() -> None:
     from ordonnance.lab.cli import parse_target
 
@@ -316,6 +346,11 @@ def test_parse_target() -> None:
         (["tune", "--target", "x=1"], "a target is METRIC"),
         (["tune", "--target", "x=0..1", "--penalty", "-1"], "--penalty: must be a number >= 0, got '-1'"),
         (["tune", "--target", "x=0..1", "--budget", "0"], "--budget"),
+        (["tune", "--target", "x=0..1", "--option", "players"], "players has no short list of values"),
+        (["tune", "--target", "x=0..1", "--option", "nonsense=1"], "has no option 'nonsense'"),
+        (["tune", "--target", "x=0..1", "--option", "nonsense"], "has no option 'nonsense'"),
+        (["tune", "--target", "x=0..1", "--option", "ninjas="], "--option ninjas= lists no value"),
+        (["tune", "--target", "x=0..1", "--cards", "Nope"], "Nope"),
     ],
 )
 def test_tune_refuses_bad_arguments_in_one_line(cli: Cli, args: list[str], message: str) -> None:

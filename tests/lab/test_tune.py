@@ -383,3 +383,18 @@ def test_ctrl_c_inside_lab_metrics_stops_the_search(monkeypatch: pytest.MonkeyPa
     )  # fmt: skip
     assert tuned.interrupted and len(tuned.arrays["score"]) == 2
     assert all(v.studies[""].get("first-player advantage").games == 100 for v in tuned.variants)
+
+
+@pytest.mark.parametrize("custom", [False, True], ids=["default space", "custom space"])
+def test_the_recorded_call_makes_the_same_study_again(custom: bool) -> None:
+    from ordonnance.lab.space import Dimension
+
+    start = shinobi.Rules(players=3)
+    space = Space.of(start, options={"attack": ("mandatory", "optional")}, cards=["Ninja"], spread=2) if custom else None
+    tuned = tune(start, targets=[target("win rate", 0.3, 0.4, seat=0)], space=space, budget=3, games=40, confirm_games=40, keep=1,
+                 seed=5, progress=False)  # fmt: skip
+    names = {"lab": importlib.import_module("ordonnance.lab"), "Rules": shinobi.Rules, "Space": Space,
+             "Dimension": Dimension, "Target": Target}  # fmt: skip
+    again = eval(tuned.record.call, names)  # noqa: S307 - the point of the test
+    assert ("space=None" in tuned.record.call) is not custom
+    assert again.text() == tuned.text()

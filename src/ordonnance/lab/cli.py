@@ -98,11 +98,7 @@ def parse_changes(texts: Sequence[str]) -> dict[str, Any]:
             name, equals, value = item.partition("=")
             if not equals or not name.strip():
                 raise argparse.ArgumentTypeError(f"a variant is FIELD=VALUE, got {shown(item)}")
-            try:
-                parsed = json.loads(value)
-            except ValueError:
-                parsed = value.strip()
-            changes[name.strip().replace("-", "_")] = parsed
+            changes[name.strip().replace("-", "_")] = _value(value)
     return changes
 
 
@@ -400,8 +396,9 @@ def run_tune(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.Argum
         parser.error("the tuner needs optuna: pip install 'ordonnance[lab]'")
     rules = core.rules_of(hooks, args, parser)
     players = _bots(hooks, args.bots, rules.players, args, parser)
+    space = _space(rules, args, parser)
     study = _study_or_error(parser, lambda: lab.tune(
-        rules, targets=[parse_target(text) for text in args.target], budget=args.budget, games=args.games, confirm_games=args.confirm_games,
+        rules, targets=[parse_target(text) for text in args.target], space=space, budget=args.budget, games=args.games, confirm_games=args.confirm_games,
         keep=args.keep, seed=args.seed, players=players, penalty=args.penalty, progress=not args.quiet))  # fmt: skip
     return _finish(study, args, stdout)
 
@@ -478,6 +475,68 @@ def _tune_options(parser: argparse.ArgumentParser, report: bool) -> None:
                         help="how many of the search's best variants to re-measure (default 5)")  # fmt: skip
     parser.add_argument("--penalty", type=_penalty, default=0.02, metavar="P",
                         help="the score each change from the rules adds during the search (default 0.02)")  # fmt: skip
+    parser.add_argument("--option", action="append", default=None, metavar="FIELD[=V1,V2,...]",
+                        help="a rule option searched (repeatable), with the values to try (JSON or text); "
+                             "without values, its short list (a choice or a flag); default: every such option")  # fmt: skip
+    parser.add_argument("--cards", nargs="*", default=None, metavar="KIND",
+                        help="the card kinds whose count is searched (none with no KIND); default: every kind")  # fmt: skip
+    parser.add_argument("--spread", type=core.at_most(500), default=1, metavar="N",
+                        help="each card count moves by at most N copies either way (default 1)")  # fmt: skip
+
+
+def parse_options(texts: Sequence[str] | None) -> dict[str, tuple[Any, ...] | None] | None:
+    """The options ``--option`` names (None when none is given): each field with the values
+    listed after ``=`` (JSON or text, split at commas outside brackets), or None for its
+    short list; :class:`argparse.ArgumentTypeError` for an empty name or list.
+
+    >>> parse_options(["first", "max_turns=100,200", 'armies=["French", "French"],["English", "French"]'])
+    {'first': None, 'max_turns': (100, 200), 'armies': (['French', 'French'], ['English', 'French'])}
+    """
+    if texts is None:
+        return None
+    options: dict[str, tuple[Any, ...] | None] = {}
+    for text in texts:
+        name, equals, values = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not name:
+            raise argparse.ArgumentTypeError(f"an option is FIELD or FIELD=V1,V2,..., got {shown(text)}")
+        if not equals:
+            options[name] = None
+            continue
+        listed = _split(values)
+        if not listed:
+            raise argparse.ArgumentTypeError(f"--option {name}= lists no value, got {shown(text)}")
+        options[name] = tuple(_value(item) for item in listed)
+    return options
+
+
+def _value(text: str) -> Any:
+    """A value as ``--variant`` and ``--option`` read it: JSON, else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text.strip()
+
+
+def _space(rules: Any, args: argparse.Namespace, parser: argparse.ArgumentParser) -> Any:
+    """The tuner's space the options ``--option``, ``--cards`` and ``--spread`` describe."""
+    from ordonnance.lab.space import Space, options_of
+
+    try:
+        chosen = parse_options(args.option)
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"argument --option: {error}")
+    options: dict[str, Any] | None = None
+    if chosen is not None:
+        known = options_of(rules)
+        options = {name: values if values is not None else known.get(name, ()) for name, values in chosen.items()}
+        for name, values in chosen.items():
+            if values is None and name not in known and name in attrs.fields_dict(type(rules)):
+                parser.error(f"argument --option: {name} has no short list of values: give them, --option {name}=V1,V2")
+    try:
+        return Space.of(rules, options=options, cards=args.cards, spread=args.spread)
+    except OrdonnanceError as error:
+        parser.error(str(error))
 
 
 def _checked_target(text: str) -> str:

@@ -584,8 +584,9 @@ def _record(
     ]
     if interrupted:
         notes.append("interrupted by Ctrl-C: the search or the re-measurement stopped early")
+    shown_space = "None" if space == Space.of(start) else repr(space)
     call = (
-        f"lab.tune({start!r}, targets={list(targets)!r}, space=..., budget={budget}, games={games}, "
+        f"lab.tune({start!r}, targets={list(targets)!r}, space={shown_space}, budget={budget}, games={games}, "
         f"confirm_games={confirm_games}, keep={keep}, seed={seed}, penalty={penalty})"
     )
     return Record(
