@@ -5,7 +5,7 @@ twins (:class:`ordonnance.bots.Random` and :class:`ordonnance.bots.Greedy`).
 Games live in a :class:`State`, fixed-shape arrays with the game index first
 (pgx's ``State``), under a read-only :class:`Config` (the rules and the
 kernel bot of each seat). The rules are steps over one game ``g`` of a
-state: :func:`deal` (Game.new), :func:`advance` (hand the turn on and draw),
+state: :func:`deal` (Game.new; :func:`deal_order` from a given deck order), :func:`advance` (hand the turn on and draw),
 :func:`is_legal` and :func:`legal_mask`, :func:`apply_action` (a play with its
 resolution and automatic claims, a claim, a pass; actions are numbered as in
 :mod:`ordonnance.rl`), :func:`bot_action` (the bots' choices) and
@@ -928,10 +928,25 @@ def deal(cfg: Config, s: State, g: int, cards: Array, seed: np.uint64, bots: npt
     """Game g set to ``Game.new(rules, seed=seed)``: ``cards`` (:func:`deck_of`)
     shuffled, five cards each, the first turn handed out; ``bots[p]`` seeds
     seat p's kernel bot."""
+    _shuffle(cards, seed, s.board[_u(g), ORDER : ORDER + cfg.deck], scratch[DRAWS:SCRATCH])
+    _dealt(cfg, s, g, bots, scratch)
+
+
+@numba.njit(cache=True)
+def deal_order(cfg: Config, s: State, g: int, order: npt.NDArray[np.integer[Any]], bots: npt.NDArray[np.uint64], scratch: Array) -> None:
+    """Game g set to ``Game.new(rules, deck=order)``: :func:`deal` from the deck order
+    ``order`` (card masks, top first: a permutation of the rules' cards) instead of a shuffle."""
+    for i in range(cfg.deck):
+        s.board[_u(g), _u(ORDER + i)] = order[_u(i)]
+    _dealt(cfg, s, g, bots, scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def _dealt(cfg: Config, s: State, g: int, bots: npt.NDArray[np.uint64], scratch: Array) -> None:
+    """Game g dealt from the deck order in its board: five cards each, the first turn handed out."""
     b = s.board
     n = cfg.n
     order = b[_u(g), ORDER : ORDER + cfg.deck]
-    _shuffle(cards, seed, order, scratch[DRAWS:SCRATCH])
     if cfg.claims_allowed or cfg.unseen:
         for m in range(32):
             b[_u(g), _u(HIDDEN + m)] = 0
@@ -1102,18 +1117,40 @@ def simulate(
     every game's actions and rounds are counted (rounds: see :func:`advance`).
     """
     s, cards, actions, scratch = borrowed_state(s), borrowed(cards), borrowed(out.actions), borrowed(scratch)
-    n = cfg.n
-    scores = scratch[SCORES : SCORES + n]
     for g in range(seeds.shape[0]):
         deal(cfg, s, ONLY_GAME, cards, seeds[_u(g)], bot_seeds[_u(g)], scratch)
-        out.decisions[_u(g)] = play_out(cfg, s, ONLY_GAME, NO_ACTION, actions[_u(g)], record, scratch)
-        out.rounds[_u(g)] = s.board[0, ROUNDS]
-        out.winner[_u(g)] = outcome(cfg, s, ONLY_GAME, scores, scratch)
-        for t in range(TERRITORIES):
-            out.owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
-            out.marker[_u(g), _u(t)] = s.board[0, _u(MARKER + t)]
-        for p in range(n):
-            out.scores[_u(g), _u(p)] = scores[_u(p)]
+        _play_into(cfg, s, g, out, actions[_u(g)], record, scratch)
+
+
+@numba.njit(cache=True)
+def simulate_orders(
+    cfg: Config,
+    s: State,
+    orders: npt.NDArray[np.integer[Any]],
+    bot_seeds: npt.NDArray[np.uint64],
+    out: Results,
+    record: bool,
+    scratch: Array,
+) -> None:
+    """:func:`simulate` dealing game ``g`` from the deck order ``orders[g]`` (:func:`deal_order`)."""
+    s, orders, actions, scratch = borrowed_state(s), borrowed(orders), borrowed(out.actions), borrowed(scratch)
+    for g in range(orders.shape[0]):
+        deal_order(cfg, s, ONLY_GAME, orders[_u(g)], bot_seeds[_u(g)], scratch)
+        _play_into(cfg, s, g, out, actions[_u(g)], record, scratch)
+
+
+@numba.njit(cache=True, inline="always")
+def _play_into(cfg: Config, s: State, g: int, out: Results, actions: Array, record: bool, scratch: Array) -> None:
+    """Play the game dealt in game 0 of ``s`` to its end, into row ``g`` of ``out``."""
+    scores = scratch[SCORES : SCORES + cfg.n]
+    out.decisions[_u(g)] = play_out(cfg, s, ONLY_GAME, NO_ACTION, actions, record, scratch)
+    out.rounds[_u(g)] = s.board[0, ROUNDS]
+    out.winner[_u(g)] = outcome(cfg, s, ONLY_GAME, scores, scratch)
+    for t in range(TERRITORIES):
+        out.owner[_u(g), _u(t)] = s.board[0, _u(OWNER + t)]
+        out.marker[_u(g), _u(t)] = s.board[0, _u(MARKER + t)]
+    for p in range(cfg.n):
+        out.scores[_u(g), _u(p)] = scores[_u(p)]
 
 
 @numba.njit(cache=True, inline="always")

@@ -29,8 +29,9 @@ from ordonnance.actions import PASS, Action, Claim, Pass, Play
 from ordonnance.bots import Bot, Greedy, Random
 from ordonnance.cards import Card
 from ordonnance.core import simulate as _driver
+from ordonnance.core.play import check_players
 from ordonnance.core.play import game_index as _game_index
-from ordonnance.core.seeds import bot_seeds, game_seeds, wrapping
+from ordonnance.core.seeds import bot_seeds, game_seeds, own_seed, wrapping
 from ordonnance.core.stats import wilson as _wilson  # noqa: F401  (benchmarks import it from here)
 from ordonnance.core.summary import Summary as _Summary
 from ordonnance.errors import InvalidRulesError
@@ -90,6 +91,8 @@ class SimulationResult(_driver.SimulationResult[Rules]):
     ``(seat, 0, territory)`` for a claim and ``(seat, 0, -1)`` for a pass."""
     action_counts: npt.NDArray[np.int16] | None
     """With ``record=True``: how many rows of ``actions`` each game used (its :attr:`decisions`)."""
+    _orders: npt.NDArray[np.integer[Any]] | None = attrs.field(default=None, repr=False)
+    # The deck order each game was dealt from (:func:`_simulate_orders`), else None: dealt from its seed.
 
     def summary(self) -> Summary:
         """Aggregate the games: the shared figures (:class:`ordonnance.core.summary.Summary`) and
@@ -108,7 +111,7 @@ class SimulationResult(_driver.SimulationResult[Rules]):
         if self.actions is None or self.action_counts is None:
             raise InvalidRulesError("this result was simulated without record=True")
         index = _game_index(game, len(self))
-        order = tuple(Card.from_mask(m) for m in shuffled_deck(self.rules, int(self.seeds[index]))[0])
+        order = tuple(Card.from_mask(m) for m in self._order(index))
         steps: list[tuple[int, Action]] = []
         for seat, mask, territory in self.actions[index, : int(self.action_counts[index])].tolist():
             action: Action
@@ -128,12 +131,19 @@ class SimulationResult(_driver.SimulationResult[Rules]):
         action were illegal (it never is: the tests replay thousands).
         """
         index = _game_index(game, len(self))
-        replayed = Game.new(self.rules, seed=int(self.seeds[index]))
-        for seat, action in self.record(index)[1]:
+        order, steps = self.record(index)
+        replayed = Game.new(self.rules, seed=int(self.seeds[index])) if self._orders is None else Game.new(self.rules, deck=order)
+        for seat, action in steps:
             if replayed.current_player != seat:
                 raise InvalidRulesError(f"game {index}: recorded seat {seat} acts, but it is seat {replayed.current_player}'s turn")
             replayed.apply(action)
         return replayed
+
+    def _order(self, index: int) -> list[int]:
+        """Game ``index``'s deck order (card masks, top first)."""
+        if self._orders is None:
+            return shuffled_deck(self.rules, int(self.seeds[index]))[0]
+        return [int(m) for m in self._orders[index].tolist()]
 
 
 def simulate(
@@ -170,6 +180,39 @@ def simulate(
     second.
     """
     return _driver.simulate(HOOKS, rules, games=games, seed=seed, players=players, record=record)
+
+
+def _simulate_orders(
+    rules: Rules,
+    orders: npt.NDArray[np.integer[Any]],
+    seeds: npt.NDArray[np.uint64],
+    players: Sequence[Bot] | None,
+    record: bool,
+) -> SimulationResult:
+    """:func:`simulate`, but game ``i`` is dealt from the deck order ``orders[i]`` (card masks, top
+    first: a permutation of ``rules``' cards, as ``Game.new(rules, deck=...)`` takes it), its bots
+    seeded as ``simulate`` seeds game ``i`` of seed ``seeds[i]``. :meth:`SimulationResult.replay`
+    deals each game from its order."""
+    given = np.asarray(orders)
+    seeds = np.ascontiguousarray(seeds, np.uint64)
+    if given.shape != (len(seeds), len(rules.cards)):
+        raise InvalidRulesError(f"orders must be one deck of {len(rules.cards)} cards a game, got shape {given.shape}")
+    if not np.array_equal(np.sort(given, axis=1), np.broadcast_to(kernel.deck_of(rules), given.shape)):
+        raise InvalidRulesError("orders must each be a permutation of the rules' cards")
+    orders = np.ascontiguousarray(given, np.int8)  # card masks: 1..31
+    bots = check_players(players, rules.players, Random)
+    policies = np.array([-1 if (p := HOOKS.policy(bot)) is None else p for bot in bots], np.int64)
+    in_kernel = bool(np.all(policies >= 0))
+    per_game = bot_seeds(seeds, [own_seed(bot) for bot in bots])
+    call = _driver.Call(rules, tuple(bots), seeds, per_game, policies, _Outputs(len(seeds), rules, record=record), record, in_kernel)
+    if in_kernel:
+        _driver.in_chunks(
+            len(seeds),
+            lambda start, stop: _run_kernel(rules, seeds[start:stop], per_game[start:stop], policies, call.out.rows(start, stop), orders=orders[start:stop]),
+        )
+    else:
+        _driver.play_in_python(_FromOrders(orders), rules, bots, seeds, per_game, call.out)
+    return attrs.evolve(HOOKS.result(call), orders=orders)
 
 
 class _Outputs(_driver.Outputs):
@@ -235,6 +278,18 @@ class _Hooks(_driver.Hooks[Rules, _Outputs, SimulationResult]):
 HOOKS = _Hooks(Rules, "ordonnance.Rules", Rules, Random, Game, {Random: kernel.RANDOM, Greedy: kernel.GREEDY})
 
 
+class _FromOrders(_Hooks):
+    """:data:`HOOKS` dealing the games, one after another, from given deck orders (the Python road
+    of :func:`_simulate_orders`)."""
+
+    def __init__(self, orders: npt.NDArray[np.integer[Any]]) -> None:
+        super().__init__(Rules, HOOKS.rules_name, Rules, Random, Game, HOOKS.kernel_bots)
+        self._orders = iter(orders.tolist())
+
+    def new_game(self, rules: Rules, seed: int) -> Game:
+        return Game.new(rules, deck=[Card.from_mask(m) for m in next(self._orders)])
+
+
 def _run_kernel(
     rules: Rules,
     seeds: npt.NDArray[np.uint64],
@@ -243,10 +298,11 @@ def _run_kernel(
     out: _Outputs,
     *,
     by_player: bool = True,
+    orders: npt.NDArray[np.integer[Any]] | None = None,
 ) -> None:
-    """Play the games in the kernel, in chunks, into ``out`` (recording when it has ``actions``);
-    ``by_player=False`` keeps to the general kernel even where the player-by-player one applies
-    (for the tests)."""
+    """Play the games in the kernel, in chunks, into ``out`` (recording when it has ``actions``),
+    dealt from their seeds or from ``orders`` (one deck order a game); ``by_player=False`` keeps
+    to the general kernel even where the player-by-player one applies (for the tests)."""
     cfg = kernel.config(rules, policies.tolist())
     n = rules.players
     cards = kernel.deck_of(rules)
@@ -254,6 +310,7 @@ def _run_kernel(
     bot_seeds = np.ascontiguousarray(bot_seeds)
     independent = (
         by_player
+        and orders is None
         and bool(np.all(policies == kernel.RANDOM))
         and not rules.auto_claim
         and len(cards) >= kernel.TERRITORIES * kernel.ARMY * n
@@ -276,6 +333,9 @@ def _run_kernel(
             np.zeros(size, np.int64),
         )  # fmt: skip
         with wrapping():
-            kernel.simulate(cfg, state, cards, seeds[start:stop], bot_seeds[start:stop], part, record, scratch)
+            if orders is None:
+                kernel.simulate(cfg, state, cards, seeds[start:stop], bot_seeds[start:stop], part, record, scratch)
+            else:
+                kernel.simulate_orders(cfg, state, orders[start:stop], bot_seeds[start:stop], part, record, scratch)
         for into, came in zip(results, part):
             into[start:stop] = came
