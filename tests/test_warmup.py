@@ -65,11 +65,14 @@ def test_warm_up_fills_an_empty_cache_that_a_later_process_loads(tmp_path: Path)
     lines = done.stdout.splitlines()
     assert lines[0].strip().startswith("Black Prince: simulate (Random and Greedy bots)") and lines[0].endswith(" s")
     assert lines[-1].startswith("done in ") and str(tmp_path / "cache") in lines[-1]
-    assert "compiling the kernels of Black Prince: 2 first uses in 2 processes" in done.stderr
+    uses = len(warmup.first_uses("black-prince"))
+    assert uses == 3  # simulate, a MonteCarlo move, the batched games
+    assert f"compiling the kernels of Black Prince: {uses} first uses in 2 processes" in done.stderr
     cached = list((tmp_path / "cache").rglob("*.nbi"))
     assert any("_kernel" in path.name for path in cached), cached
     later = subprocess.run(
-        [sys.executable, "-c", "from ordonnance import black_prince as bp; bp.simulate(bp.Rules(), games=5, seed=3)"],
+        [sys.executable, "-c", "from ordonnance import black_prince as bp; from ordonnance.black_prince.batch import Batch; "
+         "bp.simulate(bp.Rules(), games=5, seed=3); b = Batch(2, opponent='greedy', seed=1); b.step(b.legal_action_mask().argmax(1))"],
         capture_output=True, text=True, env=env, timeout=300,
     )  # fmt: skip
     assert later.returncode == 0 and "compiling" not in later.stderr, later.stderr
@@ -120,13 +123,13 @@ def test_every_after_names_a_first_use_of_the_same_game() -> None:
         names = {use.name for use in uses}
         assert {use.after for use in uses if use.after is not None} <= names
     ordonnance = {use.name: use for use in warmup.first_uses("ordonnance")}
-    assert ordonnance["Ordonnance: batched games (Batch)"].after == "Ordonnance: ISMCTS first move"
+    assert ordonnance["Ordonnance (The Kingdoms of Crusaders): batched games (Batch)"].after == "Ordonnance: ISMCTS first move"
     assert ordonnance["Ordonnance: ISMCTS first move"].after == warmup.montecarlo_name("ordonnance")
 
 
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="without the JIT it only measures the Python engine")
 def test_a_use_waits_in_the_worker_pool_for_the_one_it_comes_after(monkeypatch: pytest.MonkeyPatch) -> None:
-    simulate, montecarlo = warmup.first_uses("black-prince")
+    simulate, montecarlo = warmup.first_uses("black-prince")[:2]
     monkeypatch.setattr(warmup, "first_uses", lambda game=None: [attrs.evolve(simulate, after=montecarlo.name), montecarlo])
     seen: list[warmup.Outcome] = []
     outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)  # the workers run the real two
@@ -154,4 +157,4 @@ def test_a_pool_broken_by_a_dead_worker_fails_the_uses_left_without_raising(monk
     monkeypatch.setattr(cf, "ProcessPoolExecutor", BrokenPool)
     seen: list[warmup.Outcome] = []
     outcomes = warmup.warm_up("black-prince", jobs=2, progress=seen.append)
-    assert len(seen) == 2 and all("the worker failed" in str(o.error) and "a worker died" in str(o.error) for o in outcomes)
+    assert len(seen) == len(warmup.first_uses("black-prince")) and all("the worker failed" in str(o.error) and "a worker died" in str(o.error) for o in outcomes)

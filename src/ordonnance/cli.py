@@ -217,24 +217,24 @@ class _Ordonnance(Hooks):
     def first_uses(self) -> Sequence[FirstUse]:
         """The army evaluator, the completion search, the odds, the view sampler, an ISMCTS move,
         the batched games, the Gymnasium environments (extra ``rl``) and the OpenSpiel game (extra ``openspiel``)."""
-        from ordonnance.core.warmup import FirstUse, montecarlo_name
+        from ordonnance.core.warmup import FirstUse, batch_first_use, montecarlo_name
 
         name = self.name
         # Each comes after the one that compiles kernels it calls: the MonteCarlo move the
         # rollouts' loop (play_out), ISMCTS the rules' entry points, the batched games theirs.
         montecarlo = montecarlo_name(name)
         ismcts = "Ordonnance: ISMCTS first move"
-        batch = "Ordonnance: batched games (Batch)"
+        batch = batch_first_use(name, after=ismcts)
         return [
             FirstUse(name, "Ordonnance: army_keys", _use_army_keys, cost=1.0),
             FirstUse(name, "Ordonnance: best_completion_key", _use_completion, cost=2.0),
             FirstUse(name, "Ordonnance: territory_odds", _use_odds, cost=1.5),
             FirstUse(name, "Ordonnance: view.sample_game", _use_sample_game, cost=1.0),
             FirstUse(name, ismcts, _use_ismcts, cost=35.0, after=montecarlo),
-            FirstUse(name, batch, _use_batch, cost=15.0, after=ismcts),
-            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=10.0, extra="rl", module="gymnasium", after=batch),
-            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=3.0, extra="rl", module="gymnasium", after=batch),
-            FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=3.0, extra="openspiel", module="pyspiel", after=batch),
+            batch,
+            FirstUse(name, "Ordonnance: Gymnasium environment", _use_gymnasium, cost=10.0, extra="rl", module="gymnasium", after=batch.name),
+            FirstUse(name, "Ordonnance: VectorEnv", _use_vector_env, cost=3.0, extra="rl", module="gymnasium", after=batch.name),
+            FirstUse(name, "Ordonnance: OpenSpiel game", _use_openspiel, cost=3.0, extra="openspiel", module="pyspiel", after=batch.name),
         ]
 
 
@@ -290,15 +290,6 @@ def _use_gymnasium() -> object:
         if over:
             break
     return env
-
-
-def _use_batch() -> object:
-    from ordonnance.batch import Batch
-
-    batch = Batch(4, opponent="greedy", seed=0)
-    for _ in range(3):
-        batch.step(np.argmax(batch.legal_action_mask(), axis=1))
-    return batch.observe()
 
 
 def _use_vector_env() -> object:

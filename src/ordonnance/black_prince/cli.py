@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ordonnance.black_prince.actions import Action, Fight
 from ordonnance.black_prince.bots import Greedy, MonteCarlo, Random
@@ -35,6 +35,9 @@ from ordonnance.black_prince.render import board
 from ordonnance.black_prince.rules import Rules
 from ordonnance.core import cli as core
 from ordonnance.core.terminal import fit
+
+if TYPE_CHECKING:
+    from ordonnance.core.warmup import FirstUse
 
 __all__ = ["HOOKS", "BOT_KINDS", "add_play_arguments", "add_simulate_arguments", "run_play", "run_simulate",
            "build_parser", "main", "describe"]  # fmt: skip
@@ -82,6 +85,12 @@ class _BlackPrince(core.Hooks):
     budgets = {"montecarlo": core.Budget("rollouts", "rollouts", MAX_ROLLOUTS)}
     rules_help = _RULES_HELP
     bench_games = (20_000, 2_000, 20)
+
+    def first_uses(self) -> Sequence[FirstUse]:
+        """The batched games (``Batch``), beyond the first uses every game has."""
+        from ordonnance.core.warmup import batch_first_use
+
+        return (batch_first_use(self.name),)
 
     def add_rules(self, parser: argparse.ArgumentParser) -> None:
         """``--armies SEAT0 SEAT1`` and ``--first``."""

@@ -31,7 +31,7 @@ from ordonnance.core import pools, registry
 from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 from ordonnance.core.checks import shown
 
-__all__ = ["FirstUse", "Outcome", "first_uses", "montecarlo_name", "warm_up", "cache_locations", "common_folder", "default_jobs"]
+__all__ = ["FirstUse", "Outcome", "first_uses", "montecarlo_name", "simulate_name", "batch_first_use", "warm_up", "cache_locations", "common_folder", "default_jobs"]
 
 
 @attrs.frozen
@@ -81,6 +81,28 @@ def montecarlo_name(game: str) -> str:
     return f"{registry.info(game).title}: MonteCarlo first move"
 
 
+def simulate_name(game: str) -> str:
+    """The name of ``game``'s first use that runs ``simulate`` (for a :attr:`FirstUse.after`)."""
+    return f"{registry.info(game).title}: simulate (Random and Greedy bots)"
+
+
+def batch_first_use(game: str, *, after: str | None = None, cost: float = 15.0) -> FirstUse:
+    """The first use of ``game``'s batched games (``M.batch.Batch``: a few steps of four games
+    against Greedy), after the first use named ``after`` (None: ``game``'s ``simulate``, whose
+    kernels the batch calls)."""
+    title = registry.info(game).title
+
+    def steps() -> object:
+        import numpy as np
+
+        batch = importlib.import_module(f"{registry.info(game).package}.batch").Batch(4, opponent="greedy", seed=0)
+        for _ in range(3):
+            batch.step(np.argmax(batch.legal_action_mask(), axis=1))
+        return batch.observe()
+
+    return FirstUse(game, f"{title}: batched games (Batch)", steps, cost=cost, after=simulate_name(game) if after is None else after)
+
+
 def _generic(game: str) -> list[FirstUse]:
     """The first uses every game has: ``simulate`` with the kernel's bots, a MonteCarlo move."""
     title = registry.info(game).title
@@ -99,7 +121,7 @@ def _generic(game: str) -> list[FirstUse]:
         return bot.choose(game_.view(game_.current_player))
 
     return [
-        FirstUse(game, f"{title}: simulate (Random and Greedy bots)", simulate, cost=25.0),
+        FirstUse(game, simulate_name(game), simulate, cost=25.0),
         FirstUse(game, montecarlo_name(game), montecarlo_move, cost=20.0),
     ]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ordonnance.core import checks
 from ordonnance.core import cli as core
@@ -32,6 +32,9 @@ from ordonnance.shinobi import bots as shinobi_bots
 from ordonnance.shinobi._montecarlo import MAX_WORK
 from ordonnance.shinobi.cards import CLAN_NAMES
 from ordonnance.shinobi.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+
+if TYPE_CHECKING:
+    from ordonnance.core.warmup import FirstUse
 
 __all__ = ["HOOKS", "BOT_KINDS", "add_play_arguments", "add_simulate_arguments", "rules_from_args", "bot_spec",
            "make_bot", "run_play", "run_simulate"]  # fmt: skip
@@ -74,6 +77,12 @@ class _Shinobi(core.Hooks):
     move_word = "order"
     rules_help = _RULES_HELP
     bench_games = (20_000, 2_000, 20)
+
+    def first_uses(self) -> Sequence[FirstUse]:
+        """The batched games (``Batch``), beyond the first uses every game has."""
+        from ordonnance.core.warmup import batch_first_use
+
+        return (batch_first_use(self.name),)
 
     def add_rules(self, parser: argparse.ArgumentParser) -> None:
         """``--players``, ``--attack``, ``--samurai``, ``--ninjas``."""
