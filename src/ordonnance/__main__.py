@@ -3,8 +3,9 @@
 Commands: ``play`` (you against bots), ``demo`` (bots, narrated), ``simulate``,
 ``tournament``, ``ladder``, ``bench`` for every game (``--game ordonnance``, the
 default, ``shinobi`` or ``black-prince``), ``odds`` (of a saved Ordonnance
-game), ``warm-up`` (compile the kernels ahead of their first use) and ``lab``
-(balance studies of a variant: :mod:`ordonnance.lab.cli`).
+game), ``warm-up`` (compile the kernels ahead of their first use), ``lab``
+(balance studies of a variant: :mod:`ordonnance.lab.cli`) and ``serve`` (the play
+server: :mod:`ordonnance.server.cli`).
 ``ordonnance COMMAND --help`` describes each, ``ordonnance COMMAND --game
 NAME --help`` with that game's options. Every mistake gets one line on standard
 error, never a traceback: bad arguments exit with status 2, a file that cannot
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["main", "demo", "build_parser"]
 
 #: The commands, in the order ``--help`` lists them.
-COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench", "warm-up", "lab")
+COMMANDS = ("play", "demo", "simulate", "tournament", "ladder", "odds", "bench", "warm-up", "lab", "serve")
 
 
 class _Failure(Exception):
@@ -405,6 +406,9 @@ def build_parser(game: str = "ordonnance") -> argparse.ArgumentParser:
     from ordonnance.lab.cli import add_lab  # ordonnance lab metrics|compare ...: the designer's lab
 
     add_lab(commands, hooks, _wrap)
+    from ordonnance.server.cli import add_serve  # ordonnance serve: the play server (web extra)
+
+    add_serve(commands, _wrap)
     return parser
 
 

@@ -1,0 +1,79 @@
+"""``ordonnance serve``: the play server on uvicorn, over an SQLite file."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ordonnance.core import cli as core
+
+__all__ = ["add_serve", "serve"]
+
+#: What ``ordonnance serve --help`` shows as examples.
+EXAMPLES = (
+    "ordonnance serve",
+    "ordonnance serve --port 8080 --db games.db",
+    "ordonnance serve --host 0.0.0.0 --allow-origin https://games.example.org",
+)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "ordonnance.db", *, bot_workers: int = 2,
+          allow_origins: Sequence[str] = (), log_level: str = "info") -> None:  # fmt: skip
+    """Run the play server until interrupted: uvicorn on ``host:port``, its tables in the SQLite file
+    ``db`` (created when missing; the unfinished tables in it resume), bots thinking in
+    ``bot_workers`` processes, browsers' WebSockets accepted from the server's origin and
+    ``allow_origins``. Needs the ``web`` extra."""
+    import uvicorn
+
+    from ordonnance.server.app import create_app
+    from ordonnance.server.limits import MAX_FRAME_BYTES
+    from ordonnance.server.store import SQLiteStore
+
+    app = create_app(SQLiteStore(db), bot_workers=bot_workers, allow_origins=allow_origins)
+    uvicorn.run(
+        app, host=host, port=port, ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
+        log_level=log_level, server_header=False,
+    )  # fmt: skip
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+        import websockets  # noqa: F401
+    except ImportError:
+        print("ordonnance serve: error: the play server needs the web extra: pip install 'ordonnance[web]'",
+              file=__import__("sys").stderr)  # fmt: skip
+        return core.EXIT_ERROR
+    serve(args.host, args.port, args.db, bot_workers=args.bot_workers, allow_origins=args.allow_origin,
+          log_level=args.log_level)  # fmt: skip
+    return 0
+
+
+def add_serve(commands: Any, wrap: Callable[[str], str]) -> argparse.ArgumentParser:
+    """Add ``serve`` to the command parsers ``commands``; ``wrap`` fills a description's lines."""
+    parser: core.Parser = commands.add_parser(
+        "serve", help="the play server: tables online for people and bots (web extra)",
+        formatter_class=core.Formatter,
+        description=wrap(
+            "Run the play server (needs the web extra: pip install 'ordonnance[web]'): tables of every game for "
+            "people and bots, an HTTP API under /api (documented at /openapi.json) and a WebSocket per table. "
+            "Every move is stored in an SQLite file before it is acknowledged; started again on the same file, "
+            "the unfinished tables resume where they were. Ctrl-C stops it."
+        ),
+        epilog="Examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES),
+    )  # fmt: skip
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=core.at_most(65535), default=8000, help="the port (default 8000)")
+    parser.add_argument("--db", default=os.path.join(".", "ordonnance.db"), metavar="PATH",
+                        help="the SQLite file of the tables (default ./ordonnance.db)")  # fmt: skip
+    parser.add_argument("--bot-workers", type=core.at_most(64), default=2,
+                        help="processes the bots think in (default 2)")  # fmt: skip
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="a web origin besides the server's own whose pages may open WebSockets (repeatable)")  # fmt: skip
+    parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info",
+                        help="what the server logs (default info)")  # fmt: skip
+    parser.set_defaults(run=_run, parser=parser)
+    return parser

@@ -1,0 +1,318 @@
+"""Where tables live: the :class:`Store` interface and its embedded default, :class:`SQLiteStore`.
+
+The action log is the truth. A table's row holds what deals its game (the game, the rules
+as JSON, the seed) and its seats; the ``actions`` table holds every move, one row per ply,
+keyed by (table, ply). A game is rebuilt by ``Game.new(rules, seed=)`` and its actions in
+order; nothing else is stored, so nothing can disagree with the log.
+
+Every method is a coroutine: the server's event loop never waits on the disk. SQLite's
+writes go through one thread that takes every job waiting at once into one transaction
+(group commit: the moves of many tables share a disk flush), commits it with
+``synchronous=FULL`` (the commit is on the disk when it returns) and only then answers
+each job's coroutine. The SQL is standard (no SQLite-only statement but the pragmas), so
+another database can serve the same interface.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+
+__all__ = ["SeatRecord", "TableRecord", "MoveRecord", "Store", "SQLiteStore", "StoreError", "STATUSES"]
+
+#: A table's status: waiting for people to take its seats, being played, over.
+STATUSES = ("open", "playing", "finished")
+
+_T = TypeVar("_T")
+
+
+class StoreError(Exception):
+    """A write the store refused (a ply already stored, a table that does not exist)."""
+
+
+@attrs.frozen
+class SeatRecord:
+    """One seat as stored."""
+
+    kind: str
+    """``"human"``, or the bot's kind: ``"random"``, ``"greedy"``, ``"montecarlo"``."""
+    time_limit: float | None = None
+    """Seconds a bot may think a decision (search bots), else None."""
+    name: str | None = None
+    """The name shown (a person's, once they take the seat; a bot's)."""
+    token_hash: str | None = None
+    """The SHA-256 of the seat's token (a person's seat, once taken), else None."""
+
+
+@attrs.frozen
+class TableRecord:
+    """One table as stored: what deals its game, and its seats."""
+
+    id: str
+    """The table's public id."""
+    game: str
+    """The game's name in the registry."""
+    rules: str
+    """The rules as the game's rules JSON (``Rules.to_dict()``)."""
+    seed: int
+    """The deal's seed (0..2**63-1, so that any SQL BIGINT holds it)."""
+    seats: tuple[SeatRecord, ...]
+    """The seats, in seat order."""
+    status: str
+    """One of :data:`STATUSES`."""
+    created: float
+    """When the table was created (seconds since the epoch)."""
+
+
+@attrs.frozen
+class MoveRecord:
+    """One row of the action log."""
+
+    ply: int
+    """The move's number in its game, from 0."""
+    seat: int
+    """The seat that moved."""
+    action: str
+    """The action as the game's action JSON."""
+
+
+class Store(abc.ABC):
+    """The server's storage: tables and their action logs. Every method is a coroutine."""
+
+    @abc.abstractmethod
+    async def create_table(self, table: TableRecord) -> None:
+        """Store a new table."""
+
+    @abc.abstractmethod
+    async def take_seat(self, table_id: str, seat: int, token_hash: str, name: str, status: str) -> bool:
+        """Give the free seat ``seat`` of a table to the holder of a token, set the table's status;
+        False (nothing written) when the seat was taken already."""
+
+    @abc.abstractmethod
+    async def append(self, table_id: str, move: MoveRecord, status: str) -> None:
+        """Store a move and the table's status after it; returns once both are durable.
+        A ply stored already raises :class:`StoreError`."""
+
+    @abc.abstractmethod
+    async def tables(self, statuses: tuple[str, ...]) -> list[tuple[TableRecord, list[MoveRecord]]]:
+        """The tables in one of ``statuses``, each with its moves in order."""
+
+    @abc.abstractmethod
+    async def table(self, table_id: str) -> tuple[TableRecord, list[MoveRecord]] | None:
+        """One table and its moves, or None."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Finish the writes under way and close."""
+
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS tables (
+        id VARCHAR(32) PRIMARY KEY, game VARCHAR(32) NOT NULL, rules TEXT NOT NULL, seed BIGINT NOT NULL,
+        status VARCHAR(16) NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS seats (
+        table_id VARCHAR(32) NOT NULL REFERENCES tables (id), seat INTEGER NOT NULL, kind VARCHAR(16) NOT NULL,
+        time_limit DOUBLE PRECISION, name VARCHAR(64), token_hash CHAR(64), PRIMARY KEY (table_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        table_id VARCHAR(32) NOT NULL REFERENCES tables (id), ply INTEGER NOT NULL, seat INTEGER NOT NULL,
+        action TEXT NOT NULL, PRIMARY KEY (table_id, ply))""",
+    "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status)",
+)
+
+#: The most jobs one transaction takes.
+MAX_BATCH = 512
+
+_Job = tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.done():  # its coroutine was cancelled
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+class SQLiteStore(Store):
+    """The embedded store: one SQLite file (WAL, ``synchronous=FULL``), one writer thread that
+    commits every waiting job in one transaction (group commit)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        """The database file (created when missing)."""
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._ready = threading.Event()
+        self._failure: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="ordonnance-store", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._failure is not None:
+            raise self._failure
+
+    def _open(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        for statement in _SCHEMA:
+            connection.execute(statement)
+        return connection
+
+    def _run(self) -> None:
+        try:
+            connection = self._open()
+        except BaseException as error:  # reported by __init__
+            self._failure = error
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            while True:
+                first = self._jobs.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < MAX_BATCH:
+                    try:
+                        job = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if job is None:
+                        stop = True
+                        break
+                    batch.append(job)
+                self._commit(connection, batch)
+                if stop:
+                    return
+        finally:
+            connection.close()
+
+    @staticmethod
+    def _commit(connection: sqlite3.Connection, batch: list[_Job]) -> None:
+        """Run ``batch`` in one transaction, each job in its own savepoint (a job that fails is
+        undone alone), then answer each job."""
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            connection.execute("BEGIN")
+            for work, _, _ in batch:
+                connection.execute("SAVEPOINT job")
+                try:
+                    outcomes.append((True, work(connection)))
+                    connection.execute("RELEASE SAVEPOINT job")
+                except Exception as error:
+                    connection.execute("ROLLBACK TO SAVEPOINT job")
+                    connection.execute("RELEASE SAVEPOINT job")
+                    outcomes.append((False, error))
+            connection.execute("COMMIT")
+        except Exception as error:  # the commit itself failed: nothing of the batch is stored
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
+        for (ok, value), (_, loop, future) in zip(outcomes, batch):
+            try:
+                loop.call_soon_threadsafe(_settle, future, ok, value)
+            except RuntimeError:  # the loop is closed: nobody waits for the answer
+                pass
+
+    async def _submit(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        if not self._thread.is_alive():
+            raise StoreError("the store is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[_T] = loop.create_future()
+        self._jobs.put((work, loop, future))
+        return await future
+
+    async def create_table(self, table: TableRecord) -> None:
+        def work(connection: sqlite3.Connection) -> None:
+            connection.execute(
+                "INSERT INTO tables (id, game, rules, seed, status, created) VALUES (?, ?, ?, ?, ?, ?)",
+                (table.id, table.game, table.rules, table.seed, table.status, table.created),
+            )
+            connection.executemany(
+                "INSERT INTO seats (table_id, seat, kind, time_limit, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                [(table.id, i, s.kind, s.time_limit, s.name, s.token_hash) for i, s in enumerate(table.seats)],
+            )
+
+        await self._submit(work)
+
+    async def take_seat(self, table_id: str, seat: int, token_hash: str, name: str, status: str) -> bool:
+        def work(connection: sqlite3.Connection) -> bool:
+            taken = connection.execute(
+                "UPDATE seats SET token_hash = ?, name = ? WHERE table_id = ? AND seat = ? AND kind = 'human' "
+                "AND token_hash IS NULL",
+                (token_hash, name, table_id, seat),
+            ).rowcount
+            if taken != 1:
+                return False
+            connection.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            return True
+
+        return await self._submit(work)
+
+    async def append(self, table_id: str, move: MoveRecord, status: str) -> None:
+        def work(connection: sqlite3.Connection) -> None:
+            try:
+                connection.execute(
+                    "INSERT INTO actions (table_id, ply, seat, action) VALUES (?, ?, ?, ?)",
+                    (table_id, move.ply, move.seat, move.action),
+                )
+            except sqlite3.IntegrityError as error:
+                raise StoreError(f"table {table_id!r} ply {move.ply} cannot be stored: {error}") from None
+            connection.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+        await self._submit(work)
+
+    @staticmethod
+    def _read(connection: sqlite3.Connection, rows: list[Any]) -> list[tuple[TableRecord, list[MoveRecord]]]:
+        found = []
+        for id, game, rules, seed, status, created in rows:
+            seats = tuple(
+                SeatRecord(kind, time_limit, name, token_hash)
+                for kind, time_limit, name, token_hash in connection.execute(
+                    "SELECT kind, time_limit, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (id,)
+                )
+            )
+            moves = [
+                MoveRecord(ply, seat, action)
+                for ply, seat, action in connection.execute(
+                    "SELECT ply, seat, action FROM actions WHERE table_id = ? ORDER BY ply", (id,)
+                )
+            ]
+            found.append((TableRecord(id, game, rules, seed, seats, status, created), moves))
+        return found
+
+    async def tables(self, statuses: tuple[str, ...]) -> list[tuple[TableRecord, list[MoveRecord]]]:
+        def work(connection: sqlite3.Connection) -> list[tuple[TableRecord, list[MoveRecord]]]:
+            marks = ", ".join("?" * len(statuses))
+            rows = connection.execute(
+                f"SELECT id, game, rules, seed, status, created FROM tables WHERE status IN ({marks}) ORDER BY created",
+                statuses,
+            ).fetchall()
+            return self._read(connection, rows)
+
+        return await self._submit(work)
+
+    async def table(self, table_id: str) -> tuple[TableRecord, list[MoveRecord]] | None:
+        def work(connection: sqlite3.Connection) -> list[tuple[TableRecord, list[MoveRecord]]]:
+            rows = connection.execute(
+                "SELECT id, game, rules, seed, status, created FROM tables WHERE id = ?", (table_id,)
+            ).fetchall()
+            return self._read(connection, rows)
+
+        found = await self._submit(work)
+        return found[0] if found else None
+
+    async def close(self) -> None:
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            await asyncio.to_thread(self._thread.join)

@@ -1,0 +1,387 @@
+"""The tables being played: each a game rebuilt from its action log, its seats, its connections.
+
+:class:`Tables` is the server's one place that changes a table. A move, a person's or a bot's,
+goes through :meth:`Tables.move`: checked (the table is being played, the ply is the game's,
+the seat is to act, the action is the game's JSON and legal), stored (the store returns once
+the row is durable), then played and sent to every connection of the table, each getting
+what its seat may see. Nothing is sent before the store has the move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import ModuleType
+from typing import Any
+
+import attrs
+
+from ordonnance.core import jsonio, registry
+from ordonnance.errors import InvalidArgumentError, OrdonnanceError
+from ordonnance.core.checks import shown
+from ordonnance.server import tokens
+from ordonnance.server.limits import check_name
+from ordonnance.server.messages import SeatRequest, TableRequest
+from ordonnance.server.store import MoveRecord, SeatRecord, Store, StoreError, TableRecord
+from ordonnance.server.thinking import BOT_KINDS, DEFAULT_TIME_LIMIT, bot_pool, decision_seed, think
+
+__all__ = ["Refusal", "Connection", "Table", "Tables", "OUTBOX"]
+
+log = logging.getLogger("ordonnance.server")
+
+#: Messages waiting to be sent to one connection; a client that falls further behind is
+#: disconnected (it resyncs when it connects again).
+OUTBOX = 256
+#: The most tables the lobby lists.
+LOBBY_SIZE = 200
+
+
+class Refusal(Exception):
+    """A request or message refused: its error code (:data:`~ordonnance.server.messages.ERROR_CODES`
+    for messages) and why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        """What was wrong, as a code."""
+        self.message = message
+        """Why, for people."""
+
+
+class Connection:
+    """One client connected to a table: its seat (None: a spectator) and its outbox, sent in order
+    by :meth:`pump`."""
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> None:
+        self.seat = seat
+        """The connection's seat, or None for a spectator."""
+        self._send = send
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX + 1)
+        self.overflowed = False
+        """Whether the client fell so far behind that it is being disconnected."""
+
+    def post(self, text: str) -> None:
+        """Queue a message without waiting; a full outbox ends the connection."""
+        if self.overflowed:
+            return
+        if self._outbox.qsize() >= OUTBOX:
+            self.overflowed = True
+            self._outbox.put_nowait(None)
+        else:
+            self._outbox.put_nowait(text)
+
+    def stop(self) -> None:
+        """End :meth:`pump` once the messages queued are sent."""
+        self._outbox.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Send the queued messages in order until :meth:`stop` (or an overflow)."""
+        while (text := await self._outbox.get()) is not None:
+            await self._send(text)
+
+
+@attrs.define(eq=False)
+class Table:
+    """A table in memory: its record, its game (rebuilt from the log) and its connections."""
+
+    id: str
+    name: str
+    """The game's name."""
+    module: ModuleType
+    rules: Any
+    seed: int
+    seats: list[SeatRecord]
+    status: str
+    created: float
+    game: Any
+    plies: int = 0
+    last: dict[str, Any] | None = None
+    connections: set[Connection] = attrs.Factory(set)
+    lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
+    thinking: int | None = None
+    """The ply a bot is thinking about, or None."""
+    _states: dict[int | None, str] = attrs.Factory(dict)
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` grants at this table, or None (every seat is compared, in constant time)."""
+        found = None
+        for seat, record in enumerate(self.seats):
+            if tokens.matches(token, record.token_hash):
+                found = seat
+        return found
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        """The seats as anyone may see them."""
+        return [
+            {"kind": s.kind, "name": s.name, "taken": s.kind != "human" or s.token_hash is not None, "time_limit": s.time_limit}
+            for s in self.seats
+        ]
+
+    def info(self) -> dict[str, Any]:
+        """The table as the lobby shows it."""
+        return {
+            "id": self.id, "game": self.name, "rules": self.rules.to_dict(), "status": self.status,
+            "ply": self.plies, "seats": self.seat_info(), "created": self.created,
+        }  # fmt: skip
+
+    def state(self, seat: int | None) -> str:
+        """The state message for ``seat`` (None: a spectator), as JSON text (kept until the next change)."""
+        text = self._states.get(seat)
+        if text is None:
+            legal: list[Any]
+            if self.status == "finished":
+                view, legal = json.loads(self.game.to_json()), []
+            elif seat is None:
+                view, legal = json.loads(self.game.public_view_json()), []
+            else:
+                view = json.loads(self.game.view(seat).to_json())
+                legal = view["legal_actions"] if self.status == "playing" else []
+            text = jsonio.dumps({
+                "type": "state", "table": self.id, "game": self.name, "seat": seat, "ply": self.plies,
+                "status": self.status, "current_player": self.game.current_player if self.status == "playing" else None,
+                "seats": self.seat_info(), "view": view, "legal_actions": legal, "last": self.last,
+            })  # fmt: skip
+            self._states[seat] = text
+        return text
+
+    def changed(self) -> None:
+        """Send every connection its state after a change."""
+        self._states.clear()
+        for connection in self.connections:
+            connection.post(self.state(connection.seat))
+
+    def bot_to_act(self) -> int | None:
+        """The seat of the bot to act, if a bot is."""
+        if self.status != "playing":
+            return None
+        seat: int = self.game.current_player
+        return seat if self.seats[seat].kind in BOT_KINDS else None
+
+
+def _status(seats: list[SeatRecord] | tuple[SeatRecord, ...], over: bool) -> str:
+    if over:
+        return "finished"
+    return "open" if any(s.kind == "human" and s.token_hash is None for s in seats) else "playing"
+
+
+def _rebuild(record: TableRecord, moves: list[MoveRecord]) -> Table:
+    module = registry.package(record.game)
+    rules = module.Rules.from_dict(json.loads(record.rules))
+    game = module.Game.new(rules, seed=record.seed)
+    last = None
+    for ply, move in enumerate(moves):
+        if move.ply != ply or move.seat != game.current_player:
+            raise StoreError(f"table {record.id!r}: the log's move {ply} is {shown(move)}")
+        action = module.action_from_json(move.action)
+        game.apply(action)
+        last = {"ply": ply, "seat": move.seat, "action": json.loads(move.action)}
+    return Table(
+        record.id, record.game, module, rules, record.seed, list(record.seats), record.status, record.created,
+        game, len(moves), last,
+    )  # fmt: skip
+
+
+class Tables:
+    """Every table of the server, the store behind them and the bots' worker processes."""
+
+    def __init__(self, store: Store, bot_workers: int = 2) -> None:
+        self.store = store
+        """Where the tables and their moves are kept."""
+        self.bot_workers = bot_workers
+        """Worker processes the bots think in."""
+        self._tables: dict[str, Table] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Rebuild every unfinished table from its log, and let its bots think again where they were."""
+        self._pool = bot_pool(self.bot_workers)
+        for record, moves in await self.store.tables(("open", "playing")):
+            try:
+                table = _rebuild(record, moves)
+            except (OrdonnanceError, StoreError, ValueError) as error:
+                log.error("table %s cannot be rebuilt from its log: %s", record.id, error)
+                continue
+            self._tables[table.id] = table
+            self._schedule_bot(table)
+        log.info("%d unfinished tables resumed", len(self._tables))
+
+    async def stop(self) -> None:
+        """Stop the bots and close the store."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        await self.store.close()
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(self, request: TableRequest) -> Table:
+        """A new table, stored before it is returned; refused with :class:`Refusal` when its game,
+        rules or seats are not ones the game plays."""
+        if request.game not in registry.names():
+            raise Refusal("bad_request", f"a game is one of {', '.join(registry.names())}, got {shown(request.game)}")
+        module = registry.package(request.game)
+        try:
+            rules = module.Rules() if request.rules is None else module.Rules.from_dict(request.rules)
+        except (OrdonnanceError, TypeError, ValueError) as error:
+            raise Refusal("bad_request", f"rules: {error}") from None
+        if len(request.seats) != rules.players:
+            raise Refusal("bad_request", f"these rules seat {rules.players} players, got {len(request.seats)} seats")
+        seats = [_seat(request_seat, i) for i, request_seat in enumerate(request.seats)]
+        seed = secrets.randbits(63)
+        game = module.Game.new(rules, seed=seed)
+        status = _status(seats, game.is_over)
+        record = TableRecord(secrets.token_urlsafe(12), request.game, jsonio.dumps(rules.to_dict()), seed,
+                             tuple(seats), status, time.time())  # fmt: skip
+        await self.store.create_table(record)
+        table = Table(record.id, record.game, module, rules, seed, seats, status, record.created, game)
+        self._tables[table.id] = table
+        self._schedule_bot(table)
+        return table
+
+    async def join(self, table: Table, seat: int, name: object) -> str:
+        """Take the free person's seat ``seat`` of ``table`` as ``name``: its token (the store keeps its hash)."""
+        try:
+            checked = check_name(name)
+        except (OrdonnanceError, TypeError) as error:
+            raise Refusal("bad_request", str(error)) from None
+        token = tokens.new_token()
+        async with table.lock:
+            if not 0 <= seat < len(table.seats):
+                raise Refusal("not_found", f"table {table.id} has seats 0..{len(table.seats) - 1}, got {shown(seat)}")
+            record = table.seats[seat]
+            if record.kind != "human" or record.token_hash is not None:
+                raise Refusal("taken", f"seat {seat} of table {table.id} is not free")
+            seats = list(table.seats)
+            seats[seat] = attrs.evolve(record, name=checked, token_hash=tokens.digest(token))
+            status = _status(seats, table.game.is_over)
+            if not await self.store.take_seat(table.id, seat, tokens.digest(token), checked, status):
+                raise Refusal("taken", f"seat {seat} of table {table.id} is not free")
+            table.seats, table.status = seats, status
+            table.changed()
+        self._schedule_bot(table)
+        return token
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table ``table_id`` (a finished one is read from the store), or None."""
+        table = self._tables.get(table_id)
+        if table is None and len(table_id) <= 32:
+            found = await self.store.table(table_id)
+            if found is not None:
+                table = self._tables.setdefault(table_id, _rebuild(*found))
+        return table
+
+    def lobby(self) -> list[Table]:
+        """The tables open or being played, the newest first."""
+        live = [t for t in self._tables.values() if t.status != "finished"]
+        return sorted(live, key=lambda t: t.created, reverse=True)[:LOBBY_SIZE]
+
+    # ------------------------------------------------------------------ play
+
+    async def move(self, table: Table, seat: int | None, ply: int, action: Any) -> None:
+        """Play ``action`` (the game's action JSON data) for ``seat`` at ``ply``, once stored; every
+        connection of the table is then sent its state. Refused with :class:`Refusal`, the table
+        unchanged, when the move is not one the game takes now."""
+        if seat is None:
+            raise Refusal("spectator", "a spectator cannot move")
+        async with table.lock:
+            if table.status != "playing":
+                raise Refusal("finished" if table.status == "finished" else "not_started",
+                              f"table {table.id} is {table.status}, not being played")  # fmt: skip
+            if ply != table.plies:
+                raise Refusal("stale_ply", f"the game is at ply {table.plies}, the move was for ply {shown(ply)}")
+            if seat != table.game.current_player:
+                raise Refusal("not_your_turn", f"seat {table.game.current_player} is to act, not seat {seat}")
+            try:
+                chosen = table.module.action_from_json(jsonio.dumps(action))
+            except (InvalidArgumentError, TypeError, ValueError) as error:
+                raise Refusal("bad_action", str(error)) from None
+            after = table.game.clone()
+            try:
+                after.apply(chosen)
+            except OrdonnanceError as error:
+                raise Refusal("illegal", str(error)) from None
+            text = table.module.action_to_json(chosen)
+            status = _status(table.seats, after.is_over)
+            try:
+                await self.store.append(table.id, MoveRecord(ply, seat, text), status)
+            except StoreError as error:
+                log.error("table %s: %s", table.id, error)
+                raise Refusal("unavailable", "the move could not be stored; it was not played") from None
+            table.game, table.plies, table.status = after, ply + 1, status
+            table.last = {"ply": ply, "seat": seat, "action": json.loads(text)}
+            table.changed()
+        self._schedule_bot(table)
+
+    def attach(self, table: Table, connection: Connection) -> None:
+        """Add a connection to a table and send it the state."""
+        table.connections.add(connection)
+        connection.post(table.state(connection.seat))
+
+    def detach(self, table: Table, connection: Connection) -> None:
+        """Remove a connection from its table."""
+        table.connections.discard(connection)
+
+    # ------------------------------------------------------------------ bots
+
+    def _schedule_bot(self, table: Table) -> None:
+        seat = table.bot_to_act()
+        if seat is None or table.thinking == table.plies:
+            return
+        table.thinking = table.plies
+        task = asyncio.get_running_loop().create_task(self._bot_turn(table, seat, table.plies))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _bot_turn(self, table: Table, seat: int, ply: int) -> None:
+        record = table.seats[seat]
+        view = table.game.view(seat).to_json()  # the seat's view, as a person's client gets it
+        seed = decision_seed(table.seed, seat, ply)
+        loop = asyncio.get_running_loop()
+        for attempt in range(3):
+            pool = self._pool
+            assert pool is not None, "start() creates the pool"
+            try:
+                action = await loop.run_in_executor(pool, think, table.name, record.kind, seed, record.time_limit, view)
+                break
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start the workers again
+                log.error("the bots' worker processes died; starting them again")
+                if self._pool is pool:
+                    self._pool = bot_pool(self.bot_workers)
+            except Exception as error:  # a bot may fail anyhow: the table waits, the server goes on
+                log.error("table %s seat %d: the %s bot failed: %s", table.id, seat, record.kind, error)
+                return
+        else:
+            return
+        if table.thinking == ply:
+            table.thinking = None
+        try:
+            await self.move(table, seat, ply, json.loads(action))
+        except Refusal as refusal:
+            log.error("table %s seat %d: the %s bot's move was refused: %s", table.id, seat, record.kind, refusal)
+
+
+def _seat(request: SeatRequest, index: int) -> SeatRecord:
+    if request.kind == "human":
+        if request.time_limit is not None or request.name is not None:
+            raise Refusal("bad_request", f"seats[{index}]: a person's seat takes no time_limit or name (they give it on joining)")
+        return SeatRecord("human")
+    if request.kind != "montecarlo" and request.time_limit is not None:
+        raise Refusal("bad_request", f"seats[{index}]: only a montecarlo bot takes a time_limit")
+    name = request.kind.capitalize() if request.name is None else request.name
+    try:
+        name = check_name(name)
+    except (OrdonnanceError, TypeError) as error:
+        raise Refusal("bad_request", f"seats[{index}]: {error}") from None
+    limit = (DEFAULT_TIME_LIMIT if request.time_limit is None else request.time_limit) if request.kind == "montecarlo" else None
+    return SeatRecord(request.kind, limit, name)

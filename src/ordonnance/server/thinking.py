@@ -1,0 +1,48 @@
+"""Bots at the server's tables: they see only their seat's view JSON and think in worker processes.
+
+:func:`think` runs in a worker of a :class:`concurrent.futures.ProcessPoolExecutor`: from the
+seat's view JSON alone (the same text a person's client receives) it builds the game's
+``PlayerView`` and asks the bot, which returns its action as the game's action JSON; the
+server then plays it through the path of a person's move. A bot is made afresh for every
+decision, seeded by :func:`decision_seed` from the table's seed, the seat and the ply, so a
+table rebuilt after a restart makes the same decisions (a bot with a time limit searches as
+far as its time allows, which is not reproducible).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ordonnance.core import registry
+
+__all__ = ["BOT_KINDS", "DEFAULT_TIME_LIMIT", "think", "decision_seed", "bot_pool"]
+
+#: The bots a seat may hold: the kind's name to the attribute of the game's ``bots`` module.
+BOT_KINDS = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}
+#: Seconds a MonteCarlo bot thinks a decision when the table gives no time.
+DEFAULT_TIME_LIMIT = 1.0
+
+
+def decision_seed(table_seed: int, seat: int, ply: int) -> int:
+    """The seed of one bot decision: a hash of the table's seed, the seat and the ply (so decisions of
+    different seats, plies and tables draw from unrelated streams), in 0..2**64-1."""
+    text = f"ordonnance.server.bot:{table_seed}:{seat}:{ply}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "little")
+
+
+def think(game: str, kind: str, seed: int, time_limit: float | None, view_json: str) -> str:
+    """A bot's action, as the game's action JSON, for the seat whose view JSON is ``view_json``."""
+    module = registry.package(game)
+    view = module.PlayerView.from_json(view_json)
+    options: dict[str, Any] = {"time_limit": time_limit} if kind == "montecarlo" else {}
+    bot = getattr(module.bots, BOT_KINDS[kind])(seed=seed, **options)
+    return str(module.action_to_json(bot.choose(view)))
+
+
+def bot_pool(workers: int) -> ProcessPoolExecutor:
+    """The worker processes bots think in, started with ``spawn`` (the server runs threads, which
+    ``fork`` would copy half-way)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
