@@ -25,8 +25,9 @@ def free_port() -> int:
 class ServerProcess:
     """``ordonnance serve`` on ``db``, started and stopped by the test."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, log_level: str = "warning") -> None:
         self.db = db
+        self.log_level = log_level
         self.log = log
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -34,7 +35,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 120.0) -> None:
         command = [sys.executable, "-m", "ordonnance", "serve", "--port", str(self.port), "--db", str(self.db),
-                   "--bot-workers", "1", "--log-level", "warning"]  # fmt: skip
+                   "--bot-workers", "1", "--log-level", self.log_level]  # fmt: skip
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
@@ -74,7 +75,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 @pytest.fixture
 def fresh_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log")
+    process = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log", log_level="info")
     try:
         yield process
     finally:

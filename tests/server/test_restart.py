@@ -33,13 +33,14 @@ def test_every_unfinished_table_resumes_after_a_restart(fresh_server: ServerProc
                     break
                 view = module.PlayerView.from_json(json.dumps(state["view"]))
                 socket.move(state["ply"], json.loads(module.action_to_json(bot.choose(view))))
-    # Bots alone, stopped while they play: a search bot thinks a twentieth of a second a decision.
-    thinking = server.create_table("ordonnance", [{"kind": "montecarlo", "time_limit": 0.05}, "random"])
+    # Bots alone, stopped while they play: a search bot thinks a fifth of a second a decision.
+    thinking = server.create_table("ordonnance", [{"kind": "montecarlo", "time_limit": 0.2}, "random"])
     # A table still waiting for a person.
     open_table = server.create_table("black-prince", ["human", "greedy"])
-    time.sleep(1.0)
-    in_play = server.table(thinking["id"])
-    assert in_play["status"] == "playing" and in_play["ply"] > 0
+    deadline = time.monotonic() + 60  # the worker's first search loads its kernels
+    while (in_play := server.table(thinking["id"]))["ply"] < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert in_play["status"] == "playing" and in_play["ply"] >= 2
 
     fresh_server.stop()
     fresh_server.start()
@@ -61,3 +62,7 @@ def test_every_unfinished_table_resumes_after_a_restart(fresh_server: ServerProc
     late = server.join(open_table["id"], 0, "Bob")
     final = server.play(late, registry.package("black-prince").bots.Random(seed=1))
     assert positions(final)[1][-1].is_over
+    log = fresh_server.log.read_text()
+    assert "WebSocket /ws/tables/" in log and "token=<hidden>" in log  # connections are logged at info ...
+    assert seat.token not in log and late.token not in log  # ... their tokens never
+    assert "Traceback" not in log

@@ -321,6 +321,8 @@ class Tables:
             table.game, table.plies, table.status = after, ply + 1, status
             table.last = {"ply": ply, "seat": seat, "action": json.loads(text)}
             table.changed()
+            if status == "finished" and not table.connections:
+                del self._tables[table.id]
         self._schedule_bot(table)
 
     def attach(self, table: Table, connection: Connection) -> None:
@@ -329,8 +331,15 @@ class Tables:
         connection.post(table.state(connection.seat))
 
     def detach(self, table: Table, connection: Connection) -> None:
-        """Remove a connection from its table."""
+        """Remove a connection from its table; a finished table nobody watches leaves memory (the
+        store still has it)."""
         table.connections.discard(connection)
+        if table.status == "finished" and not table.connections and self._tables.get(table.id) is table:
+            del self._tables[table.id]
+
+    def __len__(self) -> int:
+        """The tables in memory."""
+        return len(self._tables)
 
     # ------------------------------------------------------------------ bots
 
