@@ -69,3 +69,20 @@ def test_writes_share_transactions(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_a_store_that_cannot_open_its_file_says_so(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.OperationalError):
         SQLiteStore(tmp_path / "no" / "such" / "folder.db")
+
+
+def test_a_refused_write_in_a_transaction_leaves_the_others_stored(tmp_path: Path) -> None:
+    async def run() -> list[object]:
+        store = SQLiteStore(tmp_path / "t.db")
+        await store.create_table(_table("t"))
+        writes = [store.append("t", MoveRecord(ply, 0, "{}"), "playing") for ply in range(10)]
+        writes.insert(5, store.append("t", MoveRecord(2, 1, "{}"), "finished"))  # ply 2 a second time
+        outcomes = await asyncio.gather(*writes, return_exceptions=True)
+        found = await store.table("t")
+        await store.close()
+        assert found is not None and [m.ply for m in found[1]] == list(range(10)) and found[0].status == "playing"
+        assert all(move.seat == 0 for move in found[1])
+        return outcomes
+
+    outcomes = asyncio.run(run())
+    assert [type(outcome) for outcome in outcomes].count(StoreError) == 1
