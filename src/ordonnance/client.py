@@ -19,6 +19,7 @@ The messages are described in :doc:`/server` and ``docs/schemas/ordonnance.serve
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -178,17 +179,33 @@ class Client:
         scheme = "wss" if parts.scheme == "https" else "ws"
         return TableSocket(urlunsplit((scheme, parts.netloc, "", "", "")) + path, self.timeout)
 
-    def play(self, seat: SeatToken, bot: Any) -> dict[str, Any]:
+    def play(self, seat: SeatToken, bot: Any, *, reconnect_for: float = 30.0) -> dict[str, Any]:
         """Play ``seat`` with ``bot`` (anything with ``choose(view)``) to the end of the game: the
-        last state, which shows the whole game."""
-        with self.connect(seat.table, seat.token) as socket:
-            for state in socket.states():
-                if state["legal_actions"]:
-                    module = registry.package(state["game"])
-                    view = module.PlayerView.from_json(jsonio.dumps(state["view"]))
-                    socket.move(state["ply"], json.loads(module.action_to_json(bot.choose(view))))
-            assert socket.state is not None
-            return socket.state
+        last state, which shows the whole game.
+
+        A dropped connection (the server restarting, say) is opened again, waiting longer each
+        time, for up to ``reconnect_for`` seconds in a row; the state the server sends on
+        connecting resumes the game where it is."""
+        from websockets.exceptions import ConnectionClosed
+
+        failed_since: float | None = None
+        while True:
+            try:
+                with self.connect(seat.table, seat.token) as socket:
+                    for state in socket.states():
+                        failed_since = None
+                        if state["legal_actions"]:
+                            module = registry.package(state["game"])
+                            view = module.PlayerView.from_json(jsonio.dumps(state["view"]))
+                            socket.move(state["ply"], json.loads(module.action_to_json(bot.choose(view))))
+                    assert socket.state is not None
+                    return socket.state
+            except (ConnectionClosed, ConnectionError, TimeoutError):
+                now = time.monotonic()
+                failed_since = now if failed_since is None else failed_since
+                if now - failed_since > reconnect_for:
+                    raise
+                time.sleep(min(0.1 * 2 ** min(int(now - failed_since), 5), 2.0))
 
     def spectate(self, table_id: str) -> Iterator[dict[str, Any]]:
         """Watch a table: its public states as they come, the last one (the game over) with every card."""

@@ -37,10 +37,15 @@ def test_every_unfinished_table_resumes_after_a_restart(fresh_server: ServerProc
     thinking = server.create_table("ordonnance", [{"kind": "montecarlo", "time_limit": 0.2}, "random"])
     # A table still waiting for a person.
     open_table = server.create_table("black-prince", ["human", "greedy"])
+    # A person connected through the restart, against a search bot: the client connects again.
+    through = server.create_table("black-prince", ["human", {"kind": "montecarlo", "time_limit": 0.1}])
+    connected = SeatPlayer(server, server.join(through["id"], 0, "Cy"), registry.package("black-prince").bots.Greedy(seed=3))
+    connected.start()
     deadline = time.monotonic() + 60  # the worker's first search loads its kernels
     while (in_play := server.table(thinking["id"]))["ply"] < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert in_play["status"] == "playing" and in_play["ply"] >= 2
+    assert server.table(through["id"])["status"] == "playing"
 
     fresh_server.stop()
     fresh_server.start()
@@ -62,6 +67,9 @@ def test_every_unfinished_table_resumes_after_a_restart(fresh_server: ServerProc
     late = server.join(open_table["id"], 0, "Bob")
     final = server.play(late, registry.package("black-prince").bots.Random(seed=1))
     assert positions(final)[1][-1].is_over
+    final = connected.result()
+    assert positions(final)[1][-1].is_over
+    assert server.table(through["id"])["status"] == "finished"
     log = fresh_server.log.read_text()
     assert "WebSocket /ws/tables/" in log and "token=<hidden>" in log  # connections are logged at info ...
     assert seat.token not in log and late.token not in log  # ... their tokens never
