@@ -14,6 +14,11 @@ Run::
 
     python benchmarks/bench_lab.py --games 1000000 --rounds 3
 
+With ``--executor process [--workers N]`` it times instead the comparison in this process
+(``executor="serial"``) against the same comparison on a pool of local processes it starts
+(``executor="process"``, the pool's start-up included), the median of the rounds, and
+checks that both give the same table.
+
 or the timed small case with ``python -m pytest benchmarks/bench_lab.py --benchmark-only``.
 """
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import time
 from typing import Any
 
@@ -31,8 +37,8 @@ BASE = od.Rules()
 VARIANT = od.Rules(auto_claim=True)
 
 
-def _compare(games: int, seed: int) -> lab.Study:
-    return lab.compare(BASE, VARIANT, games=games, seed=seed, trace_games=0, skill_games=0, progress=False)
+def _compare(games: int, seed: int, **executor: Any) -> lab.Study:
+    return lab.compare(BASE, VARIANT, games=games, seed=seed, trace_games=0, skill_games=0, progress=False, **executor)
 
 
 def _simulate_both(games: int, seed: int) -> None:
@@ -56,6 +62,24 @@ def measure(games: int, rounds: int, seed: int) -> tuple[float, float, lab.Study
     return simulate_best, compare_best, study
 
 
+def measure_executor(games: int, rounds: int, seed: int, workers: int | None) -> tuple[float, float]:
+    """The median seconds of the comparison in this process and on a local process pool of
+    ``workers`` (None: one per CPU), each round both; their tables must be equal."""
+    _compare(2_000, seed)
+    serial, pooled = [], []
+    for _ in range(rounds):
+        began = time.perf_counter()
+        here = _compare(games, seed)
+        serial.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        there = _compare(games, seed, executor="process", workers=workers)
+        pooled.append(time.perf_counter() - began)
+        assert [(r.metric, r.labels, repr(r.estimate)) for r in here.rows] == [
+            (r.metric, r.labels, repr(r.estimate)) for r in there.rows
+        ], "the process pool gave another table"
+    return statistics.median(serial), statistics.median(pooled)
+
+
 def test_compare_against_two_simulate_calls(benchmark: Any) -> None:
     """A small timed run: 100,000 games an arm."""
     _compare(2_000, 1)
@@ -70,7 +94,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--executor", choices=["process"], default=None,
+                        help="time lab.compare serial against executor='process' instead")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=None, help="the pool's processes (default: one per CPU)")
     args = parser.parse_args()
+    if args.executor is not None:
+        serial, pooled = measure_executor(args.games, args.rounds, args.seed, args.workers)
+        print(f"{args.games:,} games an arm, median of {args.rounds} rounds, the same table both ways")
+        print(f"  lab.compare, executor='serial'    {serial:6.2f} s")
+        print(f"  lab.compare, executor='process'   {pooled:6.2f} s   ({args.workers or 'one per CPU'} workers; "
+              f"speed-up {serial / pooled:.2f}x)")  # fmt: skip
+        return
     simulate_seconds, compare_seconds, study = measure(args.games, args.rounds, args.seed)
     difference = study.get("first-player advantage", arm="variant - base")
     assert isinstance(difference, lab.Difference)

@@ -21,27 +21,23 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import os
 import shutil
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 import numpy as np
 
 from ordonnance.cli import demo
 from ordonnance.core import cli as core
-from ordonnance.core import compiling
+from ordonnance.core import compiling, executor_cli
 from ordonnance.core.compile_bar import CompileBar
 from ordonnance.core import registry
 from ordonnance.errors import OrdonnanceError
 from ordonnance.core.checks import shown
-
-if TYPE_CHECKING:
-    from ordonnance.tournament import TournamentResult
 
 __all__ = ["main", "demo", "build_parser"]
 
@@ -66,21 +62,13 @@ def _wrap(text: str) -> str:
 
 
 def _add_tournament_arguments(parser: argparse.ArgumentParser, hooks: core.Hooks) -> None:
-    from ordonnance.tournament import MAX_CHUNK_SIZE, MAX_GAMES, MAX_WORKERS
+    from ordonnance.tournament import MAX_CHUNK_SIZE, MAX_GAMES
 
     core.add_bots(parser, hooks, "the bots, repeats allowed (default greedy,random, and random bots for the "
                                  f"other seats of a larger game): {core.bot_names(hooks)}")  # fmt: skip
     core.add_games(parser, MAX_GAMES, 10_000, "games in all, shared by the seatings (default 10,000)")
     core.add_seed(parser, 1, "the tournament's seed (default 1)")
-    parser.add_argument(
-        "--workers", type=core.at_most(MAX_WORKERS), default=None, help="local worker processes (default: one per CPU)"
-    )
-    parser.add_argument("--serial", action="store_true", help="run in this process only")
-    parser.add_argument(
-        "--dask", metavar="ADDRESS", default=None,
-        help="run on a Dask cluster: a scheduler address such as tcp://host:8786, or 'local' for a "
-        "local cluster of --workers processes (needs the distributed extra)",
-    )  # fmt: skip
+    executor_cli.add_executor_arguments(parser)
     parser.add_argument(
         "--chunk-size", type=core.at_most(MAX_CHUNK_SIZE), default=None, help="games per task (default: automatic)"
     )
@@ -108,8 +96,7 @@ def _run_tournament(hooks: core.Hooks, args: argparse.Namespace, parser: argpars
         specs = [core.parse_bot(name, hooks) for name in ["greedy", "random"] + ["random"] * (seats - 2)]
     if len(specs) < seats:
         parser.error(f"--bots must name at least {seats} bots for {rules.players}-player games")
-    if args.serial and (args.workers is not None or args.dask is not None):
-        parser.error("--serial cannot be combined with --workers or --dask")
+    executor_cli.check_executor_arguments(args, parser)
     names = [str(spec) for spec in specs]
     players = {
         name if names.count(name) == 1 else f"{name}-{i}": core.make_bot(
@@ -121,72 +108,18 @@ def _run_tournament(hooks: core.Hooks, args: argparse.Namespace, parser: argpars
         parser.error(f"--anchor {args.anchor!r} is not one of the bots: {', '.join(players)}")
     print(f"rules: {hooks.title}, {rules.players} players, {hooks.rules_text(rules)}", flush=True)
     start = time.perf_counter()
-    if args.dask is not None:
-        result = _tournament_on_dask(args, rules, players)
-        if isinstance(result, int):
-            return result
-    else:
-        executor: Literal["serial", "process"] = "serial" if args.serial else "process"
-        result = tournament(
-            players, args.games, rules, seed=args.seed, executor=executor, workers=args.workers,
-            chunk_size=args.chunk_size, progress=args.progress, time_limit=args.time_limit,
-        )  # fmt: skip
+    try:
+        with executor_cli.executor_of(args, "process") as executor:
+            result = tournament(
+                players, args.games, rules, seed=args.seed, executor=executor, workers=args.workers,
+                chunk_size=args.chunk_size, progress=args.progress, time_limit=args.time_limit,
+            )  # fmt: skip
+    except executor_cli.ExecutorFailure as failure:
+        return _fail("tournament", str(failure))
     elapsed = time.perf_counter() - start
     print(rate(result, args.anchor) if ladder else result)
     print(f"{elapsed:.2f} s, {result.games / max(elapsed, 1e-9):,.0f} games/s, {result.chunks:,} chunks")
     return 0
-
-
-def _check_dask_address(address: str) -> None:
-    """Refuse an address Dask cannot parse before a client is half built (whose
-    clean-up would print tracebacks)."""
-    comm: Any = importlib.import_module("distributed.comm")  # typed as Any: Dask is an optional extra
-    backends = importlib.import_module("distributed.comm.registry").backends
-    try:
-        scheme, _location = comm.parse_address(address)
-        if scheme not in backends:
-            raise ValueError(f"unknown scheme {shown(scheme)} (known: {', '.join(sorted(backends))})")
-        if scheme in ("tcp", "tls", "ws", "wss"):
-            _host, port = comm.get_address_host_port(address)
-            if not 0 < port < 65536:
-                raise ValueError(f"port {port} is not in 1..65535")
-    except ValueError as error:
-        raise _Failure(f"--dask {shown(address)} is not a scheduler address such as tcp://host:8786 or 'local': {error}") from None
-
-
-def _tournament_on_dask(args: argparse.Namespace, rules: Any, players: dict[str, Any]) -> TournamentResult | int:
-    from ordonnance.tournament import tournament
-
-    try:
-        distributed: Any = importlib.import_module("distributed")  # typed as Any: Dask is an optional extra
-    except ImportError:
-        return _fail("tournament", "--dask needs Dask: pip install 'ordonnance[distributed]'")
-    cluster: Any = None
-    try:
-        if args.dask == "local":
-            workers = args.workers or os.cpu_count() or 1
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-            client = distributed.Client(cluster)
-        else:
-            _check_dask_address(args.dask)
-            client = distributed.Client(args.dask)  # waits distributed.comm.timeouts.connect (30 s)
-    except _Failure as failure:
-        return _fail("tournament", str(failure))
-    except (OSError, TimeoutError, ValueError) as error:
-        if cluster is not None:
-            cluster.close()
-        return _fail("tournament", f"cannot reach the Dask scheduler {args.dask!r}: {error}")
-    try:
-        return tournament(
-            players, args.games, rules, seed=args.seed, executor=client.get_executor(),
-            chunk_size=args.chunk_size, progress=args.progress, time_limit=args.time_limit,
-        )  # fmt: skip
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 # --------------------------------------------------------------------- odds (Ordonnance's saves)

@@ -22,6 +22,10 @@ from .values import BAD_VALUES, failures
 NONE = {"None"}
 BOOLS = {"True", "np.bool_"}
 HUGE = {"2**64", "10**5000"}
+#: Where a run's games play, valid (``executor=``, ``workers=`` of tournaments and the lab's studies), and
+#: the bad values they may take: None is an executor (a local process pool) and a number of workers (one per CPU).
+EXECUTOR = {"executor": "serial", "workers": None}
+EXECUTOR_OK = {"executor": NONE, "workers": NONE}
 
 
 @attrs.frozen

@@ -1,4 +1,4 @@
-"""lab.metrics, lab.compare, the lab's plots and reports and its estimates with bad values of every type in each
+"""lab.metrics, lab.compare (where their games play included), the lab's plots and reports and its estimates with bad values of every type in each
 argument: a return or the library's error, never a bare exception or a hang."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ordonnance.lab.reports import report_html
 from ordonnance.lab.stats import mean, paired_difference, proportion, quantiles, unpaired_difference
 from ordonnance.lab.study import Record, Study, row
 
-from .sweep import NONE, Target, sweep
+from .sweep import EXECUTOR, EXECUTOR_OK, NONE, Target, sweep
 
 #: A hand-made study to plot and report: two seats' win rates and a length array.
 MADE = Study((row("win rate", proportion(6, 10), seat=0), row("win rate", proportion(4, 10), seat=1)),
@@ -31,13 +31,14 @@ def _report(study: object, title: object = None) -> None:
 EMPTY = {"empty list"}
 BOOLS = {"True", "np.bool_"}
 STUDY = {"games": 3, "seed": 1, "players": None, "trace_games": 2, "skill_games": 0, "search_games": 0,
-         "search_rollouts": 1, "progress": False}  # fmt: skip
+         "search_rollouts": 1, "progress": False, **EXECUTOR}  # fmt: skip
 TARGETS: list[Target] = [
-    Target("metrics", lab.metrics, (od.Rules(),), STUDY, ok={"players": NONE, "progress": NONE | BOOLS}, needs="pandas"),
+    Target("metrics", lab.metrics, (od.Rules(),), STUDY, ok={"players": NONE, "progress": NONE | BOOLS, **EXECUTOR_OK},
+           needs="pandas"),
     Target("metrics(shinobi)", lab.metrics, (shinobi.Rules(players=3),), STUDY,
-           ok={"players": NONE, "progress": NONE | BOOLS}, needs="pandas"),
+           ok={"players": NONE, "progress": NONE | BOOLS, **EXECUTOR_OK}, needs="pandas"),
     Target("compare", lab.compare, (od.Rules(), od.Rules(auto_claim=True)), {**STUDY, "variant_players": None},
-           ok={"players": NONE, "variant_players": NONE, "progress": NONE | BOOLS}, needs="pandas"),
+           ok={"players": NONE, "variant_players": NONE, "progress": NONE | BOOLS, **EXECUTOR_OK}, needs="pandas"),
     Target("plot", lab.plot, (MADE,), {"ax": None}, ok={"ax": NONE}, needs="matplotlib"),
     Target("length_histogram", length_histogram, (MADE,), {"ax": None, "measure": "decisions"}, ok={"ax": NONE},
            needs="matplotlib"),

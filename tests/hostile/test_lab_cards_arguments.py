@@ -10,21 +10,22 @@ from ordonnance.lab import decks
 from ordonnance.lab.cards import card_values, kinds_of, seat_bots
 from ordonnance.lab.matchup_tables import matchups
 
-from .sweep import BOOLS, NONE, Target, sweep
+from .sweep import BOOLS, EXECUTOR, EXECUTOR_OK, NONE, Target, sweep
 
 EMPTY = {"empty list"}
 TARGETS: list[Target] = [
     Target("card_values", card_values, (black_prince.Rules(),), {
         "kinds": ["1:Battle"], "changes": ["remove"], "swaps": [], "games": 3, "seed": 1, "players": None,
-        "progress": False,
-    }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY, "players": NONE, "progress": NONE | BOOLS},
+        "progress": False, **EXECUTOR,
+    }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY, "players": NONE, "progress": NONE | BOOLS, **EXECUTOR_OK},
         needs="pandas"),
     Target("card_values(shinobi)", card_values, (shinobi.Rules(players=3),), {
         "kinds": ["Oda"], "changes": ["add"], "swaps": [("Oda", "Mori")], "games": 3, "seed": 1,
     }, ok={"kinds": NONE | EMPTY, "changes": EMPTY, "swaps": EMPTY}, needs="pandas"),
     Target("matchups", matchups, (black_prince.Rules(),), {
-        "games": 3, "seed": 1, "players": None, "armies": ["French"], "counts": (3,), "progress": False,
-    }, ok={"players": NONE, "armies": NONE | EMPTY, "counts": NONE | EMPTY, "progress": NONE | BOOLS}, needs="pandas"),
+        "games": 3, "seed": 1, "players": None, "armies": ["French"], "counts": (3,), "progress": False, **EXECUTOR,
+    }, ok={"players": NONE, "armies": NONE | EMPTY, "counts": NONE | EMPTY, "progress": NONE | BOOLS, **EXECUTOR_OK},
+        needs="pandas"),
     Target("matchups(shinobi)", matchups, (shinobi.Rules(),), {"games": 3, "seed": 1, "counts": (3,)},
            ok={"counts": EMPTY}, needs="pandas"),
     Target("kinds_of", kinds_of, (shinobi.Rules(),), needs="pandas"),

@@ -10,7 +10,7 @@ import pytest
 
 from ordonnance import Rules, shinobi
 
-from .sweep import BOOLS, NONE, Target, sweep
+from .sweep import BOOLS, EXECUTOR, EXECUTOR_OK, NONE, Target, sweep
 
 pytest.importorskip("optuna")
 
@@ -40,8 +40,9 @@ TARGETS: list[Target] = [
     Target("tune", tune, (START,), {
         "targets": {"m": (10.0, 10.5)}, "space": Space.of(START, options=(), cards=["Mori"]), "budget": 3, "games": 5,
         "confirm_games": 5, "keep": 1, "seed": 1, "players": None, "scenarios": None, "penalty": 0.1,
-        "measure": measure, "progress": False,
-    }, ok={"players": NONE, "scenarios": NONE, "penalty": FLOATS | {"2**64"}, "progress": BOOLS, "space": NONE}),
+        "measure": measure, "progress": False, **EXECUTOR,
+    }, ok={"players": NONE, "scenarios": NONE, "penalty": FLOATS | {"2**64"}, "progress": BOOLS, "space": NONE,
+           **EXECUTOR_OK}),
 ]  # fmt: skip
 
 

@@ -68,10 +68,11 @@ import numpy.typing as npt
 
 from ordonnance.core import registry
 from ordonnance.core.checks import bounded, choice, flag, integer, shown, text
+from ordonnance.core.executing import ExecutorLike
 from ordonnance.core.rng import splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
-from ordonnance.lab import decks
+from ordonnance.lab import decks, running
 from ordonnance.lab.stats import paired_difference
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
 
@@ -135,11 +136,6 @@ def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
 def check_games(games: object, low: int = 2) -> int:
     """``games`` as an int in ``low..MAX_GAMES``, or the library's error."""
     return integer(games, "games", low=low, high=MAX_GAMES)
-
-
-def _simulate(rules: Any, games: int, seed: int, players: list[Any], record: bool) -> Any:
-    package = registry.package(registry.name_of(rules))
-    return package.simulate(rules, games=games, seed=seed, players=players, record=record)
 
 
 def _wins(result: Any) -> npt.NDArray[np.float64]:
@@ -243,6 +239,8 @@ def card_values(
     seed: int = 0,
     players: Players = None,
     progress: bool | None = None,
+    executor: ExecutorLike = "serial",
+    workers: int | None = None,
 ) -> Study:
     """The value of each card kind of ``rules``' game to its holder, by controlled experiment
     (the module documentation says who holds a card and what the arms share).
@@ -257,7 +255,9 @@ def card_values(
     ``players``: the bots of every arm, one per seat, or a bot class (``players(seed=seat)``);
     None: the game's Greedy in every seat. ``progress``: a progress bar on standard error
     (None: only on a terminal, for a study longer than a second). Ctrl-C stops the study
-    and returns the changes measured so far, with a note in its record.
+    and returns the changes measured so far, with a note in its record. ``executor`` and
+    ``workers``: where the games play, as :func:`ordonnance.tournament` takes them (default
+    ``"serial"``: this process), the same table on any (:mod:`ordonnance.lab.running`).
 
     One row per change: metric ``"holder win rate change"`` (``"seat win rate change"``
     and a ``seat`` label for a kind that nobody holds), labels ``kind``, ``change``
@@ -288,19 +288,22 @@ def card_values(
                 raise
             notes.append(f"{kind} {change}: left out ({error})")
     rows: list[Row] = []
-    with progress_bar((len(planned) + 1) * games, progress, "lab card_values") as bar:
+    executor, workers = running.checked(executor, workers)
+    arms = [(rules, base_seed, bots)] + [(variant, seed, bots) for *_, variant in planned]
+    with progress_bar((len(planned) + 1) * games, progress, "lab card_values") as bar, \
+            running.runner(executor, workers) as ran:  # fmt: skip
+        played = running.whole_arms(ran, arms, games, shared_deck, bar)
         try:
-            base = _simulate(rules, games, base_seed, bots, record=shared_deck)
-            bar.update(games)
+            base = next(played)
             base_wins = _wins(base)
-            for done, (kind, change, other, variant) in enumerate(planned):
-                arm = _simulate(variant, games, seed, bots, record=shared_deck)
+            for (kind, change, other, variant), arm in zip(planned, played):
                 label = change if other is None else f"swap to {other}"
                 rows += _rows(rules, base, arm, base_wins, kind, label, other)
                 tried.append(variant)
-                bar.update(games)
         except KeyboardInterrupt:
             notes.append(f"stopped by Ctrl-C: {len(tried) - 1} of the {len(planned)} changes measured")
+        finally:
+            played.close()
     record = Record(
         "card_values",
         f"lab.card_values({rules!r}, kinds={chosen!r}, changes={made!r}, swaps={pairs!r}, "

@@ -50,6 +50,7 @@ from typing import Any, TextIO
 import attrs
 
 from ordonnance.core import cli as core
+from ordonnance.core import executor_cli
 from ordonnance.core import registry
 from ordonnance.errors import OrdonnanceError, shown
 
@@ -188,6 +189,7 @@ def _add_common(parser: argparse.ArgumentParser, hooks: core.Hooks, study: str, 
         parser.add_argument("-o", "--output", metavar="FILE", default=None,
                             help="also write the table to FILE: .csv, or .parquet (needs pyarrow)")  # fmt: skip
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    executor_cli.add_executor_arguments(parser, default="none: the games play in this process")
     hooks.add_rules(parser)
 
 
@@ -216,17 +218,27 @@ def _bots(hooks: core.Hooks, specs: Sequence[core.BotSpec] | None, players: int,
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     return dict(games=args.games, seed=args.seed, trace_games=args.trace_games, skill_games=args.skill_games,
                 search_games=args.search_games, search_rollouts=args.search_rollouts,
-                progress=False if args.quiet else None)  # fmt: skip
+                progress=False if args.quiet else None, **_where(args))  # fmt: skip
+
+
+def _where(args: argparse.Namespace) -> dict[str, Any]:
+    """Where the games play: the executor the options name (opened by the study's command) and ``--workers``."""
+    return dict(executor=args.executor, workers=args.workers)
+
+
+#: The options a study's recorded command leaves out: they change no number of its table.
+_UNRECORDED = ("help", "output", "quiet", "workers", "serial", "dask")
 
 
 def command_line(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
     """The command that parses to ``args`` (``ordonnance lab STUDY`` and each of ``parser``'s
-    options whose value is not its default; ``--output`` and ``--quiet`` apart: they change no number)."""
+    options whose value is not its default; ``--output``, ``--quiet`` and where the games play,
+    ``--workers``, ``--serial`` and ``--dask``, apart: they change no number)."""
     report = bool(getattr(args, "report", False))
     words = ["ordonnance", "lab", *(["report"] if report else []), args.study]
     for action in parser._actions:
         value: Any = getattr(args, action.dest, None)
-        if not action.option_strings or action.dest in ("help", "output", "quiet") or value == action.default:
+        if not action.option_strings or action.dest in _UNRECORDED or value == action.default:
             continue
         option = action.option_strings[-1]
         if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
@@ -358,7 +370,7 @@ def run_cards(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.Argu
         parser.error(f"--swap: {error}")
     study = _study_or_error(parser, lambda: lab.card_values(
         rules, kinds=kinds, changes=changes, swaps=swaps, games=args.games, seed=args.seed, players=players,
-        progress=False if args.quiet else None))  # fmt: skip
+        progress=False if args.quiet else None, **_where(args)))  # fmt: skip
     return _finish(study, args, stdout)
 
 
@@ -381,7 +393,7 @@ def run_matchups(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.A
 
     study = _study_or_error(parser, lambda: lab.matchups(
         rules, games=args.games, seed=args.seed, players=players, counts=args.counts,
-        progress=False if args.quiet else None))  # fmt: skip
+        progress=False if args.quiet else None, **_where(args)))  # fmt: skip
     return _finish(study, args, stdout)
 
 
@@ -399,7 +411,8 @@ def run_tune(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.Argum
     space = _space(rules, args, parser)
     study = _study_or_error(parser, lambda: lab.tune(
         rules, targets=[parse_target(text) for text in args.target], space=space, budget=args.budget, games=args.games, confirm_games=args.confirm_games,
-        keep=args.keep, seed=args.seed, players=players, penalty=args.penalty, progress=not args.quiet))  # fmt: skip
+        keep=args.keep, seed=args.seed, players=players, penalty=args.penalty, progress=not args.quiet,
+        **_where(args)))  # fmt: skip
     return _finish(study, args, stdout)
 
 
@@ -615,6 +628,12 @@ def _add_study(into: Any, hooks: core.Hooks, wrap: Callable[[str], str], name: s
         extra(parser, report)
 
     def go(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
-        return run(hooks, args, sub, sys.stdout)
+        executor_cli.check_executor_arguments(args, sub)
+        try:
+            with executor_cli.executor_of(args, "serial") as args.executor:
+                return run(hooks, args, sub, sys.stdout)
+        except executor_cli.ExecutorFailure as failure:
+            print(f"{sub.prog}: error: {failure}", file=sys.stderr)
+            return core.EXIT_ERROR
 
     parser.set_defaults(run=go, parser=parser, report=report)

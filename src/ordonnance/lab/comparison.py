@@ -41,8 +41,10 @@ from typing import Any
 import numpy as np
 
 from ordonnance.core import registry
+from ordonnance.core.executing import ExecutorLike
 from ordonnance.core.seeds import game_seeds
 from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError, shown
+from ordonnance.lab import running
 from ordonnance.lab.measures import (
     SKILL_METRIC,
     Key,
@@ -138,12 +140,15 @@ def compare(
     search_games: int = 0,
     search_rollouts: int = 8,
     progress: bool | None = None,
+    executor: ExecutorLike = "serial",
+    workers: int | None = None,
 ) -> Study:
     """Compare two rule sets of one game on common random numbers (see the module documentation).
 
     ``players`` are the bots of both arms (default ``simulate``'s: Random in every seat);
     ``variant_players`` the variant's when they differ (needed when the player counts
-    differ and ``players`` is given). The other arguments are :func:`~ordonnance.lab.measures.metrics`'.
+    differ and ``players`` is given). The other arguments are :func:`~ordonnance.lab.measures.metrics`'
+    (``executor``: where the games play, the same table on any; :mod:`ordonnance.lab.running`).
     """
     games, seed, counts = check_study(base, games, seed, {
         "trace_games": trace_games, "skill_games": skill_games, "search_games": search_games,
@@ -158,24 +163,27 @@ def compare(
     players = check_players(players, base)
     variant_players = check_players(variant_players, variant, "variant_players")
     base_bots, variant_bots = _players(players, variant_players, base, variant)
+    executor, workers = running.checked(executor, workers)
     sizes = (counts["trace_games"], counts["skill_games"], counts["search_games"], rollouts)
     base_parts = study_parts(base, base_bots, games, seed, *sizes)
     variant_parts = study_parts(variant, variant_bots, games, seed, *sizes)
     alike = base.players == variant.players
-    if alike:
-        (base_series, variant_series), played, stopped = play(
-            [base_parts, variant_parts], [base, variant], progress, "lab compare"
-        )
-        played_parts = base_parts
-    else:
-        (base_series,), played, stopped = play([base_parts], [base], progress, "lab compare: base")
-        variant_played: list[int] = []
-        if not stopped:
-            (variant_series,), variant_played, stopped = play([variant_parts], [variant], progress, "lab compare: variant")
+    with running.runner(executor, workers) as ran:
+        if alike:
+            (base_series, variant_series), played, stopped = play(
+                [base_parts, variant_parts], [base, variant], progress, "lab compare", ran
+            )
+            played_parts = base_parts
         else:
-            variant_series = {}
-        base_series, variant_series = _common_games(base_series, variant_series)
-        played_parts, played = base_parts, [min(a, b) for a, b in zip(played, variant_played + [0] * len(played))]
+            (base_series,), played, stopped = play([base_parts], [base], progress, "lab compare: base", ran)
+            variant_played: list[int] = []
+            if not stopped:
+                (variant_series,), variant_played, stopped = play([variant_parts], [variant], progress, "lab compare: variant",
+                                                                  ran)  # fmt: skip
+            else:
+                variant_series = {}
+            base_series, variant_series = _common_games(base_series, variant_series)
+            played_parts, played = base_parts, [min(a, b) for a, b in zip(played, variant_played + [0] * len(played))]
     same_bots = describe_players(base_bots) == describe_players(variant_bots)
     notes = [_deal_note(base, variant, seed, same_bots)]
     if base.players != variant.players and counts["skill_games"] + counts["search_games"]:

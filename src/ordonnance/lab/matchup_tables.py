@@ -34,8 +34,10 @@ import numpy as np
 
 from ordonnance.core import registry
 from ordonnance.core.checks import bounded, integer, shown, text
+from ordonnance.core.executing import ExecutorLike
 from ordonnance.core.seeds import check_seed, game_seeds
 from ordonnance.errors import InvalidArgumentError
+from ordonnance.lab import running
 from ordonnance.lab.cards import Players, check_games, check_progress, described, progress_bar, seat_bots
 from ordonnance.lab.stats import Estimate, mean, proportion
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
@@ -52,6 +54,8 @@ def matchups(
     armies: Sequence[str] | None = None,
     counts: Sequence[int] = (3, 4, 5),
     progress: bool | None = None,
+    executor: ExecutorLike = "serial",
+    workers: int | None = None,
 ) -> Study:
     """The matchup table of ``rules``' game (the module documentation says what it holds).
 
@@ -60,7 +64,9 @@ def matchups(
     class (``players(seed=seat)``, for every player count); None: the game's Greedy. ``armies`` (Black Prince): the armies to pair (default:
     the four printed ones). ``counts`` (Shinobi): the player counts. ``progress``: a progress
     bar on standard error (None: only on a terminal); Ctrl-C stops the study and returns the
-    cells played so far, with a note in its record.
+    cells played so far, with a note in its record. ``executor`` and ``workers``: where the
+    games play, as :func:`ordonnance.tournament` takes them (default ``"serial"``: this
+    process), the same table on any (:mod:`ordonnance.lab.running`).
     """
     game = registry.name_of(rules)
     games = check_games(games)
@@ -82,19 +88,21 @@ def matchups(
         players = bounded(players, "players", 5)  # read once: every cell plays them
     lineups = [seat_bots(cell, players) for cell in cells]
     seeds = game_seeds(seed, len(cells))
-    package = registry.package(game)
+    progress = check_progress(progress)
+    executor, workers = running.checked(executor, workers)
     rows: list[Row] = []
     notes = [f"cell i plays from seed game_seeds({seed}, {len(cells)})[i]: the cells are independent"]
     played = 0
-    with progress_bar(len(cells) * games, check_progress(progress), "lab matchups") as bar:
+    with progress_bar(len(cells) * games, progress, "lab matchups") as bar, running.runner(executor, workers) as ran:
+        results = running.whole_arms(ran, list(zip(cells, seeds.tolist(), lineups)), games, False, bar)
         try:
-            for cell, cell_seed, bots in zip(cells, seeds.tolist(), lineups):
-                result = package.simulate(cell, games=games, seed=cell_seed, players=bots)
+            for cell, result in zip(cells, results):
                 rows += _black_prince_rows(cell, result) if game == "black-prince" else _shinobi_rows(cell, result)
                 played += 1
-                bar.update(games)
         except KeyboardInterrupt:
             notes.append(f"stopped by Ctrl-C: {played} of the {len(cells)} cells played")
+        finally:
+            results.close()
     record = Record(
         "matchups",
         f"lab.matchups({rules!r}, games={games}, seed={seed}, "

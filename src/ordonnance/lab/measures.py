@@ -60,6 +60,8 @@ from ordonnance.core.checks import bounded, flag, integer
 from ordonnance.core.rng import skipped, splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.core.simulate import MAX_GAMES, in_chunks
+from ordonnance.core.executing import ExecutorLike
+from ordonnance.lab import running
 from ordonnance.lab.stats import Estimate, mean, proportion, quantiles
 from ordonnance.lab.study import Label, Record, Row, Study, rules_text
 
@@ -283,11 +285,41 @@ _TRACE_EXTRAS: dict[str, Callable[[Any, Sequence[Any], Sequence[int]], list[floa
 }
 
 
-def _skill_read(strong: int, name: str, against: str) -> Callable[[Any, Any], list[Series]]:
-    def read(rules: Any, result: Any) -> list[Series]:
-        return [_series(SKILL_METRIC, np.asarray(result.winner) == strong, share=True, strong=name, weak=against)]
+@attrs.frozen
+class _SkillRead:
+    """Reads how often the stronger bot, in seat ``strong``, won (a class, not a closure: parts go to workers pickled)."""
 
-    return read
+    strong: int
+    name: str
+    against: str
+
+    def __call__(self, rules: Any, result: Any) -> list[Series]:
+        return [_series(SKILL_METRIC, np.asarray(result.winner) == self.strong, share=True, strong=self.name, weak=self.against)]
+
+
+@attrs.frozen
+class _Chosen:
+    """The bots a study was given, for any rule set (None: ``simulate``'s default)."""
+
+    players: tuple[Any, ...] | None
+
+    def __call__(self, rules: Any) -> tuple[Any, ...] | None:
+        return self.players
+
+
+@attrs.frozen
+class _Lineup:
+    """The stronger bot in seat ``seat``, the weaker bot in every other: ``kind(seed=s, **options)``."""
+
+    seat: int
+    strong: tuple[Any, tuple[tuple[str, Any], ...]]
+    weak: tuple[Any, tuple[tuple[str, Any], ...]]
+
+    def __call__(self, rules: Any) -> list[Any]:
+        def bot(s: int, kind: Any, options: tuple[tuple[str, Any], ...]) -> Any:
+            return kind(seed=s, **dict(options))
+
+        return [bot(s, *(self.strong if s == self.seat else self.weak)) for s in range(int(rules.players))]
 
 
 def study_parts(
@@ -296,27 +328,25 @@ def study_parts(
 ) -> list[Part]:  # fmt: skip
     """The parts of a :func:`metrics` study (and of each arm of a comparison)."""
     bots = registry.package(registry.name_of(rules)).bots
-    chosen = None if players is None else tuple(players)
-    parts = [Part("games", games, seed, lambda r: chosen, _game_series)]
+    chosen = _Chosen(None if players is None else tuple(players))
+    parts = [Part("games", games, seed, chosen, _game_series)]
     if trace_games:
-        parts.append(Part("trace", min(trace_games, games), seed, lambda r: chosen, _trace_series, record=True))
+        parts.append(Part("trace", min(trace_games, games), seed, chosen, _trace_series, record=True))
 
-    def rotations(tag: int, total: int, strong: Callable[[int], Any], weak: Callable[[int], Any], names: tuple[str, str]) -> None:
+    Bot = tuple[Any, tuple[tuple[str, Any], ...]]
+
+    def rotations(tag: int, total: int, strong: Bot, weak: Bot, names: tuple[str, str]) -> None:
         for seat in range(int(rules.players)):
             share = -(-total // int(rules.players))
-
-            def lineup(r: Any, seat: int = seat) -> list[Any]:
-                return [strong(s) if s == seat else weak(s) for s in range(int(r.players))]
-
-            parts.append(Part(f"{names[0]} v {names[1]}, seat {seat}", share, _derived(seed, tag + seat), lineup,
-                              _skill_read(seat, *names)))  # fmt: skip
+            parts.append(Part(f"{names[0]} v {names[1]}, seat {seat}", share, _derived(seed, tag + seat),
+                              _Lineup(seat, strong, weak), _SkillRead(seat, *names)))  # fmt: skip
 
     if skill_games:
-        rotations(_SKILL_TAG, skill_games, lambda s: bots.Greedy(seed=s), lambda s: bots.Random(seed=s), ("Greedy", "Random"))
+        rotations(_SKILL_TAG, skill_games, (bots.Greedy, ()), (bots.Random, ()), ("Greedy", "Random"))
     if search_games:
         rotations(
-            _SEARCH_TAG, search_games, lambda s: bots.MonteCarlo(seed=s, rollouts=search_rollouts),
-            lambda s: bots.Greedy(seed=s), (f"MonteCarlo({search_rollouts} rollouts)", "Greedy"),
+            _SEARCH_TAG, search_games, (bots.MonteCarlo, (("rollouts", search_rollouts),)),
+            (bots.Greedy, ()), (f"MonteCarlo({search_rollouts} rollouts)", "Greedy"),
         )  # fmt: skip
     return parts
 
@@ -349,18 +379,23 @@ def _columns() -> int | None:
 
 
 def play(
-    parts: Sequence[Sequence[Part]], arms: Sequence[Any], progress: bool | None, desc: str
-) -> tuple[list[dict[Key, Series]], list[int], bool]:
+    parts: Sequence[Sequence[Part]], arms: Sequence[Any], progress: bool | None, desc: str,
+    ran: running.Runner | None = None,
+) -> tuple[list[dict[Key, Series]], list[int], bool]:  # fmt: skip
     """Play the parts of each rule set of ``arms`` (``parts[arm]``: alike in their games, seeds
     and order, their bots each arm's own), chunk by chunk, each chunk for every arm before the
     next, so that Ctrl-C leaves the arms with the same games: per arm the merged series, the
-    games each part played, and whether Ctrl-C stopped it."""
+    games each part played, and whether Ctrl-C stopped it. ``ran``: where the chunks play
+    (None: this process; :mod:`ordonnance.lab.running`)."""
     chunks: list[list[list[Series]]] = [[] for _ in arms]
     first = parts[0]
     played = [0] * len(first)
     total = sum(part.games for part in first) * len(arms)
     stopped = False
     with _Progress(total, progress, desc) as bar:
+        if ran is not None and not ran.in_process:
+            chunks, played, stopped = running.play_parts(ran, parts, arms, bar.bar)
+            return [_merge(arm) for arm in chunks], played, stopped
         for p, part in enumerate(first):
             bar.bar.set_postfix_str(part.name, refresh=False)
 
@@ -486,6 +521,8 @@ def metrics(
     search_games: int = 0,
     search_rollouts: int = 8,
     progress: bool | None = None,
+    executor: ExecutorLike = "serial",
+    workers: int | None = None,
 ) -> Study:
     """The metrics of a rule set of any game (Ordonnance's, Shinobi's or Black Prince's
     ``Rules``) from ``games`` simulated games with ``players`` (a bot per seat; default
@@ -494,16 +531,23 @@ def metrics(
     ``trace_games`` of them are replayed for lead changes; ``skill_games`` (Greedy against
     Random) and ``search_games`` (MonteCarlo of ``search_rollouts`` rollouts against Greedy:
     Python bots, tens of games a second) measure skill (0: skip). ``progress``: show a bar
-    (None: on a terminal, once a study takes over a second).
+    (None: on a terminal, once a study takes over a second). ``executor`` and ``workers``:
+    where the games play, as :func:`ordonnance.tournament` takes them (default ``"serial"``:
+    this process; None or ``"process"``: ``workers`` local processes; or any
+    :class:`concurrent.futures.Executor`, a Dask cluster's included), with the same table
+    whatever the executor (:mod:`ordonnance.lab.running`).
     """
     games, seed, counts = check_study(rules, games, seed, {
         "trace_games": trace_games, "skill_games": skill_games, "search_games": search_games,
     })  # fmt: skip
     rollouts = check_rollouts(search_rollouts, rules)
     players = check_players(players, rules)
+    progress = check_progress(progress)
+    executor, workers = running.checked(executor, workers)
     parts = study_parts(rules, players, games, seed, counts["trace_games"], counts["skill_games"],
                         counts["search_games"], rollouts)  # fmt: skip
-    (series,), played, stopped = play([parts], [rules], check_progress(progress), "lab metrics")
+    with running.runner(executor, workers) as ran:
+        (series,), played, stopped = play([parts], [rules], progress, "lab metrics", ran)
     call = (
         f"lab.metrics({rules!r}, players={players!r}, games={games}, seed={seed}, trace_games={trace_games}, "
         f"skill_games={skill_games}, search_games={search_games}, search_rollouts={rollouts})"

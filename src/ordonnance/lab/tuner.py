@@ -64,11 +64,13 @@ import numpy as np
 
 from ordonnance.core import registry, rng
 from ordonnance.core.checks import bounded, flag, integer, is_integer, is_real, real, shown, text
+from ordonnance.core.executing import ExecutorLike
 from ordonnance.core.extras import require_extra
 from ordonnance.core.play import check_players
 from ordonnance.core.seeds import check_seed
 from ordonnance.core.simulate import MAX_GAMES
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
+from ordonnance.lab import running
 from ordonnance.lab.space import Space
 from ordonnance.lab.stats import Estimate
 from ordonnance.lab.study import Label, Record, Row, Study, rules_text
@@ -270,6 +272,8 @@ def tune(
     penalty: float = 0.02,
     measure: Measure | None = None,
     progress: bool = True,
+    executor: ExecutorLike = "serial",
+    workers: int | None = None,
 ) -> Tuned:
     """Search variants of ``start`` whose figures meet ``targets`` with the fewest changes
     (see the module documentation).
@@ -285,6 +289,10 @@ def tune(
     matchup); the space must not search the fields they set. ``penalty``: the score each
     change adds during the search. ``measure``: the study of one rule set (default
     :func:`ordonnance.lab.metrics`), called as ``measure(rules, games=, seed=, players=)``.
+    ``executor`` and ``workers``: where the default measure plays each trial's games, as
+    :func:`ordonnance.tournament` takes them (default ``"serial"``: this process; a pool of
+    ours is started once for the whole search), the same results on any
+    (:mod:`ordonnance.lab.running`); a ``measure`` of yours plays where it plays.
     """
     optuna = _optuna()
     registry.name_of(start)  # the Rules of one of the games
@@ -305,21 +313,22 @@ def tune(
     progress = flag(progress, "progress")
     players = _players(players, int(start.players))
     bases = _scenarios(start, space, scenarios)
-    if measure is None:
-        measure = _metrics(goals)
-    else:
+    executor, workers = running.checked(executor, workers)
+    if measure is not None:
         _check_measure(measure)
 
-    search = _Search(space, goals, bases, measure, players, games, seed, penalty)
-    interrupted = search.run(optuna, budget, progress)
-    chosen = search.chosen(keep)
-    variants: list[Variant] = []
-    confirm = _Seeds(rng.skipped(seed, _CONFIRM_OFFSET))
-    try:
-        for key in _bar(chosen, progress, "re-measure", total=len(chosen)):
-            variants.append(search.confirm(key, confirm, confirm_games))
-    except KeyboardInterrupt:
-        interrupted = True
+    with running.runner(executor, workers) as ran:
+        chosen_measure = _metrics(goals, ran.executor or "serial") if measure is None else measure
+        search = _Search(space, goals, bases, chosen_measure, players, games, seed, penalty)
+        interrupted = search.run(optuna, budget, progress)
+        chosen = search.chosen(keep)
+        variants: list[Variant] = []
+        confirm = _Seeds(rng.skipped(seed, _CONFIRM_OFFSET))
+        try:
+            for key in _bar(chosen, progress, "re-measure", total=len(chosen)):
+                variants.append(search.confirm(key, confirm, confirm_games))
+        except KeyboardInterrupt:
+            interrupted = True
     variants.sort(key=lambda v: (not v.met, v.distance if v.met else 0, v.miss, v.distance))
     return Tuned(
         tuple(_rows(variants, goals, bool(scenarios))),
@@ -619,9 +628,9 @@ _STOPPED = "stopped by Ctrl-C"
 _SKILLED = frozenset({"stronger bot wins"})
 
 
-def _metrics(targets: Sequence[Target]) -> Measure:
+def _metrics(targets: Sequence[Target], executor: ExecutorLike = "serial") -> Measure:
     """:func:`ordonnance.lab.metrics` playing only what the targets read: its trace and skill
-    games only when a target needs them (as many as its games), without a progress bar."""
+    games only when a target needs them (as many as its games), without a progress bar, on ``executor``."""
     from ordonnance.lab.measures import metrics
 
     named = {t.metric for t in targets}
@@ -630,7 +639,7 @@ def _metrics(targets: Sequence[Target]) -> Measure:
     def measure(rules: Any, *, games: int, seed: int, players: Sequence[Any] | None) -> Study:
         study = metrics(
             rules, players=players, games=games, seed=seed, trace_games=games if traced else 0,
-            skill_games=games if skilled else 0, search_games=0, progress=False,
+            skill_games=games if skilled else 0, search_games=0, progress=False, executor=executor,
         )  # fmt: skip
         if any(note.startswith(_STOPPED) for note in study.record.notes):
             raise KeyboardInterrupt  # metrics kept what it had played; the tuner stops its trial instead
