@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 import pytest
 
-from ordonnance import Rules, black_prince, shinobi
+from ordonnance import Card, Rules, black_prince, shinobi
 from ordonnance.black_prince.game import shuffled_decks
 from ordonnance.core.seeds import game_seeds
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError
 from ordonnance.lab.cards import card_values
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[Any]:
@@ -58,15 +61,68 @@ def test_black_prince_arms_keep_the_untouched_deck_order(monkeypatch: pytest.Mon
         assert base_decks[1] == variant_decks[1] and base_decks[0] != variant_decks[0]
 
 
-def test_ordonnance_arms_play_independent_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("kind", "change"), [("LBSHF", "add"), ("L", "remove"), ("L", "swap to HF")])
+def test_ordonnance_arms_replay_identical_deals_but_the_changed_copy(
+    monkeypatch: pytest.MonkeyPatch, kind: str, change: str
+) -> None:
     import ordonnance
+    from ordonnance import simulation
 
-    results = _spy(monkeypatch, ordonnance)
-    study = card_values(Rules(), kinds=["LBSHF"], changes=["add"], games=200, seed=4)
-    base, added = results
-    assert not np.any(np.isin(base.seeds, added.seeds))
-    assert np.array_equal(added.seeds, game_seeds(4, 200))
-    assert any("independent" in note for note in study.record.notes)
+    results = _spy(monkeypatch, ordonnance)  # the base arm's simulate, then the variant's own deal:
+    real = simulation._simulate_orders
+    monkeypatch.setattr(simulation, "_simulate_orders", lambda *args: results.append(real(*args)) or results[-1])
+    swaps = [(kind, change.split()[-1])] if change.startswith("swap") else []
+    study = card_values(Rules(), kinds=[] if swaps else [kind], changes=[] if swaps else [change], swaps=swaps, games=120, seed=4)
+    base, variant = results
+    assert np.array_equal(base.seeds, game_seeds(4, 120)) and np.array_equal(variant.seeds, base.seeds)
+    assert np.array_equal(variant.bot_seeds, base.bot_seeds)
+    mask, other = Card.parse(kind).mask, Card.parse(change.split()[-1]).mask if swaps else 0
+    for i in range(len(base)):
+        before = [card.mask for card in base.record(i)[0]]
+        after = [card.mask for card in variant.record(i)[0]]
+        assert variant.replay(i).is_over and base.replay(i).is_over  # both arms' records replay from their own deals
+        if change == "add":
+            place = next(p for p in range(len(after)) if after[:p] + after[p + 1 :] == before)
+            assert after[place] == mask
+        elif change == "remove":
+            place = next(p for p in range(len(before)) if before[:p] + before[p + 1 :] == after)
+            assert before[place] == mask
+        else:
+            differ = [p for p in range(len(before)) if before[p] != after[p]]
+            assert len(differ) == 1 and before[differ[0]] == mask and after[differ[0]] == other
+    assert any("paired on purpose" in note for note in study.record.notes)
+
+
+@pytest.mark.skipif(not JIT, reason="hundreds of studies: the kernel's speed is needed")
+def test_ordonnance_intervals_cover_a_large_study_s_value() -> None:
+    """300 small paired studies against one large one: their 95% intervals hold its value about as often."""
+    metric = "holder win rate change"
+    truth = card_values(Rules(), kinds=["LBSHF"], changes=["add"], games=100_000, seed=10**9).get(metric)
+    hits = [
+        card_values(Rules(), kinds=["LBSHF"], changes=["add"], games=200, seed=s).get(metric).covers(truth.value)
+        for s in range(300)
+    ]
+    assert 0.91 <= sum(hits) / len(hits) <= 0.99  # 95% +- about 3 binomial standard errors of 300 studies
+
+
+@pytest.mark.skipif(not JIT, reason="60,000 games: the kernel's speed is needed")
+def test_ordonnance_paired_interval_is_narrower_than_independent_arms(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ordonnance
+    from ordonnance import simulation
+    from ordonnance.lab.cards import _ordonnance_holders, _wins
+    from ordonnance.lab.stats import paired_difference
+
+    arms = _spy(monkeypatch, simulation)
+    real = simulation._simulate_orders
+    monkeypatch.setattr(simulation, "_simulate_orders", lambda *args: arms.append(real(*args)) or arms[-1])
+    paired = card_values(Rules(), kinds=["HF"], changes=["add"], games=20_000, seed=3).get("holder win rate change")
+    added = arms[-1]
+    weights = _ordonnance_holders(added, "HF")
+    held = weights.sum(axis=1) > 0
+    other_base = ordonnance.simulate(Rules(), games=20_000, seed=4, players=[ordonnance.bots.Greedy(seed=s) for s in (0, 1)])
+    independent = paired_difference((weights * _wins(added)).sum(axis=1)[held], (weights * _wins(other_base)).sum(axis=1)[held])
+    assert paired.games == independent.games
+    assert paired.high - paired.low < 0.9 * (independent.high - independent.low)
 
 
 def test_planted_ordonnance_values_have_the_right_sign() -> None:

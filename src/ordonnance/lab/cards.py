@@ -22,16 +22,22 @@ games an unpaired comparison would need for as narrow a one
   one of them: a seat that played ``k`` of the ``K`` copies played in a game is the
   holder with weight ``k / K``. The copies are counted in the arm that holds the
   changed copy: the variant for an added card (and the card a swap puts in), the base
-  for a removed one. A game in which no copy was played has no holder. The shuffle,
-  not the bots, decides who gets a copy, so this is a randomised experiment; the value
-  is the holder's win rate minus the same seat's in the other arm.
+  for a removed one. A game in which no copy was played has no holder and is left out
+  (the row's ``games`` counts the rest). The shuffle, not the bots, decides who gets a
+  copy, so this is a randomised experiment.
 
-**What the arms share.** Where the holder is fixed by the rules (Black Prince's seat,
-Shinobi's clan), the arms play **the same deal seeds and bot seeds** (common random
-numbers, paired on purpose): game ``i`` of each arm has the same seeds, and the value
-is the paired difference of the holder's results. The deal itself can be the same only
-where the deck it comes from is:
+**What the arms share.** Every arm plays **the same deal seeds and bot seeds** (common
+random numbers, paired on purpose): game ``i`` of each arm has the same seeds, and the
+value is the paired difference, game by game, of the holder's results. The deal itself
+is shared as far as the decks allow:
 
+* Ordonnance: **the variant's deck order is the base's with the change made to one
+  copy**: the added copy inserted at a uniformly chosen
+  place, a uniformly chosen copy taken out, or one swapped in place for the other kind;
+  every other card keeps its order, and the choice comes from a stream of its own, so
+  each arm is still a uniformly random shuffle of its own deck (inserting at a uniform
+  place into, or taking a uniform copy out of, a uniform order gives a uniform order).
+  The bots are seeded as in the base's game ``i``.
 * Shinobi deals the clan cards first, from the same stream: **the clans are dealt
   identically in both arms** (so each clan's holder is the same seat); the troop deck
   that follows differs as the deck does.
@@ -39,12 +45,6 @@ where the deck it comes from is:
   seat 1's deck leaves **seat 0's deck order identical**; a swap in seat 0's deck (same
   size) leaves seat 1's identical; an added or removed card in seat 0's deck shifts
   the stream of seat 1's shuffle by one draw.
-
-In Ordonnance the holder is found in one arm's games, so the other arm must not depend
-on them: **its arms play independent seeds** (the base arm's seed is mixed from
-``seed``), and the interval is that of independent arms. (Paired seeds there would
-measure the shuffle's mechanics, not the card: the deck is shuffled sorted by mask, so
-another deck moves most cards by one place, partly keeping who gets what.)
 
 Any bots may play (``players=``); Greedy by default, the kernel's, fast. The base arm
 is played once and shared by every change (each change's difference is taken with the
@@ -69,10 +69,9 @@ import numpy.typing as npt
 from ordonnance.core import registry
 from ordonnance.core.checks import bounded, choice, flag, integer, shown, text
 from ordonnance.core.executing import ExecutorLike
-from ordonnance.core.rng import splitmix64
 from ordonnance.core.seeds import check_seed
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError, OrdonnanceTypeError
-from ordonnance.lab import decks, running
+from ordonnance.lab import _deals, decks, running
 from ordonnance.lab.stats import paired_difference
 from ordonnance.lab.study import Record, Row, Study, row, rules_text
 
@@ -218,6 +217,21 @@ def _changes(changes: Sequence[str], swaps: Sequence[tuple[str, str]]) -> tuple[
     return made, pairs
 
 
+def _derived(rules: Any, kind: str, change: str, other: str | None) -> _deals.Derived | None:
+    """How the variant's deals come from the base's: for Ordonnance, its deck orders derived from the
+    base's (:class:`ordonnance.lab._deals.Derived`); None for the other games (the same seeds deal as
+    the deck allows)."""
+    if registry.name_of(rules) != "ordonnance":
+        return None
+    from ordonnance.cards import Card
+
+    mask = Card.parse(kind).mask
+    if change == "swap":
+        assert other is not None
+        return _deals.Derived(rules, _deals.SWAP, mask, Card.parse(other).mask)
+    return _deals.Derived(rules, _deals.ADD if change == "add" else _deals.REMOVE, mask)
+
+
 def _variant(rules: Any, kind: str, change: str, other: str | None) -> Any:
     """The base rules with one copy of ``kind`` added, removed, or swapped for ``other``."""
     if change == "swap":
@@ -272,7 +286,6 @@ def card_values(
     made, pairs = _changes(changes, swaps)
     every_kind = kinds is None
     shared_deck = game == "ordonnance"
-    base_seed = splitmix64(seed)[1] if shared_deck else seed
     bots = seat_bots(rules, players)
     progress = check_progress(progress)
     notes: list[str] = []
@@ -289,10 +302,11 @@ def card_values(
             notes.append(f"{kind} {change}: left out ({error})")
     rows: list[Row] = []
     executor, workers = running.checked(executor, workers)
-    arms = [(rules, base_seed, bots)] + [(variant, seed, bots) for *_, variant in planned]
+    arms = [(rules, seed, bots)] + [(variant, seed, bots) for *_, variant in planned]
+    deals = [None] + [_derived(rules, kind, change, other) for kind, change, other, _ in planned]
     with progress_bar((len(planned) + 1) * games, progress, "lab card_values") as bar, \
             running.runner(executor, workers) as ran:  # fmt: skip
-        played = running.whole_arms(ran, arms, games, shared_deck, bar)
+        played = running.whole_arms(ran, arms, games, shared_deck, bar, deals)
         try:
             base = next(played)
             base_wins = _wins(base)
@@ -313,8 +327,11 @@ def card_values(
         rules=tuple(rules_text(r) for r in tried),
         players=tuple(map(repr, bots)),
         notes=(
-            f"the base arm plays seed {base_seed}, independent of the variants' (the holder is found in the plays of "
-            "the arm with the changed copy); value = the holder's win rate minus the same seat's in the other arm"
+            "every arm plays the same deal seeds and bot seeds (paired on purpose); each variant's deck order is the "
+            "base's with one copy inserted at a uniform place, a uniform copy taken out, or swapped in place; the holder "
+            "is the seat that played the changed kind in the arm holding the copy (weighted by the copies it played), "
+            "games where no copy was played are left out; value = the holder's result in the variant minus in the "
+            "base, paired game by game"
             if shared_deck
             else "every arm plays the same deal seeds and bot seeds (paired on purpose; the deal differs where the "
             "deck does); value = the holder's win rate in the variant minus in the base, paired game by game",

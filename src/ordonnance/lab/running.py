@@ -151,35 +151,49 @@ class _Chunk:
     stop: int
     players: bytes | None
     record: bool
+    deal: Any = None
 
 
 def _simulated(chunk: _Chunk) -> Any:
     """Run one chunk (in whichever process or machine the executor picks)."""
-    package = registry.package(registry.name_of(chunk.rules))
     players = None if chunk.players is None else pickle.loads(chunk.players)
     with wrapping():  # the kernels' SplitMix64 wraps around on purpose, also without the JIT
-        return package.simulate(chunk.rules, games=chunk.stop - chunk.start, seed=skipped(chunk.seed, chunk.start),
-                                players=players, record=chunk.record)  # fmt: skip
+        return _played(chunk.rules, skipped(chunk.seed, chunk.start), chunk.stop - chunk.start, players, chunk.record, chunk.deal)
+
+
+def _played(rules: Any, seed: int, games: int, players: Sequence[Any] | None, record: bool, deal: Any) -> Any:
+    """``simulate(rules, games=games, seed=seed, ...)``, or ``deal.simulate`` for an arm dealt its own way."""
+    if deal is not None:
+        return deal.simulate(rules, games, seed, players, record)
+    package = registry.package(registry.name_of(rules))
+    return package.simulate(rules, games=games, seed=seed, players=players, record=record)
 
 
 def whole_arms(
-    ran: Runner, arms: Sequence[tuple[Any, int, Sequence[Any] | None]], games: int, record: bool, bar: Any
+    ran: Runner,
+    arms: Sequence[tuple[Any, int, Sequence[Any] | None]],
+    games: int,
+    record: bool,
+    bar: Any,
+    deals: Sequence[Any] | None = None,
 ) -> Generator[Any, None, None]:  # fmt: skip
     """The ``simulate`` result of each arm ``(rules, seed, players)`` of ``games`` games, in order,
     the bar counting the games: in this process one call an arm, on an executor the arm's
-    chunks joined (:func:`joined`); an arm is yielded only once all its games are in."""
+    chunks joined (:func:`joined`); an arm is yielded only once all its games are in.
+    ``deals``: for each arm, None or what plays it instead of ``simulate`` (picklable; its
+    ``simulate(rules, games, seed, players, record)`` plays game ``i`` of ``simulate``'s seeds as game ``i``)."""
+    own = [None] * len(arms) if deals is None else list(deals)
     if ran.in_process:
-        for rules, seed, players in arms:
-            package = registry.package(registry.name_of(rules))
-            result = package.simulate(rules, games=games, seed=seed, players=players, record=record)
+        for (rules, seed, players), deal in zip(arms, own):
+            result = _played(rules, seed, games, players, record, deal)
             bar.update(games)
             yield result
         return
     blobs = [None if players is None else picklable(list(players), "a bot") for _, _, players in arms]
     spans = [ranges(games, chunk_games(players, record)) for _, _, players in arms]
     tasks = (
-        _Chunk(rules, seed, start, stop, blob, record)
-        for (rules, seed, _), blob, span in zip(arms, blobs, spans)
+        _Chunk(rules, seed, start, stop, blob, record, deal)
+        for (rules, seed, _), blob, span, deal in zip(arms, blobs, spans, own)
         for start, stop in span
     )  # fmt: skip
     results = ran.run(_simulated, tasks)
