@@ -87,3 +87,24 @@ def test_the_place_does_not_follow_the_deal() -> None:
     top_is_single = np.isin(base[:, 0], [1, 2, 4, 8, 16])
     assert abs(at[top_is_single].mean() - at[~top_is_single].mean()) < 2.5
     assert abs(at.mean() - len(RULES.cards) / 2) < 1.0
+
+
+def test_the_choice_stream_never_meets_the_shuffle_s_or_the_bots() -> None:
+    """The choice is SplitMix64's output for the state ``seed ^ CHOICES``; the shuffle's k-th draw is
+    the output for ``seed + k * GAMMA`` and seat p's bot stream starts from ``seed + (p + 1) * SEAT_GAMMA``
+    (its first output that of the state one GAMMA on). They meet for some seed only if
+    ``seed ^ C == seed + d``, that is ``2 * (seed & C) == C - d`` (mod 2**64), which needs ``(C - d) / 2``
+    to fit inside C's bits (mod 2**63): never, for every draw of a deck and every seat."""
+    from ordonnance.core.jit import _GAMMA, _SEAT_GAMMA
+
+    mask, c = (1 << 64) - 1, int(_deals.CHOICES)
+    offsets = [k * int(_GAMMA) & mask for k in range(1, 10_001)]
+    offsets += [((p + 1) * int(_SEAT_GAMMA) + int(_GAMMA)) & mask for p in range(4)]
+    for d in offsets:
+        twice = (c - d) & mask
+        assert twice % 2 == 1 or (twice >> 1) & ~c & (mask >> 1) != 0
+    # the algebra, checked where it holds: an offset built to meet does meet
+    seed = 12345
+    d = ((seed ^ c) - seed) & mask
+    twice = (c - d) & mask
+    assert twice % 2 == 0 and (twice >> 1) & ~c & (mask >> 1) == 0

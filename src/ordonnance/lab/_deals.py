@@ -35,7 +35,8 @@ __all__ = ["ADD", "REMOVE", "SWAP", "CHOICES", "base_orders", "derived_orders", 
 #: The changes, as :func:`derived_orders` numbers them.
 ADD, REMOVE, SWAP = 0, 1, 2
 
-#: XORed into a game's seed for the stream of its derived order's choice (used by nothing else).
+#: XORed into a game's seed for the stream of its derived order's choice (used by nothing else; for no seed
+#: does it meet the shuffle's draws or the bots' streams of the game: the tests check the algebra).
 CHOICES = np.uint64(0x5BD1E9955BD1E995)
 
 _u = unsigned
