@@ -9,7 +9,8 @@ game's seed XOR :data:`CHOICES`, a constant no other stream uses):
 * ``REMOVE``: a uniformly chosen copy of the kind taken out;
 * ``SWAP``: a uniformly chosen copy of the kind replaced, in place, by the other kind.
 
-Every other card keeps its place relative to the others, and each arm's order is still a
+Every other card keeps its place relative to the others (below an inserted or removed card
+each moves one place; a swap moves none), and each arm's order is still a
 uniformly random order of its own deck: the base's order is uniform; taking out a copy
 chosen independently of it, or putting a card in at a place chosen independently of it,
 or relabelling one copy, maps the uniform orders of one deck onto the uniform orders of

@@ -34,7 +34,8 @@ is shared as far as the decks allow:
 * Ordonnance: **the variant's deck order is the base's with the change made to one
   copy**: the added copy inserted at a uniformly chosen
   place, a uniformly chosen copy taken out, or one swapped in place for the other kind;
-  every other card keeps its order, and the choice comes from a stream of its own, so
+  every other card keeps its order (below an inserted or removed card each moves one place,
+  so it may go to another seat; a swap moves none), and the choice comes from a stream of its own, so
   each arm is still a uniformly random shuffle of its own deck (inserting at a uniform
   place into, or taking a uniform copy out of, a uniform order gives a uniform order).
   The bots are seeded as in the base's game ``i``.
