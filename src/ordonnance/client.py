@@ -157,6 +157,31 @@ class Client:
         """One table as the lobby shows it."""
         return dict(self.request("GET", f"/api/tables/{quote(table_id, safe='')}"))
 
+    def save(self, table_id: str) -> dict[str, Any]:
+        """A finished table's save, the whole game's JSON (``Game.from_json`` reads it); before the
+        end :class:`ServerError` (status 409)."""
+        return dict(self.request("GET", f"/api/tables/{quote(table_id, safe='')}/save"))
+
+    def replay(self, table_id: str) -> dict[str, Any]:
+        """A finished table move by move: ``moves`` (ply, seat, action) and ``positions`` (the whole
+        game's JSON after each number of moves, from the deal); before the end :class:`ServerError`."""
+        return dict(self.request("GET", f"/api/tables/{quote(table_id, safe='')}/replay"))
+
+    def review(self, table_id: str, *, wait: float | None = None) -> dict[str, Any]:
+        """A finished table's review: each seat's chance to win after every move (``plies``), with
+        95% intervals. The server computes it once; until it is ready the answer is its progress
+        (``done`` of ``positions``), unless ``wait`` seconds are given to ask again until it is
+        (then :class:`ServerError` if it is not ready in time)."""
+        path = f"/api/tables/{quote(table_id, safe='')}/review"
+        deadline = None if wait is None else time.monotonic() + wait
+        while True:
+            reply = dict(self.request("GET", path))
+            if "plies" in reply or deadline is None:
+                return reply
+            if time.monotonic() > deadline:
+                raise ServerError(f"the review of table {table_id!r:.40} was not ready in {wait} s: {reply}")
+            time.sleep(0.2)
+
     def create_table(self, game: str, seats: Sequence[str | dict[str, Any]], rules: dict[str, Any] | None = None) -> dict[str, Any]:
         """Create a table of ``game`` (its ``rules`` as the game's rules JSON, default its default
         rules): ``seats`` lists each seat's kind (``"human"``, ``"random"``, ``"greedy"``,

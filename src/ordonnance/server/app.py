@@ -26,6 +26,7 @@ from ordonnance.server.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MAX_MESS
 from ordonnance.server.messages import (
     CLIENT_MESSAGE, GameReply, JoinReply, JoinRequest, Move, TableReply, TableRequest,
 )  # fmt: skip
+from ordonnance.server import review
 from ordonnance.server.store import Store
 from ordonnance.server.tables import Connection, Refusal, Table, Tables
 from ordonnance.server.thinking import BOT_KINDS
@@ -145,6 +146,7 @@ def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[st
         lifespan=lifespan, docs_url=None, redoc_url=None,
     )  # fmt: skip
     app.state.tables = tables
+    app.state.reviews = review.add_routes(app, tables)
     app.add_middleware(Guard)
 
     async def table_or_404(table_id: str) -> Table:

@@ -21,6 +21,7 @@ from ordonnance.server.limits import MAX_NAME_LENGTH
 __all__ = [
     "Move", "Sync", "ClientMessage", "SeatInfo", "LastMove", "State", "Error", "ServerMessage", "ERROR_CODES",
     "SeatRequest", "TableRequest", "JoinRequest", "JoinReply", "TableReply", "GameReply",
+    "ReplayMove", "ReplayReply", "Chance", "ReviewedPly", "ReviewReply", "ReviewProgress",
     "client_schema", "server_schema", "CLIENT_MESSAGE", "SERVER_MESSAGE",
 ]  # fmt: skip
 
@@ -203,3 +204,58 @@ class GameReply(BaseModel):
     max_players: int
     rules: dict[str, Any] = Field(description="The default rules, as the game's rules JSON.")
     bots: list[str]
+
+
+class ReplayMove(BaseModel):
+    """One move of a finished table's replay."""
+
+    ply: int
+    seat: int
+    action: dict[str, Any] = Field(description="The action, as the game's action JSON.")
+
+
+class ReplayReply(BaseModel):
+    """A finished table, move by move, every card shown."""
+
+    table: str
+    game: str
+    moves: list[ReplayMove]
+    positions: list[dict[str, Any]] = Field(
+        description="Every position from the deal (index 0) to the end (index len(moves)), as the whole game's "
+        "JSON (Game.to_json()): positions[p] is the game after moves[:p]."
+    )
+
+
+class Chance(BaseModel):
+    """One seat's chance to win at one position, as the review estimates it."""
+
+    seat: int
+    won: int = Field(description="Playouts the seat won.")
+    playouts: int = Field(description="Playouts played from the seat's view (0 at the end: the result is known).")
+    chance: float = Field(description="won / playouts; at the end 1 for the winner, else 0.")
+    low: float = Field(description="The 95% Wilson interval's low end.")
+    high: float = Field(description="The 95% Wilson interval's high end.")
+
+
+class ReviewedPly(BaseModel):
+    """Every seat's chance to win at one position (after ``ply`` moves)."""
+
+    ply: int
+    chances: list[Chance]
+
+
+class ReviewReply(BaseModel):
+    """A finished table's review: every seat's chance to win after every move."""
+
+    table: str
+    game: str
+    playouts: int = Field(description="Playouts per seat and position.")
+    plies: list[ReviewedPly] = Field(description="One per position, from the deal (ply 0) to the end.")
+
+
+class ReviewProgress(BaseModel):
+    """A review still being computed (HTTP 202): ask again."""
+
+    table: str
+    done: int = Field(description="Positions reviewed so far.")
+    positions: int = Field(description="Positions to review.")

@@ -341,6 +341,11 @@ class Tables:
         """The tables in memory."""
         return len(self._tables)
 
+    async def in_workers(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` run in the bots' worker processes (the event loop goes on meanwhile)."""
+        assert self._pool is not None, "start() creates the pool"
+        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+
     # ------------------------------------------------------------------ bots
 
     def _schedule_bot(self, table: Table) -> None:
