@@ -134,19 +134,22 @@ class Table:
         """The state message for ``seat`` (None: a spectator), as JSON text (kept until the next change)."""
         text = self._states.get(seat)
         if text is None:
-            legal: list[Any]
+            legal = "[]"
             if self.status == "finished":
-                view, legal = json.loads(self.game.to_json()), []
+                view = self.game.to_json()
             elif seat is None:
-                view, legal = json.loads(self.game.public_view_json()), []
+                view = self.game.public_view_json()
             else:
-                view = json.loads(self.game.view(seat).to_json())
-                legal = view["legal_actions"] if self.status == "playing" else []
-            text = jsonio.dumps({
+                view = self.game.view(seat).to_json()
+                if self.status == "playing":
+                    legal = jsonio.dumps(json.loads(view)["legal_actions"])
+            head = jsonio.dumps({
                 "type": "state", "table": self.id, "game": self.name, "seat": seat, "ply": self.plies,
                 "status": self.status, "current_player": self.game.current_player if self.status == "playing" else None,
-                "seats": self.seat_info(), "view": view, "legal_actions": legal, "last": self.last,
+                "seats": self.seat_info(),
             })  # fmt: skip
+            # the game's JSON texts are compact JSON already: set in as they are, not parsed and written again
+            text = f'{head[:-1]},"view":{view},"legal_actions":{legal},"last":{jsonio.dumps(self.last)}}}'
             self._states[seat] = text
         return text
 
