@@ -1,9 +1,13 @@
 """A real play server for the tests: ``python -m ordonnance serve`` in its own process, on a free
-port, over a temporary SQLite file."""
+port, over a temporary SQLite file or a fresh schema of the PostgreSQL database named by
+``ORDONNANCE_TEST_POSTGRES`` (a ``postgresql://`` URL; ``.ci/postgres`` starts one and prints it)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -12,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -25,8 +30,9 @@ def free_port() -> int:
 class ServerProcess:
     """``ordonnance serve`` on ``db``, started and stopped by the test."""
 
-    def __init__(self, db: Path, log: Path, log_level: str = "warning") -> None:
+    def __init__(self, db: Path | str, log: Path, log_level: str = "warning", bot_workers: int = 1) -> None:
         self.db = db
+        self.bot_workers = bot_workers
         self.log_level = log_level
         self.log = log
         self.port = free_port()
@@ -35,9 +41,10 @@ class ServerProcess:
 
     def start(self, timeout: float = 120.0) -> None:
         command = [sys.executable, "-m", "ordonnance", "serve", "--port", str(self.port), "--db", str(self.db),
-                   "--bot-workers", "1", "--log-level", self.log_level]  # fmt: skip
+                   "--bot-workers", str(self.bot_workers), "--log-level", self.log_level]  # fmt: skip
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            # A session of its own: kill() takes its bots' workers down with it, as a crash would.
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -49,6 +56,13 @@ class ServerProcess:
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError(f"the server did not start in {timeout} s: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL the server and its bots' workers at once: nothing is shut down."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -73,9 +87,48 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     assert "Traceback" not in process.log.read_text(), process.log.read_text()[-3000:]
 
 
+#: A PostgreSQL database for the tests (a ``postgresql://`` URL), or None: those cases skip.
+POSTGRES = os.environ.get("ORDONNANCE_TEST_POSTGRES") or None
+NO_POSTGRES = "PostgreSQL cases need ORDONNANCE_TEST_POSTGRES=postgresql://... (.ci/postgres starts a server and prints it)"
+
+
+@contextlib.contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A URL of the test database whose connections use a fresh, empty schema (dropped after)."""
+    if POSTGRES is None:
+        pytest.skip(NO_POSTGRES)
+    psycopg = pytest.importorskip("psycopg")
+    schema = f"test_{secrets.token_hex(6)}"
+    with psycopg.connect(POSTGRES, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield POSTGRES + ("&" if "?" in POSTGRES else "?") + "options=" + quote(f"-c search_path={schema}", safe="")
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each store in turn: an SQLite file's path, a PostgreSQL URL (skipped without
+    ``ORDONNANCE_TEST_POSTGRES``)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "tables.db")
+    else:
+        with postgres_schema() as url:
+            yield url
+
+
 @pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log", log_level="info")
+def postgres_db() -> Iterator[str]:
+    """A PostgreSQL URL with a fresh schema (skipped without ``ORDONNANCE_TEST_POSTGRES``)."""
+    with postgres_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_server(db: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(db, tmp_path / "server.log", log_level="info")
     try:
         yield process
     finally:

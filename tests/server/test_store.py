@@ -1,4 +1,5 @@
-"""The SQLite store: group commit, a ply stored once, a failing write undone alone, tables read back."""
+"""The stores, SQLite and PostgreSQL alike: group commit, a ply stored once, a refused write undone
+alone, tables read back; PostgreSQL's notices of other processes' changes, sent on commit only."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ordonnance.server.store import MoveRecord, SeatRecord, SQLiteStore, StoreError, TableRecord
+from ordonnance.server.store import (
+    MoveRecord, SeatRecord, SQLiteStore, Store, StoredAlready, StoreError, TableRecord, open_store,
+)  # fmt: skip
 
 
 def _table(table_id: str, status: str = "open") -> TableRecord:
@@ -16,54 +19,67 @@ def _table(table_id: str, status: str = "open") -> TableRecord:
                        SeatRecord("montecarlo", 0.5, "Monty")), status, 1.5)  # fmt: skip
 
 
-def test_moves_of_many_tables_are_committed_together_and_read_back(tmp_path: Path) -> None:
+def test_moves_of_many_tables_are_committed_together_and_read_back(db: str) -> None:
     async def run() -> None:
-        store = SQLiteStore(tmp_path / "t.db")
+        store = open_store(db)
         await asyncio.gather(*(store.create_table(_table(f"t{i}")) for i in range(10)))
         assert await store.take_seat("t0", 0, "a" * 64, "Ada", "playing")
         assert not await store.take_seat("t0", 0, "b" * 64, "Eve", "playing")  # taken already
         assert not await store.take_seat("t0", 1, "b" * 64, "Eve", "playing")  # a bot's seat
         await asyncio.gather(*(store.append(f"t{i}", MoveRecord(ply, 0, f'{{"n":{ply}}}'), "playing")
                                for ply in range(50) for i in range(10)))  # fmt: skip
-        with pytest.raises(StoreError, match="ply 7"):
+        with pytest.raises(StoredAlready, match="ply 7"):
             await store.append("t3", MoveRecord(7, 1, "{}"), "finished")
-        with pytest.raises(StoreError):
+        with pytest.raises(StoreError) as refused:
             await store.append("nosuchtable", MoveRecord(0, 0, "{}"), "playing")
+        assert not isinstance(refused.value, StoredAlready)
+        with pytest.raises(StoreError):
+            await store.create_table(_table("t1"))  # an id stored already
         found = await store.table("t3")
         assert found is not None
         record, moves = found
         assert record == _table("t3", "playing")  # the refused append set no status
         assert [move.ply for move in moves] == list(range(50)) and moves[7].action == '{"n":7}'
+        later = await store.table("t3", after=45)
+        assert later is not None and later[0] == record and [m.ply for m in later[1]] == [45, 46, 47, 48, 49]
         assert [r.id for r, _ in await store.tables(("playing",))] == [f"t{i}" for i in range(10)]
+        assert await store.tables(("finished",)) == []
         assert (await store.table("t0"))[0].seats[0] == SeatRecord("human", None, "Ada", "a" * 64)  # type: ignore[index]
         assert await store.table("t99") is None
         await store.close()
+        with pytest.raises(StoreError, match="closed"):
+            await store.table("t0")
 
     asyncio.run(run())
-    with sqlite3.connect(tmp_path / "t.db") as connection:  # durable, in a file any SQLite reads
-        assert connection.execute("SELECT COUNT(*) FROM actions").fetchone() == (500,)
-        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
-
-def test_writes_share_transactions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Writes waiting together are committed in one transaction (group commit), not one each."""
-    commits = []
-    original = SQLiteStore._commit
-
-    def counted(connection: sqlite3.Connection, batch: list[object]) -> None:
-        commits.append(len(batch))
-        original(connection, batch)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(SQLiteStore, "_commit", staticmethod(counted))
-
-    async def run() -> None:
-        store = SQLiteStore(tmp_path / "t.db")
-        await store.create_table(_table("t"))
-        await asyncio.gather(*(store.append("t", MoveRecord(ply, 0, "{}"), "playing") for ply in range(1000)))
+    async def count() -> int:  # durable: a new store (a new connection, a new process's) reads it all
+        store = open_store(db)
+        found = await store.tables(("playing",))
         await store.close()
+        return sum(len(moves) for _, moves in found)
 
-    asyncio.run(run())
-    assert sum(commits) == 1001 and len(commits) < 200
+    assert asyncio.run(count()) == 500
+    if not db.startswith("postgresql"):
+        with sqlite3.connect(db) as connection:  # a file any SQLite reads
+            assert connection.execute("SELECT COUNT(*) FROM actions").fetchone() == (500,)
+            assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_writes_share_transactions(db: str) -> None:
+    """Writes waiting together are committed in one transaction (group commit), not one each."""
+
+    async def run() -> int:
+        store = open_store(db)
+        await store.create_table(_table("t"))
+        before = store.transactions
+        await asyncio.gather(*(store.append("t", MoveRecord(ply, 0, "{}"), "playing") for ply in range(1000)))
+        found = await store.table("t")
+        await store.close()
+        assert found is not None and len(found[1]) == 1000
+        return store.transactions - before
+
+    transactions = asyncio.run(run())
+    assert 1 <= transactions < 200
 
 
 def test_a_store_that_cannot_open_its_file_says_so(tmp_path: Path) -> None:
@@ -71,9 +87,24 @@ def test_a_store_that_cannot_open_its_file_says_so(tmp_path: Path) -> None:
         SQLiteStore(tmp_path / "no" / "such" / "folder.db")
 
 
-def test_a_refused_write_in_a_transaction_leaves_the_others_stored(tmp_path: Path) -> None:
+def test_a_postgres_store_that_cannot_connect_says_so() -> None:
+    pytest.importorskip("psycopg")
+    with pytest.raises(StoreError, match="connection string"):
+        open_store("postgresql://a:b@[::1")  # an unclosed bracket: not a URL
+    store = open_store("postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
+    assert "secret" not in repr(store)
+
+    async def run() -> None:
+        with pytest.raises(Exception, match="127.0.0.1"):
+            await store.table("t")
+        await store.close()
+
+    asyncio.run(run())
+
+
+def test_a_refused_write_in_a_transaction_leaves_the_others_stored(db: str) -> None:
     async def run() -> list[object]:
-        store = SQLiteStore(tmp_path / "t.db")
+        store = open_store(db)
         await store.create_table(_table("t"))
         writes = [store.append("t", MoveRecord(ply, 0, "{}"), "playing") for ply in range(10)]
         writes.insert(5, store.append("t", MoveRecord(2, 1, "{}"), "finished"))  # ply 2 a second time
@@ -85,4 +116,64 @@ def test_a_refused_write_in_a_transaction_leaves_the_others_stored(tmp_path: Pat
         return outcomes
 
     outcomes = asyncio.run(run())
-    assert [type(outcome) for outcome in outcomes].count(StoreError) == 1
+    assert [type(outcome) for outcome in outcomes].count(StoredAlready) == 1
+
+
+def test_a_store_tells_of_other_processes_changes_once_committed(db: str) -> None:
+    """PostgreSQL: a store listening hears of every table another store (another server process)
+    changes, after the commit, and of no write refused; not of its own. SQLite: one process per
+    file, nothing to hear."""
+
+    async def run() -> None:
+        here, there = open_store(db), open_store(db)
+        heard: list[str | None] = []
+        mine: list[str | None] = []
+        await here.listen(heard.append)
+        await there.listen(mine.append)
+        await there.create_table(_table("t"))
+        await there.take_seat("t", 0, "a" * 64, "Ada", "playing")
+        await asyncio.gather(*(there.append("t", MoveRecord(ply, 0, "{}"), "playing") for ply in range(3)))
+        with pytest.raises(StoredAlready):
+            await there.append("t", MoveRecord(1, 0, "{}"), "playing")
+        await asyncio.sleep(0.5)
+        expected = ["t"] * len(heard) if here.shared else []
+        assert heard == expected and (not here.shared or 3 <= len(heard) <= 5)  # a transaction's notices may merge
+        count = len(heard)
+        with pytest.raises(StoredAlready):
+            await there.append("t", MoveRecord(0, 0, "{}"), "playing")
+        await asyncio.sleep(0.5)
+        assert len(heard) == count  # a refused write tells nothing
+        assert mine == []  # a store does not hear its own writes
+        await here.close()
+        await there.close()
+
+    asyncio.run(run())
+
+
+def test_open_store_reads_the_kind_of_store_from_db(tmp_path: Path) -> None:
+    assert isinstance(open_store(tmp_path / "t.db"), SQLiteStore)
+    pytest.importorskip("psycopg")
+    from ordonnance.server.postgres import PostgresStore
+
+    store: Store = open_store("postgresql://u:p@localhost/db")
+    assert isinstance(store, PostgresStore) and store.shared and not SQLiteStore.shared
+
+
+def test_two_stores_writing_the_same_tables_at_once_store_every_move(db: str) -> None:
+    """Two processes' group commits touching the same tables in opposite orders (PostgreSQL may
+    roll one back as a deadlock: it is run again): every move is stored."""
+
+    async def run() -> None:
+        here, there = open_store(db), open_store(db)
+        await asyncio.gather(*(here.create_table(_table(f"t{i}")) for i in range(10)))
+        assert await there.table("t0") is not None  # both connected: their transactions overlap
+        forward = [here.append(f"t{i}", MoveRecord(ply, 0, "{}"), "playing") for ply in range(0, 40) for i in range(10)]
+        backward = [there.append(f"t{i}", MoveRecord(ply, 0, "{}"), "playing")
+                    for ply in range(40, 80) for i in reversed(range(10))]  # fmt: skip
+        await asyncio.gather(*forward, *backward)
+        found = await here.tables(("playing",))
+        assert [[m.ply for m in moves] for _, moves in found] == [list(range(80))] * 10
+        await here.close()
+        await there.close()
+
+    asyncio.run(run())

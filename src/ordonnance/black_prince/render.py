@@ -118,7 +118,7 @@ def _svg_card(card: Card, x: int, y: int, seat: int) -> str:
     label = card.type.label
     family = "mounted" if card.type.is_mounted else "line" if card.type.is_line else "archers"
     return (
-        f'<g class="card {family}"><rect x="{x}" y="{y}" width="{_CW}" height="{_CH}" rx="6" fill="{fill}" '
+        f'<g class="card {family}" data-card="{escape(str(card))}"><rect x="{x}" y="{y}" width="{_CW}" height="{_CH}" rx="6" fill="{fill}" '
         f'stroke="{stroke}" stroke-width="2"/>'
         f'<text x="{x + _CW // 2}" y="{y + 24}" text-anchor="middle" font-size="13">{escape(label)}</text>'
         f'<text x="{x + _CW // 2}" y="{y + 50}" text-anchor="middle" font-size="22" font-weight="bold" '
@@ -153,11 +153,13 @@ def svg(position: object, *, title: str | None = None) -> SVG:
         for c in range(COLUMNS):
             x = _LEFT + c * (_CW + _GAP)
             card = cell(r, c)
+            parts.append(f'<g class="bp-cell" data-row="{r}" data-column="{c}">')
             if card is None:
                 parts.append(f'<rect x="{x}" y="{y}" width="{_CW}" height="{_CH}" rx="6" fill="none" '
                              'stroke="#ccc" stroke-dasharray="4 3"/>')  # fmt: skip
             else:
                 parts.append(_svg_card(card, x, y, owner(r)))
+            parts.append("</g>")
     y = _TOP + ROWS * (_CH + _GAP) + 12
     for c in range(COLUMNS):
         parts.append(f'<text x="{_LEFT + c * (_CW + _GAP) + _CW // 2}" y="{y}" text-anchor="middle" '

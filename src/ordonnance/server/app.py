@@ -26,6 +26,7 @@ from ordonnance.server.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MAX_MESS
 from ordonnance.server.messages import (
     CLIENT_MESSAGE, GameReply, JoinReply, JoinRequest, Move, TableReply, TableRequest,
 )  # fmt: skip
+from ordonnance.server.pages import add_pages
 from ordonnance.server import review
 from ordonnance.server.store import Store
 from ordonnance.server.tables import Connection, Refusal, Table, Tables
@@ -148,6 +149,7 @@ def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[st
     app.state.tables = tables
     app.state.reviews = review.add_routes(app, tables)
     app.add_middleware(Guard)
+    add_pages(app, tables)
 
     async def table_or_404(table_id: str) -> Table:
         table = await tables.find(table_id)
@@ -215,7 +217,7 @@ def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[st
             return
         table = await tables.find(table_id) if len(table_id) <= 32 else None
         token = websocket.query_params.get("token")
-        seat = None if table is None or token is None else table.seat_of(token)
+        seat = None if table is None or token is None else await tables.seat_of(table, token)
         if table is None or (token is not None and seat is None):
             await websocket.close(code=1008, reason="no such table or seat")
             return

@@ -1,4 +1,4 @@
-"""``ordonnance serve``: the play server on uvicorn, over an SQLite file."""
+"""``ordonnance serve``: the play server on uvicorn, over an SQLite file or a PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -15,23 +15,26 @@ __all__ = ["add_serve", "serve"]
 EXAMPLES = (
     "ordonnance serve",
     "ordonnance serve --port 8080 --db games.db",
+    "ordonnance serve --port 8001 --db postgresql://games:secret@db.example.org/games",
     "ordonnance serve --host 0.0.0.0 --allow-origin https://games.example.org",
 )
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "ordonnance.db", *, bot_workers: int = 2,
           allow_origins: Sequence[str] = (), log_level: str = "info") -> None:  # fmt: skip
-    """Run the play server until interrupted: uvicorn on ``host:port``, its tables in the SQLite file
-    ``db`` (created when missing; the unfinished tables in it resume), bots thinking in
+    """Run the play server until interrupted: uvicorn on ``host:port``, its tables in ``db``: the
+    path of an SQLite file (created when missing) or a ``postgresql://`` URL (several server
+    processes may share the database; see :func:`~ordonnance.server.store.open_store`). The
+    unfinished tables in it resume, bots thinking in
     ``bot_workers`` processes, browsers' WebSockets accepted from the server's origin and
     ``allow_origins``. Needs the ``web`` extra."""
     import uvicorn
 
     from ordonnance.server.app import create_app
     from ordonnance.server.limits import MAX_FRAME_BYTES
-    from ordonnance.server.store import SQLiteStore
+    from ordonnance.server.store import open_store
 
-    app = create_app(SQLiteStore(db), bot_workers=bot_workers, allow_origins=allow_origins)
+    app = create_app(open_store(db), bot_workers=bot_workers, allow_origins=allow_origins)
     uvicorn.run(
         app, host=host, port=port, ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
         log_level=log_level, server_header=False,
@@ -43,6 +46,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
         import websockets  # noqa: F401
+
+        if args.db.startswith(("postgresql://", "postgres://")):
+            import psycopg  # noqa: F401
     except ImportError:
         print("ordonnance serve: error: the play server needs the web extra: pip install 'ordonnance[web]'",
               file=__import__("sys").stderr)  # fmt: skip
@@ -60,15 +66,18 @@ def add_serve(commands: Any, wrap: Callable[[str], str]) -> argparse.ArgumentPar
         description=wrap(
             "Run the play server (needs the web extra: pip install 'ordonnance[web]'): tables of every game for "
             "people and bots, an HTTP API under /api (documented at /openapi.json) and a WebSocket per table. "
-            "Every move is stored in an SQLite file before it is acknowledged; started again on the same file, "
-            "the unfinished tables resume where they were. Ctrl-C stops it."
+            "Every move is stored in an SQLite file or a PostgreSQL database before it is acknowledged; started "
+            "again on the same store, the unfinished tables resume where they were. Several server processes may "
+            "share one PostgreSQL database: a move made through one reaches the players of the others at once. "
+            "Ctrl-C stops it."
         ),
         epilog="Examples:\n" + "\n".join(f"  {line}" for line in EXAMPLES),
     )  # fmt: skip
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=core.at_most(65535), default=8000, help="the port (default 8000)")
-    parser.add_argument("--db", default=os.path.join(".", "ordonnance.db"), metavar="PATH",
-                        help="the SQLite file of the tables (default ./ordonnance.db)")  # fmt: skip
+    parser.add_argument("--db", default=os.path.join(".", "ordonnance.db"), metavar="PATH|URL",
+                        help="the SQLite file of the tables (default ./ordonnance.db), or a postgresql://user:password@"
+                        "host/database URL")  # fmt: skip
     parser.add_argument("--bot-workers", type=core.at_most(64), default=2,
                         help="processes the bots think in (default 2)")  # fmt: skip
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",

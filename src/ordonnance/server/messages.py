@@ -165,6 +165,10 @@ class TableRequest(BaseModel):
         default=None, description="The rules as the game's rules JSON (Rules.to_dict()); default: its default rules."
     )
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=8)]
+    bot_delay: Annotated[float, Field(ge=0, le=10)] = Field(
+        default=0.0, description="Seconds a bot waits before each move (to watch a table of bots at a chosen "
+        "speed); kept while the server runs, 0 after a restart."
+    )
 
 
 class JoinRequest(BaseModel):

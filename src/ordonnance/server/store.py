@@ -10,7 +10,8 @@ writes go through one thread that takes every job waiting at once into one trans
 (group commit: the moves of many tables share a disk flush), commits it with
 ``synchronous=FULL`` (the commit is on the disk when it returns) and only then answers
 each job's coroutine. The SQL is standard (no SQLite-only statement but the pragmas), so
-another database can serve the same interface.
+another database can serve the same interface: :class:`~ordonnance.server.postgres.PostgresStore`
+is PostgreSQL's, for several server processes sharing tables. :func:`open_store` opens either.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ from typing import Any, TypeVar
 
 import attrs
 
-__all__ = ["SeatRecord", "TableRecord", "MoveRecord", "Store", "SQLiteStore", "StoreError", "STATUSES"]
+__all__ = [
+    "SeatRecord", "TableRecord", "MoveRecord", "Store", "SQLiteStore", "StoreError", "StoredAlready", "STATUSES",
+    "open_store",
+]  # fmt: skip
 
 #: A table's status: waiting for people to take its seats, being played, over.
 STATUSES = ("open", "playing", "finished")
@@ -36,6 +40,11 @@ _T = TypeVar("_T")
 
 class StoreError(Exception):
     """A write the store refused (a ply already stored, a table that does not exist)."""
+
+
+class StoredAlready(StoreError):
+    """A move refused because its ply is stored already (another process, or an earlier write, stored
+    a move there first)."""
 
 
 @attrs.frozen
@@ -87,6 +96,13 @@ class MoveRecord:
 class Store(abc.ABC):
     """The server's storage: tables and their action logs. Every method is a coroutine."""
 
+    #: Whether other server processes may change the same tables (they then tell of it through
+    #: :meth:`listen`).
+    shared = False
+
+    transactions: int
+    """Transactions committed so far (group commit: fewer than the writes)."""
+
     @abc.abstractmethod
     async def create_table(self, table: TableRecord) -> None:
         """Store a new table."""
@@ -99,15 +115,21 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def append(self, table_id: str, move: MoveRecord, status: str) -> None:
         """Store a move and the table's status after it; returns once both are durable.
-        A ply stored already raises :class:`StoreError`."""
+        A ply stored already raises :class:`StoredAlready`, another refusal :class:`StoreError`."""
 
     @abc.abstractmethod
     async def tables(self, statuses: tuple[str, ...]) -> list[tuple[TableRecord, list[MoveRecord]]]:
         """The tables in one of ``statuses``, each with its moves in order."""
 
     @abc.abstractmethod
-    async def table(self, table_id: str) -> tuple[TableRecord, list[MoveRecord]] | None:
-        """One table and its moves, or None."""
+    async def table(self, table_id: str, after: int = 0) -> tuple[TableRecord, list[MoveRecord]] | None:
+        """One table and its moves from ply ``after`` on, or None."""
+
+    async def listen(self, changed: Callable[[str | None], None]) -> None:
+        """Call ``changed(table_id)`` (in the event loop) whenever another server process stores a
+        change to a table (a move, a seat taken, a table created), once it is committed;
+        ``changed(None)`` when any table may have changed unseen. A store that only one process
+        uses has nothing to tell: this one does nothing."""
 
     @abc.abstractmethod
     async def close(self) -> None:
@@ -149,6 +171,7 @@ class SQLiteStore(Store):
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         """The database file (created when missing)."""
+        self.transactions = 0
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._ready = threading.Event()
         self._failure: BaseException | None = None
@@ -197,8 +220,7 @@ class SQLiteStore(Store):
         finally:
             connection.close()
 
-    @staticmethod
-    def _commit(connection: sqlite3.Connection, batch: list[_Job]) -> None:
+    def _commit(self, connection: sqlite3.Connection, batch: list[_Job]) -> None:
         """Run ``batch`` in one transaction, each job in its own savepoint (a job that fails is
         undone alone), then answer each job."""
         outcomes: list[tuple[bool, Any]] = []
@@ -214,6 +236,7 @@ class SQLiteStore(Store):
                     connection.execute("RELEASE SAVEPOINT job")
                     outcomes.append((False, error))
             connection.execute("COMMIT")
+            self.transactions += 1
         except Exception as error:  # the commit itself failed: nothing of the batch is stored
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
@@ -234,14 +257,17 @@ class SQLiteStore(Store):
 
     async def create_table(self, table: TableRecord) -> None:
         def work(connection: sqlite3.Connection) -> None:
-            connection.execute(
-                "INSERT INTO tables (id, game, rules, seed, status, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (table.id, table.game, table.rules, table.seed, table.status, table.created),
-            )
-            connection.executemany(
-                "INSERT INTO seats (table_id, seat, kind, time_limit, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
-                [(table.id, i, s.kind, s.time_limit, s.name, s.token_hash) for i, s in enumerate(table.seats)],
-            )
+            try:
+                connection.execute(
+                    "INSERT INTO tables (id, game, rules, seed, status, created) VALUES (?, ?, ?, ?, ?, ?)",
+                    (table.id, table.game, table.rules, table.seed, table.status, table.created),
+                )
+                connection.executemany(
+                    "INSERT INTO seats (table_id, seat, kind, time_limit, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(table.id, i, s.kind, s.time_limit, s.name, s.token_hash) for i, s in enumerate(table.seats)],
+                )
+            except sqlite3.IntegrityError as error:
+                raise StoreError(f"table {table.id!r} cannot be stored: {error}") from None
 
         await self._submit(work)
 
@@ -267,13 +293,15 @@ class SQLiteStore(Store):
                     (table_id, move.ply, move.seat, move.action),
                 )
             except sqlite3.IntegrityError as error:
+                if "UNIQUE" in str(error):
+                    raise StoredAlready(f"table {table_id!r} ply {move.ply} is stored already") from None
                 raise StoreError(f"table {table_id!r} ply {move.ply} cannot be stored: {error}") from None
             connection.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
         await self._submit(work)
 
     @staticmethod
-    def _read(connection: sqlite3.Connection, rows: list[Any]) -> list[tuple[TableRecord, list[MoveRecord]]]:
+    def _read(connection: sqlite3.Connection, rows: list[Any], after: int = 0) -> list[tuple[TableRecord, list[MoveRecord]]]:
         found = []
         for id, game, rules, seed, status, created in rows:
             seats = tuple(
@@ -285,7 +313,7 @@ class SQLiteStore(Store):
             moves = [
                 MoveRecord(ply, seat, action)
                 for ply, seat, action in connection.execute(
-                    "SELECT ply, seat, action FROM actions WHERE table_id = ? ORDER BY ply", (id,)
+                    "SELECT ply, seat, action FROM actions WHERE table_id = ? AND ply >= ? ORDER BY ply", (id, after)
                 )
             ]
             found.append((TableRecord(id, game, rules, seed, seats, status, created), moves))
@@ -295,19 +323,19 @@ class SQLiteStore(Store):
         def work(connection: sqlite3.Connection) -> list[tuple[TableRecord, list[MoveRecord]]]:
             marks = ", ".join("?" * len(statuses))
             rows = connection.execute(
-                f"SELECT id, game, rules, seed, status, created FROM tables WHERE status IN ({marks}) ORDER BY created",
+                f"SELECT id, game, rules, seed, status, created FROM tables WHERE status IN ({marks}) ORDER BY created, id",
                 statuses,
             ).fetchall()
             return self._read(connection, rows)
 
         return await self._submit(work)
 
-    async def table(self, table_id: str) -> tuple[TableRecord, list[MoveRecord]] | None:
+    async def table(self, table_id: str, after: int = 0) -> tuple[TableRecord, list[MoveRecord]] | None:
         def work(connection: sqlite3.Connection) -> list[tuple[TableRecord, list[MoveRecord]]]:
             rows = connection.execute(
                 "SELECT id, game, rules, seed, status, created FROM tables WHERE id = ?", (table_id,)
             ).fetchall()
-            return self._read(connection, rows)
+            return self._read(connection, rows, after)
 
         found = await self._submit(work)
         return found[0] if found else None
@@ -316,3 +344,15 @@ class SQLiteStore(Store):
         if self._thread.is_alive():
             self._jobs.put(None)
             await asyncio.to_thread(self._thread.join)
+
+
+def open_store(db: str | os.PathLike[str]) -> Store:
+    """The store at ``db``: a ``postgresql://`` (or ``postgres://``) URL opens a
+    :class:`~ordonnance.server.postgres.PostgresStore` (it connects on first use), anything else is
+    the path of an SQLite file (created when missing)."""
+    text = os.fspath(db)
+    if text.startswith(("postgresql://", "postgres://")):
+        from ordonnance.server.postgres import PostgresStore
+
+        return PostgresStore(text)
+    return SQLiteStore(text)

@@ -5,6 +5,12 @@ goes through :meth:`Tables.move`: checked (the table is being played, the ply is
 the seat is to act, the action is the game's JSON and legal), stored (the store returns once
 the row is durable), then played and sent to every connection of the table, each getting
 what its seat may see. Nothing is sent before the store has the move.
+
+When other server processes share the store (PostgreSQL), the store tells of their changes
+and the table reads its new moves from the log (:meth:`Tables.refresh`); a move refused by the
+log because another process stored that ply first makes the table read the log too, and the
+mover is answered with an error and the current state. The game never forks: the log's
+(table, ply) key takes one move per ply.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from ordonnance.core.checks import shown
 from ordonnance.server import tokens
 from ordonnance.server.limits import check_name
 from ordonnance.server.messages import SeatRequest, TableRequest
-from ordonnance.server.store import MoveRecord, SeatRecord, Store, StoreError, TableRecord
+from ordonnance.server.store import MoveRecord, SeatRecord, Store, StoredAlready, StoreError, TableRecord
 from ordonnance.server.thinking import BOT_KINDS, DEFAULT_TIME_LIMIT, bot_pool, decision_seed, think
 
 __all__ = ["Refusal", "Connection", "Table", "Tables", "OUTBOX"]
@@ -106,6 +112,8 @@ class Table:
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     thinking: int | None = None
     """The ply a bot is thinking about, or None."""
+    bot_delay: float = 0.0
+    """Seconds a bot waits before each move (kept in memory only)."""
     _states: dict[int | None, str] = attrs.Factory(dict)
 
     def seat_of(self, token: str) -> int | None:
@@ -201,12 +209,14 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._to_refresh: set[str | None] = set()
 
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
         """Rebuild every unfinished table from its log, and let its bots think again where they were."""
         self._pool = bot_pool(self.bot_workers)
+        await self.store.listen(self._changed)  # before reading: no change of another process is missed
         for record, moves in await self.store.tables(("open", "playing")):
             try:
                 table = _rebuild(record, moves)
@@ -248,6 +258,7 @@ class Tables:
                              tuple(seats), status, time.time())  # fmt: skip
         await self.store.create_table(record)
         table = Table(record.id, record.game, module, rules, seed, seats, status, record.created, game)
+        table.bot_delay = request.bot_delay
         self._tables[table.id] = table
         self._schedule_bot(table)
         return table
@@ -269,6 +280,7 @@ class Tables:
             seats[seat] = attrs.evolve(record, name=checked, token_hash=tokens.digest(token))
             status = _status(seats, table.game.is_over)
             if not await self.store.take_seat(table.id, seat, tokens.digest(token), checked, status):
+                await self._catch_up(table)  # another process gave it
                 raise Refusal("taken", f"seat {seat} of table {table.id} is not free")
             table.seats, table.status = seats, status
             table.changed()
@@ -283,6 +295,16 @@ class Tables:
             if found is not None:
                 table = self._tables.setdefault(table_id, _rebuild(*found))
         return table
+
+    async def seat_of(self, table: Table, token: str) -> int | None:
+        """The seat ``token`` grants at ``table``, or None; when the store is shared, a token not
+        known yet may be a seat another process just gave: the table reads the store once."""
+        seat = table.seat_of(token)
+        if seat is None and self.store.shared:
+            async with table.lock:
+                await self._catch_up(table)
+            seat = table.seat_of(token)
+        return seat
 
     def lobby(self) -> list[Table]:
         """The tables open or being played, the newest first."""
@@ -318,6 +340,10 @@ class Tables:
             status = _status(table.seats, after.is_over)
             try:
                 await self.store.append(table.id, MoveRecord(ply, seat, text), status)
+            except StoredAlready:  # another process stored this ply first: the log has the game
+                await self._catch_up(table)
+                raise Refusal("stale_ply", f"another move was stored at ply {ply} first; the game is at ply "
+                                           f"{table.plies}") from None  # fmt: skip
             except StoreError as error:
                 log.error("table %s: %s", table.id, error)
                 raise Refusal("unavailable", "the move could not be stored; it was not played") from None
@@ -327,6 +353,59 @@ class Tables:
             if status == "finished" and not table.connections:
                 del self._tables[table.id]
         self._schedule_bot(table)
+
+    # ------------------------------------------------------------------ other processes
+
+    def _changed(self, table_id: str | None) -> None:
+        """The store's notice that another process changed a table (None: any table)."""
+        if table_id is None or table_id not in self._to_refresh:
+            self._to_refresh.add(table_id)
+            task = asyncio.get_running_loop().create_task(self.refresh(table_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def refresh(self, table_id: str | None) -> None:
+        """Read what another process stored for ``table_id`` (None: every table in memory): the
+        seats, the moves after the table's ply; a table not in memory yet that is not finished
+        joins this process's lobby. This process's bots do not think for the moves read (the
+        process that stored the move does)."""
+        self._to_refresh.discard(table_id)
+        ids = list(self._tables) if table_id is None else [table_id]
+        for id in ids:
+            table = self._tables.get(id)
+            if table is None:
+                found = await self.store.table(id)
+                if found is None or found[0].status == "finished":
+                    continue
+                table = self._tables.setdefault(id, _rebuild(*found))
+            async with table.lock:
+                await self._catch_up(table)
+
+    async def _catch_up(self, table: Table) -> None:
+        """Bring ``table`` (its lock held) to the store's seats and moves; its connections get the state."""
+        try:
+            found = await self.store.table(table.id, after=table.plies)
+        except StoreError as error:
+            log.error("table %s cannot be read again: %s", table.id, error)
+            return
+        if found is None:
+            return
+        record, moves = found
+        changed = list(record.seats) != table.seats
+        table.seats = list(record.seats)
+        for move in moves:
+            if move.ply != table.plies or move.seat != table.game.current_player:
+                log.error("table %s: the log's move %d is %s", table.id, table.plies, shown(move))
+                break
+            table.game.apply(table.module.action_from_json(move.action))
+            table.plies += 1
+            table.last = {"ply": move.ply, "seat": move.seat, "action": json.loads(move.action)}
+            changed = True
+        table.status = _status(table.seats, table.game.is_over)
+        if changed:
+            table.changed()
+        if table.status == "finished" and not table.connections and self._tables.get(table.id) is table:
+            del self._tables[table.id]
 
     def attach(self, table: Table, connection: Connection) -> None:
         """Add a connection to a table and send it the state."""
@@ -365,6 +444,8 @@ class Tables:
         view = table.game.view(seat).to_json()  # the seat's view, as a person's client gets it
         seed = decision_seed(table.seed, seat, ply)
         loop = asyncio.get_running_loop()
+        if table.bot_delay:
+            await asyncio.sleep(table.bot_delay)
         for attempt in range(3):
             pool = self._pool
             assert pool is not None, "start() creates the pool"
@@ -384,8 +465,9 @@ class Tables:
             table.thinking = None
         try:
             await self.move(table, seat, ply, json.loads(action))
-        except Refusal as refusal:
-            log.error("table %s seat %d: the %s bot's move was refused: %s", table.id, seat, record.kind, refusal)
+        except Refusal as refusal:  # a stale ply: another process's bot moved first (a shared store)
+            (log.info if refusal.code == "stale_ply" else log.error)(
+                "table %s seat %d: the %s bot's move was refused: %s", table.id, seat, record.kind, refusal)
 
 
 def _seat(request: SeatRequest, index: int) -> SeatRecord:

@@ -127,17 +127,21 @@ def svg(table: Table, *, names: Sequence[str] | None = None) -> SVG:
     body.append(_text(14, 26, f"Shinobi: {_status(table)}", size=15, weight="bold"))
     for p in range(n):
         x = 14 + p * (box_w + 12)
+        body.append(f'<g class="sh-province" data-province="{p}">')
         body.append(_rect(x, top, box_w, box_h, fill="#ffffff", stroke=_INK, rx=8))
         clan = "" if clans[p] is None else f" ({CLAN_NAMES[clans[p]]})"  # type: ignore[index]
         body.append(_text(x + 10, top + 20, f"{labels[p]}{clan}", size=12, weight="bold"))
         for c in range(CLANS):
             cx = x + 10 + c * (card_w + 6)
+            body.append(f'<g class="sh-army" data-province="{p}" data-clan="{CLAN_NAMES[c]}">')
             for k in range(min(provinces[p][c], 20)):
                 y = top + box_h - 16 - card_h - k * step
                 body.append(_rect(cx, y, card_w, card_h, fill=CLAN_COLOURS[c], stroke="#ffffff", rx=3))
             if provinces[p][c]:
                 mark = "*" if changed[p][c] else ""
                 body.append(_text(cx + card_w / 2, top + box_h - 4, f"{provinces[p][c]}{mark}", size=11, anchor="middle"))
+            body.append("</g>")
+        body.append("</g>")
     legend_y = top + box_h + 24
     for c in range(CLANS):
         lx = 14 + c * 120

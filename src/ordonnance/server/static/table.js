@@ -1,0 +1,414 @@
+// A table of the play server: the seat's picture (the server's SVG of the seat's view), its
+// legal moves as buttons and as clickable parts of the picture, what just happened, the end
+// of the game with its replay and save. The seats' tokens are in the link's fragment
+// (#s0=TOKEN&s2=TOKEN: several for a hot seat; none for a spectator), which never reaches
+// the server's logs. Text from the server goes in with textContent, never as HTML.
+"use strict";
+
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+const tokens = new Map();
+for (const part of location.hash.slice(1).split("&")) {
+  const found = /^s(\d+)=(.+)$/.exec(part);
+  if (found) tokens.set(Number(found[1]), decodeURIComponent(found[2]));
+}
+const hotSeat = tokens.size > 1;
+const states = new Map();
+const sockets = new Map();
+let shown = null;          // the seat on screen (null: a spectator)
+let revealed = null;       // hot seat: the seat that pressed "show my hand"
+let pick = null;           // the pick chosen, waiting for its target
+let narrated = -1;         // the last ply told in "what just happened"
+let replayPly = null;      // the ply the replay shows (null: the end)
+let drawing = 0;           // the newest picture asked for
+let result = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// ------------------------------------------------------------------ words
+
+const TITLES = {"ordonnance": "Ordonnance", "shinobi": "Shinobi", "black-prince": "Black Prince"};
+
+function capital(text) { return String(text).charAt(0).toUpperCase() + String(text).slice(1); }
+
+const VALUE_WORDS = {
+  territory: (v) => capital(v), province: (v) => `province ${v}`, from_province: (v) => `from province ${v}`,
+  to_province: (v) => `to province ${v}`, clan: (v) => v, target_clan: (v) => `against ${v}`, card: (v) => v,
+  card_clan: (v) => v, column: (v) => `column ${v}`, step: (v) => `step ${v > 0 ? "+" : ""}${v}`,
+  target: (v) => `at column ${v}`,
+};
+const VERBS = {
+  play: "play", claim: "claim", deploy: "deploy", reinforce: "reinforce with", move: "move", ninja: "send a ninja to",
+  attack: "attack with", place: "place", play_battle: "play the battle", fight: "fight from", end_turn: "end the turn",
+};
+
+function words(action, keys = Object.keys(action).filter((k) => k !== "type")) {
+  return keys.map((k) => (VALUE_WORDS[k] ? VALUE_WORDS[k](action[k]) : `${k} ${action[k]}`)).join(" ");
+}
+
+// What a move did, in words: the first template whose fields are the action's.
+const TOLD = {
+  play: ["plays {card} on {territory}"], claim: ["claims {territory}"],
+  deploy: ["deploys {card_clan} to province {province}"], reinforce: ["reinforces with {card_clan}"],
+  move: ["moves {clan} from province {from_province} to province {to_province}", "moves column {column} by {step}"],
+  ninja: ["sends a ninja against {clan} in province {province}"],
+  attack: ["attacks {target_clan} in province {province} with {clan}"],
+  place: ["places {card} in column {column}"], play_battle: ["plays the battle"],
+  fight: ["fights from column {column} at column {target}"], end_turn: ["ends the turn"],
+};
+
+function told(action) {
+  const keys = Object.keys(action).filter((k) => k !== "type").sort().join(" ");
+  for (const template of TOLD[action.type] ?? []) {
+    const fields = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    if (fields.sort().join(" ") === keys) {
+      return template.replace(/\{(\w+)\}/g, (_, k) => (k === "territory" ? capital(action[k]) : String(action[k])));
+    }
+  }
+  return sentence(action);
+}
+
+function sentence(action) {
+  const verb = VERBS[action.type] ?? action.type.replaceAll("_", " ");
+  return `${verb} ${words(action)}`.trim();
+}
+
+function seatName(state, seat) {
+  const info = state.seats[seat];
+  return info && info.name ? info.name : `Seat ${seat}`;
+}
+
+// ------------------------------------------------------------------ connections
+
+function setConnection(text) { $("connection").textContent = text; }
+
+function connect(seat) {
+  let delay = 500;
+  const open = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = seat === null ? "" : `?token=${encodeURIComponent(tokens.get(seat))}`;
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`);
+    sockets.set(seat, socket);
+    socket.addEventListener("open", () => { delay = 500; setConnection("connected"); });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") received(seat, message);
+      else if (message.type === "error") moveError(message.message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (event.code === 1008) { setConnection(`refused: ${event.reason}`); return; }
+      setConnection(`connection lost: trying again in ${(delay / 1000).toFixed(1)} s`);
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    });
+  };
+  open();
+}
+
+function send(action) {
+  const state = states.get(shown);
+  const socket = sockets.get(shown);
+  if (!state || !socket || socket.readyState !== WebSocket.OPEN) { moveError("not connected: try again in a moment"); return; }
+  for (const button of document.querySelectorAll("#turn button")) button.disabled = true;
+  socket.send(JSON.stringify({type: "move", ply: state.ply, action}));
+}
+
+function moveError(text) {
+  $("move-error").textContent = text;
+  $("move-error").hidden = false;
+  for (const button of document.querySelectorAll("#turn button")) button.disabled = false;
+}
+
+// ------------------------------------------------------------------ the state
+
+function newest() {
+  let best = null;
+  for (const state of states.values()) if (best === null || state.ply > best.ply) best = state;
+  return best;
+}
+
+function received(seat, state) {
+  states.set(seat, state);
+  const now = newest();
+  if (tokens.size === 0) shown = null;
+  else if (now.status === "playing" && tokens.has(now.current_player)) shown = now.current_player;
+  else if (shown === null || !tokens.has(shown)) shown = [...tokens.keys()][0];
+  if (now.ply !== states.get(shown)?.ply) return; // the shown seat's update is on its way
+  update();
+}
+
+function update() {
+  const state = states.get(shown);
+  document.title = `${TITLES[state.game] ?? state.game}: table ${state.table}`;
+  $("title").textContent = `${TITLES[state.game] ?? state.game} · table ${state.table}`;
+  $("rules").href = `/rules/${encodeURIComponent(state.game)}`;
+  $("rules").textContent = `${TITLES[state.game] ?? state.game} rules`;
+  narrate(state);
+  if (hotSeat && state.status === "playing" && revealed !== shown) {
+    passDevice(state);
+    return;
+  }
+  $("pass").hidden = true;
+  $("status").textContent = statusText(state);
+  choices(state);
+  drawPicture(state);
+  if (state.status === "finished") finished(state);
+}
+
+function statusText(state) {
+  const you = state.seat === null ? "" : ` You are ${seatName(state, state.seat)} (seat ${state.seat}).`;
+  if (state.status === "open") {
+    const free = state.seats.map((s, i) => (s.kind === "human" && !s.taken ? i : -1)).filter((i) => i >= 0);
+    return `Waiting for people to take seat${free.length > 1 ? "s" : ""} ${free.join(", ")} (from the lobby).${you}`;
+  }
+  if (state.status === "finished") return `Game over.${you}`;
+  if (state.current_player === state.seat) return `Your move.${you}`;
+  const who = state.seats[state.current_player];
+  return `${seatName(state, state.current_player)} to move${who.kind === "human" ? "" : " (a bot thinking)"}.${you}`;
+}
+
+function narrate(state) {
+  const list = $("moves");
+  if (state.last && state.last.ply > narrated) {
+    for (const old of list.querySelectorAll(".fresh")) old.classList.remove("fresh");
+    const item = el("li", {class: "fresh", "data-ply": String(state.last.ply)},
+                    `Move ${state.last.ply + 1}: ${seatName(state, state.last.seat)} ${told(state.last.action)}.`);
+    list.prepend(item);
+    while (list.children.length > 8) list.lastChild.remove();
+    narrated = state.last.ply;
+  }
+}
+
+function passDevice(state) {
+  $("board").replaceChildren();
+  $("turn").hidden = true;
+  $("turn").dataset.ply = String(state.ply);
+  $("pass-text").textContent = `Pass the device to ${seatName(state, shown)}.`;
+  $("pass-ok").textContent = `I am ${seatName(state, shown)}: show my hand`;
+  $("pass").hidden = false;
+  $("pass-ok").focus();
+}
+
+// ------------------------------------------------------------------ moves
+
+function split(action) {
+  const keys = Object.keys(action).filter((k) => k !== "type");
+  const first = keys[0];
+  const verb = VERBS[action.type] ?? action.type.replaceAll("_", " ");
+  return {
+    key: first === undefined ? action.type : `${action.type}|${first}=${action[first]}`,
+    label: capital(first === undefined ? verb : `${verb} ${words(action, [first])}`),
+    first, value: first === undefined ? undefined : action[first], rest: keys.slice(1), action,
+  };
+}
+
+function groups(state) {
+  const mine = state.status === "playing" && state.seat !== null && state.current_player === state.seat;
+  const found = new Map();
+  for (const action of mine ? state.legal_actions : []) {
+    const part = split(action);
+    if (!found.has(part.key)) found.set(part.key, {...part, actions: []});
+    found.get(part.key).actions.push(part);
+  }
+  return found;
+}
+
+function choices(state) {
+  const picks = $("picks");
+  const focused = document.activeElement && $("turn").contains(document.activeElement);
+  const found = groups(state);
+  $("turn").dataset.ply = String(state.ply);
+  $("move-error").hidden = true;
+  picks.replaceChildren();
+  $("targets").replaceChildren();
+  $("targets-title").hidden = true;
+  $("turn").hidden = found.size === 0;
+  if (pick !== null && !found.has(pick)) pick = null;
+  for (const group of found.values()) {
+    const button = el("button", {type: "button", "data-pick": group.key, "aria-pressed": String(group.key === pick)}, group.label);
+    if (group.rest.length === 0) button.setAttribute("data-action", JSON.stringify(group.actions[0].action));
+    button.addEventListener("click", () => choosePick(group.key));
+    picks.append(button);
+  }
+  if (pick !== null) targets(found.get(pick));
+  else if (found.size > 0 && (focused || document.activeElement === document.body)) picks.firstChild.focus();
+}
+
+function choosePick(key) {
+  const group = groups(states.get(shown)).get(key);
+  if (!group) return;
+  if (group.rest.length === 0) { send(group.actions[0].action); return; }
+  pick = key;
+  for (const button of $("picks").children) button.setAttribute("aria-pressed", String(button.dataset.pick === key));
+  targets(group);
+  decorate(states.get(shown));
+  $("targets").firstChild?.focus();
+}
+
+function targets(group, only = null) {
+  const box = $("targets");
+  box.replaceChildren();
+  $("targets-title").hidden = false;
+  $("targets-title").textContent = `${group.label}: where?`;
+  for (const part of only ?? group.actions) {
+    const button = el("button", {type: "button", "data-action": JSON.stringify(part.action)}, capital(words(part.action, part.rest)));
+    button.addEventListener("click", () => send(part.action));
+    box.append(button);
+  }
+  const cancel = el("button", {type: "button", "data-cancel": ""}, "Cancel");
+  cancel.addEventListener("click", () => { pick = null; choices(states.get(shown)); decorate(states.get(shown)); });
+  box.append(cancel);
+}
+
+// ------------------------------------------------------------------ the picture
+
+function frontRow(seat) { return seat === 0 ? 2 : 1; }
+
+// The picture's elements an action's value stands for.
+function elementsFor(key, value, state) {
+  const board = $("board");
+  const text = CSS.escape(String(value));
+  switch (key) {
+    case "card": {
+      const hand = board.querySelectorAll(`.od-hand[data-seat="${state.seat}"] [data-card="${text}"]`);
+      return [...hand];
+    }
+    case "territory": return [...board.querySelectorAll(`.od-territory[data-territory="${text}" i]`)];
+    case "province": case "from_province": case "to_province":
+      return [...board.querySelectorAll(`.sh-province[data-province="${text}"]`)];
+    case "column": case "target":
+      return [...board.querySelectorAll(`.bp-cell[data-column="${text}"][data-row="${frontRow(key === "target" ? 1 - state.seat : state.seat)}"]`)];
+    default: return [];
+  }
+}
+
+function decorate(state) {
+  const board = $("board");
+  for (const node of board.querySelectorAll("[data-pick], [data-target], [data-chosen]")) {
+    node.removeAttribute("data-pick"); node.removeAttribute("data-target"); node.removeAttribute("data-chosen");
+  }
+  const found = groups(state);
+  if (pick === null) {
+    for (const group of found.values()) {
+      for (const node of group.first ? elementsFor(group.first, group.value, state) : []) node.setAttribute("data-pick", group.key);
+    }
+    return;
+  }
+  const group = found.get(pick);
+  for (const node of elementsFor(group.first, group.value, state)) node.setAttribute("data-chosen", "");
+  group.actions.forEach((part, index) => {
+    for (const key of part.rest) {
+      for (const node of elementsFor(key, part.action[key], state)) {
+        const old = node.getAttribute("data-target");
+        node.setAttribute("data-target", old === null ? String(index) : `${old} ${index}`);
+      }
+    }
+  });
+}
+
+function boardClicked(event) {
+  const state = states.get(shown);
+  if (!state) return;
+  const target = event.target.closest("[data-target]");
+  if (target && pick !== null) {
+    const group = groups(state).get(pick);
+    const indexes = [...new Set(target.getAttribute("data-target").split(" ").map(Number))];
+    if (indexes.length === 1) send(group.actions[indexes[0]].action);
+    else { targets(group, indexes.map((i) => group.actions[i])); $("targets").firstChild.focus(); }
+    return;
+  }
+  const chosen = event.target.closest("[data-pick]");
+  if (chosen) choosePick(chosen.getAttribute("data-pick"));
+}
+
+function showJust(state) {
+  if (!state.last || state.last.ply !== state.ply - 1 || replayPly !== null) return;
+  const action = state.last.action;
+  for (const key of Object.keys(action)) {
+    if (key === "type" || key === "card") continue;
+    const seen = key === "column" ? {...state, seat: state.last.seat} : state;
+    for (const node of elementsFor(key, action[key], seen)) node.classList.add("just");
+  }
+}
+
+async function drawPicture(state) {
+  const ask = ++drawing;
+  const token = shown === null ? null : tokens.get(shown);
+  const query = state.status === "finished" && replayPly !== null ? `?ply=${replayPly}` : "";
+  let reply;
+  try {
+    reply = await fetch(`/api/tables/${encodeURIComponent(tableId)}/picture${query}`,
+                        {headers: token ? {authorization: `Bearer ${token}`} : {}, cache: "no-store"});
+  } catch (problem) { return; }
+  if (!reply.ok || ask !== drawing) return;
+  const text = await reply.text();
+  if (ask !== drawing) return;
+  const parsed = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  if (parsed.nodeName !== "svg") return;
+  const picture = document.importNode(parsed, true);
+  picture.removeAttribute("width");
+  picture.removeAttribute("height");
+  picture.setAttribute("aria-hidden", "true");
+  const board = $("board");
+  board.replaceChildren(picture);
+  board.dataset.ply = String(state.ply);
+  board.setAttribute("aria-label", picture.querySelector("title")?.textContent ?? "the table");
+  decorate(state);
+  showJust(state);
+}
+
+// ------------------------------------------------------------------ the end
+
+async function finished(state) {
+  $("end").hidden = false;
+  const history = state.view.history ?? [];
+  if (result === null) {
+    try {
+      const reply = await fetch(`/api/tables/${encodeURIComponent(tableId)}/result`);
+      if (reply.ok) result = await reply.json();
+    } catch (problem) { /* the panel says what it has */ }
+  }
+  if (result !== null) {
+    $("result").textContent = result.winner === null ? "A draw." : `${seatName(state, result.winner)} wins.`;
+    $("scores").replaceChildren(...result.scores.map((score, seat) => el("li", {}, `${seatName(state, seat)}: ${score}`)));
+  }
+  // the server's save, not the parsed state: JavaScript's numbers would round a 63-bit seed
+  $("save").href = `/api/tables/${encodeURIComponent(tableId)}/save`;
+  $("save").download = `${state.game}-${state.table}.json`;
+  $("replay-ply").textContent = `Showing move ${replayPly ?? history.length} of ${history.length}` +
+    (replayPly !== null && replayPly > 0 ? `: ${told(history[replayPly - 1])}` : "");
+}
+
+function lastPly() { return (states.get(shown)?.view.history ?? []).length; }
+
+function replay(to) {
+  const state = states.get(shown);
+  if (!state || state.status !== "finished") return;
+  const last = (state.view.history ?? []).length;
+  const ply = Math.max(0, Math.min(last, to));
+  replayPly = ply === last ? null : ply;
+  drawPicture(state);
+  finished(state);
+}
+
+function start() {
+  $("board").addEventListener("click", boardClicked);
+  $("pass-ok").addEventListener("click", () => { revealed = shown; update(); });
+  $("replay-start").addEventListener("click", () => replay(0));
+  $("replay-back").addEventListener("click", () => replay((replayPly ?? lastPly()) - 1));
+  $("replay-next").addEventListener("click", () => replay((replayPly ?? lastPly()) + 1));
+  $("replay-end").addEventListener("click", () => replay(Infinity));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && pick !== null) { pick = null; choices(states.get(shown)); decorate(states.get(shown)); }
+  });
+  if (tokens.size === 0) connect(null);
+  for (const seat of tokens.keys()) connect(seat);
+}
+
+start();
