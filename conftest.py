@@ -6,3 +6,8 @@ except ImportError:  # without the extra (CI's first stage) their doctests are n
     collect_ignore_glob = ["src/ordonnance/server/app.py", "src/ordonnance/server/messages.py",
                            "src/ordonnance/server/schemas.py", "src/ordonnance/server/tables.py",
                            "src/ordonnance/server/review.py", "src/ordonnance/server/pages.py"]  # fmt: skip
+
+try:
+    import psycopg  # noqa: F401
+except ImportError:  # PostgreSQL's store needs psycopg (the web extra)
+    collect_ignore_glob = [*globals().get("collect_ignore_glob", []), "src/ordonnance/server/postgres.py"]
