@@ -123,12 +123,16 @@ def test_the_replay_steps_to_the_end_and_the_save_downloads(server: ServerProces
     plies = len(final["view"]["history"])
     page.get_by_role("button", name="Start").click()
     page.locator("#replay-ply").filter(has_text=f"Showing move 0 of {plies}").wait_for()
-    first = page.locator("#board svg title").text_content()
+    page.locator('#board[data-shown="0"] svg').wait_for()
+    assert "turn 1, player 0 to place" in page.locator("#board svg text").first.text_content()
     for ply in range(1, plies + 1):
         page.get_by_role("button", name="Next").click()
         page.locator("#replay-ply").filter(has_text=f"Showing move {ply} of {plies}").wait_for()
+        page.locator(f'#board[data-shown="{ply if ply < plies else "now"}"] svg').wait_for()
     assert "over" in page.locator("#board svg text").first.text_content()
-    assert first != page.locator("#board svg text").first.text_content() or plies == 0
+    page.get_by_role("button", name="Back").click()
+    page.locator(f'#board[data-shown="{plies - 1}"] svg').wait_for()
+    assert "over" not in page.locator("#board svg text").first.text_content()
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the save (JSON)").click()
     saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))

@@ -134,3 +134,20 @@ def test_a_finished_game_from_the_lobby_link_plays_to_the_end(server: ServerProc
     page = pages().page
     page.goto(link(server, created["id"], {0: join(server, created["id"], 0, "Ann")}))
     assert play_to_the_end(page, picture=False) > 0
+
+
+def test_a_designer_starts_a_table_of_bots_in_the_lobby_and_watches_it(server: ServerProcess, pages: Any) -> None:
+    page = pages().page
+    page.goto(server.url + "/")
+    page.get_by_label("Game").select_option("ordonnance")
+    page.locator("#kind-0").select_option("greedy")
+    page.locator("#kind-1").select_option("random")
+    page.get_by_label("Bots wait between moves (seconds)").fill("0.3")
+    page.get_by_role("button", name="Create the table").click()
+    page.locator("#moves li").nth(2).wait_for(timeout=30_000)
+    table_id = page.url.split("/tables/")[1].split("#")[0]
+    assert page.url.endswith("#")  # no seat: a spectator's page
+    assert page.locator("#turn").is_hidden()
+    ply = api(server, "GET", f"/api/tables/{table_id}")["ply"]
+    page.wait_for_timeout(1000)
+    assert api(server, "GET", f"/api/tables/{table_id}")["ply"] - ply <= 1.0 / 0.3 + 1  # at the chosen speed

@@ -99,7 +99,7 @@ def add_pages(app: FastAPI, tables: Tables) -> None:
         seat = None
         if authorization is not None:
             token = authorization.removeprefix("Bearer ").strip()
-            seat = table.seat_of(token)
+            seat = await tables.seat_of(table, token)
             if seat is None:
                 raise HTTPException(403, "the token grants no seat at this table")
         return Response(picture(table, seat, ply), media_type="image/svg+xml",

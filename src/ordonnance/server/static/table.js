@@ -358,6 +358,7 @@ async function drawPicture(state) {
   const board = $("board");
   board.replaceChildren(picture);
   board.dataset.ply = String(state.ply);
+  board.dataset.shown = query ? String(replayPly) : "now";  // the replay's position, or the game's
   board.setAttribute("aria-label", picture.querySelector("title")?.textContent ?? "the table");
   decorate(state);
   showJust(state);
