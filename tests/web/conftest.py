@@ -118,3 +118,13 @@ def join(server: ServerProcess, table_id: str, seat: int, name: str) -> str:
 def link(server: ServerProcess, table_id: str, seats: dict[int, str]) -> str:
     """The table page's link for these seats' tokens."""
     return f"{server.url}/tables/{table_id}#" + "&".join(f"s{seat}={token}" for seat, token in seats.items())
+
+
+@pytest.fixture
+def restartable_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server the test starts, stops and starts again on the same port and database."""
+    process = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log")
+    try:
+        yield process
+    finally:
+        process.stop()

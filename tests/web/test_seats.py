@@ -151,3 +151,25 @@ def test_a_designer_starts_a_table_of_bots_in_the_lobby_and_watches_it(server: S
     ply = api(server, "GET", f"/api/tables/{table_id}")["ply"]
     page.wait_for_timeout(1000)
     assert api(server, "GET", f"/api/tables/{table_id}")["ply"] - ply <= 1.0 / 0.3 + 1  # at the chosen speed
+
+
+def test_the_page_connects_again_after_the_server_restarts(restartable_server: ServerProcess, pages: Any) -> None:
+    restartable_server.start()
+    created = table(restartable_server, "ordonnance", ["human", "random"])
+    opened = pages()
+    page = opened.page
+    page.goto(link(restartable_server, created["id"], {0: join(restartable_server, created["id"], 0, "Ann")}))
+    assert not wait_for_turn_or_end(page)
+    click_move(page)
+    assert not wait_for_turn_or_end(page)
+    before = turn_ply(page)
+    restartable_server.stop()
+    page.locator("#connection").filter(has_text="connection lost").wait_for(timeout=30_000)
+    restartable_server.start()
+    page.locator("#connection").filter(has_text="connected").wait_for(timeout=60_000)
+    assert not wait_for_turn_or_end(page)
+    assert turn_ply(page) == before
+    click_move(page)  # the game goes on, on the same page
+    assert int(api(restartable_server, "GET", f"/api/tables/{created['id']}")["ply"]) > int(before)
+    # the browser logs each refused attempt while the server was down; nothing else
+    opened.errors[:] = [e for e in opened.errors if "ERR_CONNECTION_REFUSED" not in e]
