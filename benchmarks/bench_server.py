@@ -198,16 +198,27 @@ async def run_tables(url: str, game: str, slots: int, seconds: float, warm_up: f
     """``slots`` tables played at once for ``warm_up + seconds``, each replaced when it ends; the
     latencies in the measured window, the server's CPU seconds in it (by ``cpu()``) and every table played."""
     latencies = Latencies()
+    played: list[str] = []
+    gate = asyncio.Semaphore(16)
+
+    async def created() -> tuple[str, list[str]]:
+        async with gate:
+            table, tokens = await new_table(url, game, ["human"] * players)
+        played.append(table)
+        return table, tokens
+
+    first = await asyncio.gather(*(created() for _ in range(slots)))  # every table made before the clock starts
     start = time.perf_counter()
     latencies.window = (start + warm_up, start + warm_up + seconds)
-    played: list[str] = []
 
     async def slot(index: int) -> None:
-        await asyncio.sleep(rng.random() * min(warm_up, 2.0))  # tables start spread out
-        while time.perf_counter() < latencies.window[1]:
-            table, tokens = await new_table(url, game, ["human"] * players)
-            played.append(table)
+        await asyncio.sleep(rng.random() * min(warm_up, 1.0))  # tables start spread out
+        table, tokens = first[index]
+        while True:
             await play_table(url, table, tokens, latencies, random.Random(rng.getrandbits(64)), pace)
+            if time.perf_counter() > latencies.window[1]:
+                return
+            table, tokens = await created()  # a table that ends is replaced
 
     tasks = [asyncio.create_task(slot(i)) for i in range(slots)]
     await asyncio.sleep(warm_up)
@@ -272,11 +283,13 @@ def restart(args: argparse.Namespace, folder: Path) -> dict[str, float]:
                 table, tokens = await new_table(server.url, args.game, ["human", "human"])
                 ws_url = server.url.replace("http", "ws", 1) + f"/ws/tables/{table}?token="
                 sockets = [await connect(ws_url + token) for token in tokens]
-                for _ in range(args.moves):  # a few moves, each acknowledged (its state received) before the next
-                    states = [json.loads(await s.recv()) for s in sockets]
-                    mover = next(i for i, st in enumerate(states) if st["legal_actions"])
+                states = [json.loads(await s.recv()) for s in sockets]
+                while states[0]["ply"] < args.moves:  # a few moves, each acknowledged (its state received) before the next
+                    mover = states[0]["current_player"]
                     await sockets[mover].send(jsonio.dumps({"type": "move", "ply": states[mover]["ply"],
                                                             "action": rng.choice(states[mover]["legal_actions"])}))  # fmt: skip
+                    states = [json.loads(await s.recv()) for s in sockets]
+                    assert all(st["type"] == "state" for st in states), states
                 for s in sockets:
                     await s.close()
                 made.append((table, tokens))

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ordonnance.core import registry
 
-__all__ = ["BOT_KINDS", "DEFAULT_TIME_LIMIT", "think", "decision_seed", "bot_pool"]
+__all__ = ["BOT_KINDS", "DEFAULT_TIME_LIMIT", "BOT_NICENESS", "think", "decision_seed", "bot_pool"]
 
 #: The bots a seat may hold: the kind's name to the attribute of the game's ``bots`` module.
 BOT_KINDS = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}
 #: Seconds a MonteCarlo bot thinks a decision when the table gives no time.
 DEFAULT_TIME_LIMIT = 1.0
+#: How much lower than the server's the bots' workers' scheduling priority is (``os.nice``): a bot
+#: thinking takes the CPU the event loop leaves, so people's moves are answered first.
+BOT_NICENESS = 10
 
 
 def decision_seed(table_seed: int, seat: int, ply: int) -> int:
@@ -44,5 +48,6 @@ def think(game: str, kind: str, seed: int, time_limit: float | None, view_json: 
 
 def bot_pool(workers: int) -> ProcessPoolExecutor:
     """The worker processes bots think in, started with ``spawn`` (the server runs threads, which
-    ``fork`` would copy half-way)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    ``fork`` would copy half-way), at a priority :data:`BOT_NICENESS` below the server's."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=os.nice, initargs=(BOT_NICENESS,))  # fmt: skip
