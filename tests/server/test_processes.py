@@ -18,7 +18,7 @@ pytest.importorskip("fastapi")
 from ordonnance import client  # noqa: E402
 from ordonnance.core import registry  # noqa: E402
 from ordonnance.server.messages import TableRequest  # noqa: E402
-from ordonnance.server.store import open_store  # noqa: E402
+from ordonnance.server.store import MoveRecord, open_store  # noqa: E402
 from ordonnance.server.tables import Connection, Refusal, Tables  # noqa: E402
 
 from tests.server.conftest import ServerProcess  # noqa: E402
@@ -63,6 +63,30 @@ def test_a_move_the_log_refuses_leaves_one_game(db: str) -> None:
         await there.store.close()
 
     asyncio.run(run())
+
+
+def test_a_log_a_table_cannot_follow_leaves_it_where_it_was(db: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A move in the log that is not the game's (written by hand, say) is logged; the table in memory
+    stays at its last good move, and a table that cannot be rebuilt is not taken into memory."""
+
+    async def run() -> None:
+        here, there = Tables(open_store(db)), Tables(open_store(db))
+        request = TableRequest.model_validate({"game": "ordonnance", "seats": [{"kind": "human"}, {"kind": "human"}]})
+        table = await here.create(request)
+        await here.join(table, 0, "Ada")
+        await here.join(table, 1, "Bob")
+        seat = table.game.current_player
+        await here.store.append(table.id, MoveRecord(0, seat, '{"not": "an action"}'), "playing")
+        before = table.game.clone()
+        await here.refresh(table.id)
+        assert table.plies == 0 and table.game == before and table.status == "playing"
+        await there.refresh(table.id)
+        assert len(there) == 0
+        await here.store.close()
+        await there.store.close()
+
+    asyncio.run(run())
+    assert sum("table" in record.getMessage() for record in caplog.records if record.levelname == "ERROR") >= 2
 
 
 def _pair(postgres_db: str, tmp_path: Path) -> tuple[ServerProcess, ServerProcess]:

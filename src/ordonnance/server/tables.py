@@ -377,7 +377,11 @@ class Tables:
                 found = await self.store.table(id)
                 if found is None or found[0].status == "finished":
                     continue
-                table = self._tables.setdefault(id, _rebuild(*found))
+                try:
+                    table = self._tables.setdefault(id, _rebuild(*found))
+                except (OrdonnanceError, StoreError, ValueError) as error:
+                    log.error("table %s cannot be rebuilt from its log: %s", id, error)
+                    continue
             async with table.lock:
                 await self._catch_up(table)
 
@@ -394,10 +398,13 @@ class Tables:
         changed = list(record.seats) != table.seats
         table.seats = list(record.seats)
         for move in moves:
-            if move.ply != table.plies or move.seat != table.game.current_player:
-                log.error("table %s: the log's move %d is %s", table.id, table.plies, shown(move))
+            try:
+                if move.ply != table.plies or move.seat != table.game.current_player:
+                    raise StoreError(f"the log's move {table.plies} is {shown(move)}")
+                table.game.apply(table.module.action_from_json(move.action))
+            except (OrdonnanceError, StoreError, ValueError) as error:  # the table stays where it was
+                log.error("table %s: %s", table.id, error)
                 break
-            table.game.apply(table.module.action_from_json(move.action))
             table.plies += 1
             table.last = {"ply": move.ply, "seat": move.seat, "action": json.loads(move.action)}
             changed = True
