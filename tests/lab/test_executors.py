@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,8 +22,11 @@ from ordonnance.lab.matchup_tables import matchups
 
 measures = importlib.import_module("ordonnance.lab.measures")
 
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 #: Games of a chunk task in these tests (the kernel's real chunks would need far more games to be cut).
-CHUNK = 300
+CHUNK = 300 if JIT else 30
+#: Games of a study's part or arm: two chunks and a third.
+GAMES = CHUNK * 7 // 3
 
 
 @pytest.fixture(autouse=True)
@@ -52,26 +56,26 @@ def _tune(**executor: Any) -> lab.Study:
 
     start = shinobi.Rules(players=3)
     return lab.tune(start, targets={"first-player advantage": (-0.01, 0.01)}, space=Space.of(start, options=(), cards=["Mori"]),
-                    budget=3, games=700, confirm_games=700, keep=1, seed=5, progress=False, **executor)  # fmt: skip
+                    budget=3, games=GAMES, confirm_games=GAMES, keep=1, seed=5, progress=False, **executor)  # fmt: skip
 
 
 #: Each study, small, its games cut into several chunks: ``study(executor=..., workers=...)``.
 STUDIES: dict[str, Callable[..., lab.Study]] = {
-    "metrics": lambda **ex: lab.metrics(od.Rules(players=3), games=1000, seed=9, trace_games=15, skill_games=30,
-                                        search_games=3, search_rollouts=2, progress=False, **ex),
-    "metrics(black prince)": lambda **ex: lab.metrics(black_prince.Rules(), games=700, seed=2, trace_games=8,
+    "metrics": lambda **ex: lab.metrics(od.Rules(players=3), games=GAMES, seed=9, trace_games=15, skill_games=30,
+                                        search_games=3 if JIT else 0, search_rollouts=2, progress=False, **ex),
+    "metrics(black prince)": lambda **ex: lab.metrics(black_prince.Rules(), games=GAMES, seed=2, trace_games=8,
                                                       skill_games=0, progress=False, **ex),
-    "compare": lambda **ex: lab.compare(od.Rules(), od.Rules(scoring="points"), games=1000, seed=2, trace_games=10,
+    "compare": lambda **ex: lab.compare(od.Rules(), od.Rules(scoring="points"), games=GAMES, seed=2, trace_games=10,
                                         skill_games=20, progress=False, **ex),
-    "compare(player counts)": lambda **ex: lab.compare(shinobi.Rules(players=3), shinobi.Rules(players=4), games=700,
+    "compare(player counts)": lambda **ex: lab.compare(shinobi.Rules(players=3), shinobi.Rules(players=4), games=GAMES,
                                                        seed=2, trace_games=0, skill_games=12, progress=False, **ex),
-    "card_values": lambda **ex: card_values(od.Rules(), kinds=["LS", "L"], games=700, seed=4, progress=False, **ex),
+    "card_values": lambda **ex: card_values(od.Rules(), kinds=["LS", "L"] if JIT else ["LS"], games=GAMES, seed=4, progress=False, **ex),
     "card_values(black prince)": lambda **ex: card_values(black_prince.Rules(), kinds=["0:Battle"], changes=["remove"],
-                                                          swaps=[("1:Battle", "1:Knights 3")], games=700, seed=4,
+                                                          swaps=[("1:Battle", "1:Knights 3")], games=GAMES, seed=4,
                                                           progress=False, **ex),
-    "matchups": lambda **ex: matchups(black_prince.Rules(), armies=["Scottish", "French"], games=700, seed=3,
+    "matchups": lambda **ex: matchups(black_prince.Rules(), armies=["Scottish", "French"], games=GAMES, seed=3,
                                       progress=False, **ex),
-    "matchups(shinobi)": lambda **ex: matchups(shinobi.Rules(), counts=[3, 5], games=700, seed=3, progress=False, **ex),
+    "matchups(shinobi)": lambda **ex: matchups(shinobi.Rules(), counts=[3, 5] if JIT else [3], games=GAMES, seed=3, progress=False, **ex),
     "tune": _tune,
 }  # fmt: skip
 
@@ -92,6 +96,7 @@ def test_our_own_process_pool_gives_the_serial_table() -> None:
     assert table(study(executor=None, workers=1)) == table(study())  # one worker: this process
 
 
+@pytest.mark.skipif(not JIT, reason="thousands of games: too slow without the JIT (the chunks above are cut alike)")
 def test_the_real_chunks_give_the_serial_table(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()  # the chunks of the library, a kernel chunk of 8,192 games
     games = running.KERNEL_CHUNK_GAMES + 500
@@ -162,8 +167,8 @@ def test_ctrl_c_on_an_executor_keeps_the_chunks_both_arms_finished(monkeypatch: 
     options: dict[str, Any] = dict(seed=2, trace_games=0, skill_games=0, progress=False)
     _interrupt_at(monkeypatch, measures, "_read", 6)  # chunks go base, variant, base, ...: the variant's third
     with cf.ThreadPoolExecutor(max_workers=1) as one:
-        stopped = lab.compare(base, variant, games=3000, executor=one, **options)
-    assert "stopped by Ctrl-C: the rows count the games played (games 600 of 3,000)" in stopped.record.notes
+        stopped = lab.compare(base, variant, games=10 * CHUNK, executor=one, **options)
+    assert f"stopped by Ctrl-C: the rows count the games played (games {2 * CHUNK} of {10 * CHUNK:,})" in stopped.record.notes
     assert {r.estimate.games for r in stopped.rows if r.metric == "win rate"} == {2 * CHUNK}
     monkeypatch.undo()
     monkeypatch.setattr(running, "KERNEL_CHUNK_GAMES", CHUNK)
@@ -173,7 +178,7 @@ def test_ctrl_c_on_an_executor_keeps_the_chunks_both_arms_finished(monkeypatch: 
 def test_ctrl_c_on_an_executor_keeps_the_whole_arms_and_cells(monkeypatch: pytest.MonkeyPatch) -> None:
     _interrupt_at(monkeypatch, shinobi, "simulate", 5)  # 3 chunks an arm: the first change's second chunk
     with cf.ThreadPoolExecutor(max_workers=1) as one:
-        study = card_values(shinobi.Rules(players=3), kinds=["Oda", "Mori"], changes=["add"], games=700, seed=1,
+        study = card_values(shinobi.Rules(players=3), kinds=["Oda", "Mori"], changes=["add"], games=GAMES, seed=1,
                             executor=one)  # fmt: skip
     assert study.rows == ()
     assert "stopped by Ctrl-C: 0 of the 2 changes measured" in study.record.notes
@@ -181,9 +186,9 @@ def test_ctrl_c_on_an_executor_keeps_the_whole_arms_and_cells(monkeypatch: pytes
     monkeypatch.setattr(running, "KERNEL_CHUNK_GAMES", CHUNK)
     _interrupt_at(monkeypatch, shinobi, "simulate", 4)  # the second cell's first chunk
     with cf.ThreadPoolExecutor(max_workers=1) as one:
-        study = matchups(shinobi.Rules(), counts=[3, 4], games=700, seed=1, executor=one)
+        study = matchups(shinobi.Rules(), counts=[3, 4], games=GAMES, seed=1, executor=one)
     assert "stopped by Ctrl-C: 1 of the 2 cells played" in study.record.notes
-    assert {r.label("players") for r in study.rows} == {3} and {r.estimate.games for r in study.rows} == {700}
+    assert {r.label("players") for r in study.rows} == {3} and {r.estimate.games for r in study.rows} == {GAMES}
 
 
 def test_a_pool_of_ours_is_stopped_without_waiting_when_a_run_is_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,7 +219,7 @@ def _command(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 #: A small comparison on the command line.
-COMMAND = ["lab", "compare", "--variant", "auto_claim=true", "--games", "700", "--trace-games", "5", "--skill-games",
+COMMAND = ["lab", "compare", "--variant", "auto_claim=true", "--games", str(GAMES), "--trace-games", "5", "--skill-games",
            "10", "--quiet"]  # fmt: skip
 
 
