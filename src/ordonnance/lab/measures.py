@@ -255,7 +255,8 @@ def _trace_series(rules: Any, result: Any) -> list[Series]:
             extras.append(extra(rules, finished.history, actors))
     out = [_series("lead changes", changes, quantiles=True), _series("decided at", decided)]
     if extras:
-        out += [_series(metric, [game[i] for game in extras], **dict(labels)) for i, (metric, labels) in enumerate(_TRACE_KEYS[name](rules))]
+        keys = _TRACE_KEYS[name](rules)
+        out += [Series(metric, labels, np.asarray([game[i] for game in extras])) for i, (metric, labels) in enumerate(keys)]
     return out
 
 
