@@ -17,7 +17,7 @@ needs_a_browser()
 
 from websockets.sync.client import connect  # noqa: E402
 
-from ordonnance import Card  # noqa: E402
+from ordonnance import Card, Territory  # noqa: E402
 from ordonnance.core import jsonio, registry  # noqa: E402
 from tests.server.conftest import ServerProcess  # noqa: E402
 from tests.server.helpers import positions  # noqa: E402
@@ -44,6 +44,8 @@ def result_shown(page: Any, final: dict[str, Any]) -> None:
     page.locator("#result").filter(has_text=expected).wait_for(timeout=10_000)
     scores = page.locator("#scores li").all_text_contents()
     assert scores == [f"{names[s]}: {int(score)}" for s, score in enumerate(games[-1].scores)]
+    hands = page.locator("#hands li").all_text_contents()
+    assert hands == [f"{names[s]}: " + (", ".join(str(c) for c in games[-1].hand(s)) or "no card") for s in range(len(names))]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -69,6 +71,7 @@ def test_two_people_each_see_only_their_own_cards(server: ServerProcess, pages: 
     for seat, opened in enumerate(seats):
         opened.page.goto(link(server, created["id"], {seat: join(server, created["id"], seat, f"Person {seat}")}))
     seen: list[tuple[int, int, Counter[str], list[dict[str, Any]]]] = []
+    told: set[str] = set()
     for _ in range(2000):
         if all(opened.page.locator("#end").is_visible() for opened in seats):
             break
@@ -79,6 +82,7 @@ def test_two_people_each_see_only_their_own_cards(server: ServerProcess, pages: 
                 ply = turn_ply(page)
                 wait_for_board(page, ply)
                 seen.append((seat, int(ply), cards_in_dom(page), offered(page)))
+                told.update(page.locator("#moves li").all_text_contents())
                 click_move(page)
                 acted = True
         if not acted:
@@ -96,6 +100,17 @@ def test_two_people_each_see_only_their_own_cards(server: ServerProcess, pages: 
         assert {Card.parse(a["card"]) for a in actions if "card" in a} <= set(view.hand)
     for opened in seats:
         result_shown(opened.page, final)
+    names = [seat["name"] for seat in final["seats"]]
+    decided = 0
+    for ply in range(len(games) - 2):  # the last move's state is the whole save: told without its outcome
+        for territory in Territory:
+            owner = games[ply + 1].territory_owner(territory)
+            if games[ply].territory_owner(territory) is None and owner is not None:
+                marker = games[ply + 1].marker(territory)
+                line = f"{territory.label} goes to {names[owner]} (victory marker {marker})"
+                assert any(text.startswith(f"Move {ply + 1}: ") and line in text for text in told), line
+                decided += 1
+    assert decided > 0
 
 
 def test_a_reload_mid_game_resumes_it(server: ServerProcess, pages: Any) -> None:

@@ -107,10 +107,13 @@ def add_pages(app: FastAPI, tables: Tables) -> None:
 
     @app.get("/api/tables/{table_id}/result")
     async def table_result(table_id: str = Path(max_length=32)) -> dict[str, Any]:
-        """A finished table's result: its winner (null: a draw) and each seat's score."""
+        """A finished table's result: its winner (null: a draw), each seat's score and the cards left
+        in each hand (every card is shown once the game is over)."""
         table = await tables.find(table_id)
         if table is None:
             raise HTTPException(404, f"no table {table_id!r:.40}")
         if table.status != "finished":
             raise HTTPException(409, f"table {table.id} is {table.status}, not finished")
-        return {"winner": table.game.winner, "scores": [int(score) for score in table.game.scores]}
+        game = table.game
+        return {"winner": game.winner, "scores": [int(score) for score in game.scores],
+                "hands": [[str(card) for card in game.hand(seat)] for seat in range(len(table.seats))]}  # fmt: skip

@@ -173,12 +173,40 @@ function statusText(state) {
   return `${seatName(state, state.current_player)} to move${who.kind === "human" ? "" : " (a bot thinking)"}.${you}`;
 }
 
+const TERRITORIES = ["Antioch", "Cyprus", "Jerusalem", "Edessa", "Tripoli"];
+let lastView = null;
+
+// What a move changed that anyone may see: a territory won, units routed, cards out of play.
+function outcome(before, after, state) {
+  const said = [];
+  if (!before || !after || before.format !== after.format) return said;
+  if (before.owners && after.owners) {
+    after.owners.forEach((owner, t) => {
+      if (owner !== null && before.owners[t] === null) {
+        said.push(`${TERRITORIES[t] ?? `territory ${t}`} goes to ${seatName(state, owner)} (victory marker ${after.markers[t]})`);
+      }
+    });
+  }
+  if (before.routed && after.routed && after.routed.some((n, s) => n !== before.routed[s])) {
+    said.push(`routed: ${after.routed.map((n, s) => `${seatName(state, s)} ${n}`).join(", ")}`);
+  }
+  if (before.discard && after.discard) {
+    const out = after.discard.reduce((a, b) => a + b, 0) - before.discard.reduce((a, b) => a + b, 0);
+    if (out > 0) said.push(`${out} card${out > 1 ? "s" : ""} out of play`);
+  }
+  return said;
+}
+
 function narrate(state) {
   const list = $("moves");
+  const before = lastView;
+  lastView = state.view;
   if (state.last && state.last.ply > narrated) {
     for (const old of list.querySelectorAll(".fresh")) old.classList.remove("fresh");
+    const after = state.last.ply === narrated + 1 ? outcome(before, state.view, state) : [];
     const item = el("li", {class: "fresh", "data-ply": String(state.last.ply)},
-                    `Move ${state.last.ply + 1}: ${seatName(state, state.last.seat)} ${told(state.last.action)}.`);
+                    `Move ${state.last.ply + 1}: ${seatName(state, state.last.seat)} ${told(state.last.action)}` +
+                    (after.length ? `: ${after.join("; ")}.` : "."));
     list.prepend(item);
     while (list.children.length > 8) list.lastChild.remove();
     narrated = state.last.ply;
@@ -378,6 +406,8 @@ async function finished(state) {
   if (result !== null) {
     $("result").textContent = result.winner === null ? "A draw." : `${seatName(state, result.winner)} wins.`;
     $("scores").replaceChildren(...result.scores.map((score, seat) => el("li", {}, `${seatName(state, seat)}: ${score}`)));
+    $("hands").replaceChildren(...result.hands.map((hand, seat) =>
+      el("li", {"data-seat": String(seat)}, `${seatName(state, seat)}: ${hand.length ? hand.join(", ") : "no card"}`)));
   }
   // the server's save, not the parsed state: JavaScript's numbers would round a 63-bit seed
   $("save").href = `/api/tables/${encodeURIComponent(tableId)}/save`;
