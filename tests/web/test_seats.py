@@ -173,3 +173,22 @@ def test_the_page_connects_again_after_the_server_restarts(restartable_server: S
     assert int(api(restartable_server, "GET", f"/api/tables/{created['id']}")["ply"]) > int(before)
     # the browser logs each refused attempt while the server was down; nothing else
     opened.errors[:] = [e for e in opened.errors if "ERR_CONNECTION_REFUSED" not in e]
+
+
+def test_the_lobby_sets_the_variant_and_shows_the_servers_refusal(server: ServerProcess, pages: Any) -> None:
+    opened = pages()
+    page = opened.page
+    page.goto(server.url + "/")
+    page.get_by_label("Game").select_option("ordonnance")
+    page.get_by_label("scoring").fill("nonsense")
+    page.get_by_role("button", name="Create the table").click()
+    page.locator("#create-error").filter(has_text="nonsense").wait_for()  # the server's message, showing the value
+    page.get_by_label("scoring").fill("points")
+    page.get_by_label("tie break").fill("lowest_marker_sum")
+    page.get_by_role("button", name="Create the table").click()
+    page.locator("#status").filter(has_text="Your move").wait_for(timeout=30_000)
+    table_id = page.url.split("/tables/")[1].split("#")[0]
+    rules = api(server, "GET", f"/api/tables/{table_id}")["rules"]
+    assert rules["scoring"] == "points" and rules["tie_break"] == "lowest_marker_sum"
+    # the refused creation logged the server's 400 answer in the console: that one only
+    opened.errors[:] = [e for e in opened.errors if "status of 400" not in e]

@@ -2,6 +2,8 @@
 // put in the page with textContent (never as HTML).
 "use strict";
 
+const $ = (id) => document.getElementById(id);
+
 const KINDS = [["human", "Person"], ["random", "Bot: random (weakest)"], ["greedy", "Bot: greedy"],
                ["montecarlo", "Bot: Monte Carlo (strongest)"]];
 let games = [];
@@ -43,6 +45,33 @@ function seatRows() {
   }
 }
 
+// The game's rules that take a plain value (a choice, a number, a yes or no), with the default
+// rules' values; the others keep their defaults. The server checks them and says what is wrong.
+function variantRows(game) {
+  const box = $("variant");
+  box.replaceChildren();
+  for (const [key, value] of Object.entries(game.rules)) {
+    if (key === "players" || value === null || typeof value === "object") continue;
+    const row = el("div", {class: "seat-row"});
+    const id = `rule-${key}`;
+    row.append(el("label", {for: id}, key.replaceAll("_", " ")));
+    const input = typeof value === "boolean" ? el("input", {id, type: "checkbox", "data-rule": key})
+      : el("input", {id, type: typeof value === "number" ? "number" : "text", "data-rule": key, value: String(value)});
+    if (typeof value === "boolean") input.checked = value;
+    row.append(input);
+    box.append(row);
+  }
+}
+
+function rulesOf(game) {
+  const rules = Object.assign({}, game.rules);
+  for (const input of document.querySelectorAll("#variant [data-rule]")) {
+    const key = input.dataset.rule;
+    rules[key] = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
+  }
+  return rules;
+}
+
 function gameChanged() {
   const game = games.find((g) => g.name === document.getElementById("game").value);
   const players = document.getElementById("players");
@@ -50,6 +79,7 @@ function gameChanged() {
   players.max = String(game.max_players);
   players.value = String(game.rules.players ?? game.min_players);
   players.disabled = game.min_players === game.max_players;
+  variantRows(game);
   seatRows();
 }
 
@@ -60,7 +90,7 @@ async function create(event) {
   try {
     const game = games.find((g) => g.name === document.getElementById("game").value);
     const count = Number(document.getElementById("players").value);
-    const rules = Object.assign({}, game.rules);
+    const rules = rulesOf(game);
     if ("players" in rules) rules.players = count;
     const seats = [];
     for (let seat = 0; seat < count; seat++) {
