@@ -258,15 +258,17 @@ def human(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     async def main() -> Latencies:
         for _ in range(args.bots):  # each bot thinks at a table of its own, against a Random bot
             await new_table(server.url, args.game, [{"kind": "montecarlo", "time_limit": args.bot_time}, "random"])
-        latencies, _, _ = await run_tables(server.url, args.game, args.tables, args.seconds, args.warm_up, rng, a_second)
-        return latencies
+        latencies, cpu, _ = await run_tables(server.url, args.game, args.tables, args.seconds, args.warm_up, rng, a_second,
+                                             cpu=server.cpu)  # fmt: skip
+        return latencies, cpu
 
     try:
-        latencies = asyncio.run(main())
+        latencies, cpu = asyncio.run(main())
     finally:
         server.stop()
     return {"moves": len(latencies.times), "p50_ms": 1000 * latencies.quantile(0.5),
-            "p99_ms": 1000 * latencies.quantile(0.99), "errors": latencies.errors}  # fmt: skip
+            "p99_ms": 1000 * latencies.quantile(0.99), "server_cpu_share": cpu / args.seconds,
+            "errors": latencies.errors}  # fmt: skip
 
 
 def restart(args: argparse.Namespace, folder: Path) -> dict[str, float]:
