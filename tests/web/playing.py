@@ -63,8 +63,9 @@ def play_to_the_end(page: Any, picture: bool = True, most: int = 400) -> int:
 
 
 def offered(page: Any) -> list[dict[str, Any]]:
-    """The actions the page's buttons stand for now."""
-    return [json.loads(a) for a in page.locator("#turn [data-action]").evaluate_all("es => es.map(e => e.dataset.action)")]
+    """Every action the page's move buttons stand for now (each pick's, in order)."""
+    groups = page.locator("#picks [data-actions]").evaluate_all("es => es.map(e => e.dataset.actions)")
+    return [action for group in groups for action in json.loads(group)]
 
 
 def cards_in_dom(page: Any) -> Counter[str]:

@@ -260,6 +260,7 @@ function choices(state) {
   if (pick !== null && !found.has(pick)) pick = null;
   for (const group of found.values()) {
     const button = el("button", {type: "button", "data-pick": group.key, "aria-pressed": String(group.key === pick)}, group.label);
+    button.setAttribute("data-actions", JSON.stringify(group.actions.map((part) => part.action)));
     if (group.rest.length === 0) button.setAttribute("data-action", JSON.stringify(group.actions[0].action));
     button.addEventListener("click", () => choosePick(group.key));
     picks.append(button);
