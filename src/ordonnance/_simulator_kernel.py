@@ -1139,6 +1139,51 @@ def simulate_orders(
         _play_into(cfg, s, g, out, actions[_u(g)], record, scratch)
 
 
+@numba.njit(cache=True)
+def drawers(
+    cfg: Config,
+    s: State,
+    orders: npt.NDArray[np.integer[Any]],
+    actions: npt.NDArray[np.integer[Any]],
+    counts: npt.NDArray[np.integer[Any]],
+    places: npt.NDArray[np.integer[Any]],
+    out: Array,
+    scratch: Array,
+) -> None:
+    """``out[g]``: the seat that drew card ``places[g]`` of the deck order ``orders[g]`` (top first)
+    when game ``g`` is replayed from its first ``counts[g]`` recorded actions (``actions[g]``, as
+    :func:`record_action` writes them), or NOBODY if the game ended before that card was drawn.
+
+    The game is dealt (:func:`deal_order`) and its actions applied (:func:`apply_action`) in game 0
+    of ``s``; the watched card's drawer is the seat the deal gave it to (:func:`_dealt_hand`) or the
+    seat to act once the deck's draw position (TOP) has passed it, a draw being the turn's first step."""
+    s, scratch = borrowed_state(s), borrowed(scratch)
+    n = cfg.n
+    marks = np.zeros(cfg.deck, np.int64)
+    bots = np.zeros(SEATS, np.uint64)
+    for g in range(orders.shape[0]):
+        place = int(places[_u(g)])
+        deal_order(cfg, s, ONLY_GAME, orders[_u(g)], bots, scratch)
+        drawer = NOBODY
+        if place < s.board[0, TOP]:
+            drawer = s.board[0, CURRENT]
+            marks[_u(place)] = 1
+            for p in range(n):
+                if _dealt_hand(marks, n, p) != 0:
+                    drawer = p
+            marks[_u(place)] = 0
+        for k in range(counts[_u(g)]):
+            if drawer != NOBODY:
+                break
+            mask = int(actions[_u(g), _u(k), 1])  # (the record's int8: no overflow below, also without the JIT)
+            t = int(actions[_u(g), _u(k), 2])
+            a = PASS_ACTION if t < 0 else CLAIM_ACTIONS + t if mask == 0 else (mask - 1) * TERRITORIES + t
+            apply_action(cfg, s, ONLY_GAME, a, scratch)
+            if place < s.board[0, TOP]:
+                drawer = s.board[0, CURRENT]
+        out[_u(g)] = drawer
+
+
 @numba.njit(cache=True, inline="always")
 def _play_into(cfg: Config, s: State, g: int, out: Results, actions: Array, record: bool, scratch: Array) -> None:
     """Play the game dealt in game 0 of ``s`` to its end, into row ``g`` of ``out``."""

@@ -81,15 +81,16 @@ def test_ordonnance_arms_replay_identical_deals_but_the_changed_copy(
         before = [card.mask for card in base.record(i)[0]]
         after = [card.mask for card in variant.record(i)[0]]
         assert variant.replay(i).is_over and base.replay(i).is_over  # both arms' records replay from their own deals
+        bottom = max(len(before), len(after)) - 1
+        differ = [p for p in range(bottom + 1) if p >= min(len(before), len(after)) or before[p] != after[p]]
+        changed = [p for p in differ if p != bottom] or [bottom]  # every other card in its place
+        assert len(changed) == 1
         if change == "add":
-            place = next(p for p in range(len(after)) if after[:p] + after[p + 1 :] == before)
-            assert after[place] == mask
+            assert after[changed[0]] == mask
         elif change == "remove":
-            place = next(p for p in range(len(before)) if before[:p] + before[p + 1 :] == after)
-            assert before[place] == mask
+            assert before[changed[0]] == mask or before[bottom] == mask
         else:
-            differ = [p for p in range(len(before)) if before[p] != after[p]]
-            assert len(differ) == 1 and before[differ[0]] == mask and after[differ[0]] == other
+            assert differ == changed and before[changed[0]] == mask and after[changed[0]] == other
     assert any("paired on purpose" in note for note in study.record.notes)
 
 
@@ -109,7 +110,8 @@ def test_ordonnance_intervals_cover_a_large_study_s_value() -> None:
 def test_ordonnance_paired_interval_is_narrower_than_independent_arms(monkeypatch: pytest.MonkeyPatch) -> None:
     import ordonnance
     from ordonnance import simulation
-    from ordonnance.lab.cards import _ordonnance_holders, _wins
+    from ordonnance.lab import _deals
+    from ordonnance.lab.cards import _wins
     from ordonnance.lab.stats import paired_difference
 
     arms = _spy(monkeypatch, simulation)
@@ -117,27 +119,75 @@ def test_ordonnance_paired_interval_is_narrower_than_independent_arms(monkeypatc
     monkeypatch.setattr(simulation, "_simulate_orders", lambda *args: arms.append(real(*args)) or arms[-1])
     paired = card_values(Rules(), kinds=["HF"], changes=["add"], games=20_000, seed=3).get("holder win rate change")
     added = arms[-1]
-    weights = _ordonnance_holders(added, "HF")
-    held = weights.sum(axis=1) > 0
+    orders, places = _deals.derived_orders(Rules(), added.seeds, _deals.ADD, Card.parse("HF").mask)
+    drew = _deals.drawers(added, orders, places)
+    held = drew >= 0
     other_base = ordonnance.simulate(Rules(), games=20_000, seed=4, players=[ordonnance.bots.Greedy(seed=s) for s in (0, 1)])
-    independent = paired_difference((weights * _wins(added)).sum(axis=1)[held], (weights * _wins(other_base)).sum(axis=1)[held])
+    games = np.arange(len(drew))[held]
+    independent = paired_difference(_wins(added)[games, drew[held]], _wins(other_base)[games, drew[held]])
     assert paired.games == independent.games
     assert paired.high - paired.low < 0.9 * (independent.high - independent.low)
 
 
+@pytest.mark.parametrize(("kind", "change"), [("LS", "add"), ("L", "remove"), ("L", "swap to HF")])
+def test_ordonnance_holder_is_the_seat_that_drew_the_changed_place(
+    monkeypatch: pytest.MonkeyPatch, kind: str, change: str
+) -> None:
+    """The row against a hand count: each game's holder found by replaying the arm holding the copy through
+    the engine and watching its draw pile; games where the changed place was never drawn left out."""
+    import ordonnance
+    from ordonnance import simulation
+    from ordonnance.lab import _deals
+    from ordonnance.lab.stats import paired_difference
+
+    results = _spy(monkeypatch, ordonnance)
+    real = simulation._simulate_orders
+    monkeypatch.setattr(simulation, "_simulate_orders", lambda *args: results.append(real(*args)) or results[-1])
+    swaps = [(kind, change.split()[-1])] if change.startswith("swap") else []
+    study = card_values(Rules(), kinds=[] if swaps else [kind], changes=[] if swaps else [change], swaps=swaps, games=80, seed=6)
+    base, variant = results
+    holding = base if change == "remove" else variant
+    code = {"add": _deals.ADD, "remove": _deals.REMOVE}.get(change, _deals.SWAP)
+    other = Card.parse(change.split()[-1]).mask if swaps else 0
+    _, places = _deals.derived_orders(Rules(), base.seeds, code, Card.parse(kind).mask, other)
+    holders, base_results, variant_results = [], [], []
+    for i, place in enumerate(places.tolist()):
+        order, steps = holding.record(i)
+        game = ordonnance.Game.new(holding.rules, deck=order)
+        seat = place % 2 if place < 10 else game.current_player if place < len(order) - len(game._deck) else None
+        for _, action in steps:
+            if seat is not None:
+                break
+            game.apply(action)
+            if place < len(order) - len(game._deck):
+                seat = game.current_player
+        holders.append(seat)
+        if seat is not None:
+            base_results.append(float(base.winner[i] == seat))
+            variant_results.append(float(variant.winner[i] == seat))
+    expected = paired_difference(np.array(variant_results), np.array(base_results))
+    got = study.get("holder win rate change")
+    assert got.games == len(base_results) == sum(h is not None for h in holders) < 80
+    assert (got.value, got.low, got.high) == pytest.approx((expected.value, expected.low, expected.high))
+    assert study.rows[0].label("holder") == "drew"
+    assert any("never drawn" in note for note in study.record.notes)
+
+
+@pytest.mark.skipif(not JIT, reason="14,000 games: the kernel's speed is needed (the twin tests check it without the JIT)")
 def test_planted_ordonnance_values_have_the_right_sign() -> None:
-    # 37 single Lances and 4 five-symbol cards: a five-symbol card wins its army, a Lance rarely does.
-    study = card_values(
-        Rules(deck=["L"] * 37 + ["LBSHF"] * 4), kinds=["LBSHF", "L"], swaps=[("L", "LBSHF")], games=2000, seed=1
+    # A five-symbol card wins its army, a single Lance rarely does. The holder of an added copy gets it
+    # instead of the card that was at its place, and the holder of a removed one the bottom card instead:
+    # among mostly Lances those are Lances, among mostly five-symbol cards they are five-symbol cards.
+    lances = card_values(
+        Rules(deck=["L"] * 37 + ["LBSHF"] * 4), kinds=["LBSHF"], swaps=[("L", "LBSHF")], games=2000, seed=1
     )
-    strong = study.get("holder win rate change", kind="LBSHF", change="add")
-    weak = study.get("holder win rate change", kind="L", change="add")
-    assert strong.low > 0 and weak.high < 0
-    # the holder of a removed copy is found in the base arm: losing a strong card costs it, a weak one helps
-    assert study.get("holder win rate change", kind="LBSHF", change="remove").high < 0
-    assert study.get("holder win rate change", kind="L", change="remove").low > 0
+    assert lances.get("holder win rate change", kind="LBSHF", change="add").low > 0
+    assert lances.get("holder win rate change", kind="LBSHF", change="remove").high < 0
     # a swap's holder holds the card swapped in
-    assert study.get("holder win rate change", kind="L", change="swap to LBSHF").low > 0
+    assert lances.get("holder win rate change", kind="L", change="swap to LBSHF").low > 0
+    strong = card_values(Rules(deck=["L"] * 4 + ["LBSHF"] * 37), kinds=["L"], games=2000, seed=1)
+    assert strong.get("holder win rate change", kind="L", change="add").high < 0
+    assert strong.get("holder win rate change", kind="L", change="remove").low > 0
 
 
 def test_planted_shinobi_clan_values_have_the_right_sign() -> None:

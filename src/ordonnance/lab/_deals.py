@@ -3,18 +3,21 @@
 Game ``i`` of the base arm is dealt from seed ``seeds[i]`` as ``simulate`` deals it (the
 kernel's shuffle of the deck sorted by mask). The variant's order for game ``i`` is that
 order with one change, chosen from a stream of its own (the SplitMix64 output of the
-game's seed XOR :data:`CHOICES`, a constant no other stream uses):
+game's seed XOR :data:`CHOICES`, a constant no other stream uses), and **every other card
+stays in its place**:
 
-* ``ADD``: the new copy inserted at a uniformly chosen place (``0..size``);
-* ``REMOVE``: a uniformly chosen copy of the kind taken out;
+* ``ADD``: the new copy put at a uniformly chosen place ``p`` in ``0..size`` (``size``
+  the base deck's); the card that was at ``p`` moves to the bottom (``p == size``: the
+  copy is appended);
+* ``REMOVE``: a uniformly chosen copy of the kind taken out of its place ``q``; the bottom
+  card moves into ``q`` (a copy at the bottom is simply dropped);
 * ``SWAP``: a uniformly chosen copy of the kind replaced, in place, by the other kind.
 
-Every other card keeps its place relative to the others (below an inserted or removed card
-each moves one place; a swap moves none), and each arm's order is still a
-uniformly random order of its own deck: the base's order is uniform; taking out a copy
-chosen independently of it, or putting a card in at a place chosen independently of it,
-or relabelling one copy, maps the uniform orders of one deck onto the uniform orders of
-the other (an insertion is a bijection from (order, place) to the longer orders).
+Each arm's order is still a uniformly random order of its own deck: each change is a
+bijection between (the base's order, the choice) and the variant's orders (with the
+changed place, which the variant's order and the base's name), and the base's order and
+the choice are uniform and independent, so every order of the variant's deck comes from
+as many pairs, equally likely.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ import numpy.typing as npt
 from ordonnance import _simulator_kernel as kernel
 from ordonnance.core.jit import bounded, mixed, unsigned
 from ordonnance.core.seeds import game_seeds, wrapping
+from ordonnance.errors import InvalidArgumentError
 
-__all__ = ["ADD", "REMOVE", "SWAP", "CHOICES", "base_orders", "derived_orders", "Derived"]
+__all__ = ["ADD", "REMOVE", "SWAP", "CHOICES", "base_orders", "derived_orders", "drawers", "Derived"]
 
 #: The changes, as :func:`derived_orders` numbers them.
 ADD, REMOVE, SWAP = 0, 1, 2
@@ -58,10 +62,12 @@ def derived_orders(
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """The variant's deck order of each game and where its change is: ``rules``' base order of
     game ``i`` (:func:`base_orders`) with ``change`` (:data:`ADD`, :data:`REMOVE`, :data:`SWAP`) made
-    to a copy of the card ``mask`` (``other``: the card a swap puts in its place).
+    to a copy of the card ``mask`` (``other``: the card a swap puts in its place), every other
+    card in its place but the one the change moves to or from the bottom (the module says how).
 
     The place is the changed copy's index in the variant's order (an added or swapped-in copy)
-    or in the base's (a removed one). The caller makes sure the base deck holds a copy of
+    or in the base's (a removed one); it is the same index in both, and the two orders agree
+    everywhere else but at the bottom. The caller makes sure the base deck holds a copy of
     ``mask`` to remove or swap."""
     cards = kernel.deck_of(rules)
     size = len(cards) + (1 if change == ADD else -1 if change == REMOVE else 0)
@@ -70,6 +76,27 @@ def derived_orders(
     with wrapping():
         _derive(cards, np.ascontiguousarray(seeds, np.uint64), change, mask, other, out, at)
     return out, at
+
+
+def drawers(result: Any, orders: npt.NDArray[np.integer[Any]], places: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """The seat that drew card ``places[g]`` of game ``g``'s deck order ``orders[g]`` (top first) in the
+    recorded games of ``result`` (``simulate`` or ``_simulate_orders`` with ``record=True``, dealt from
+    those orders), or -1 where the game ended before that card was drawn: each game replayed in the
+    kernel from its recorded actions (:func:`ordonnance._simulator_kernel.drawers`)."""
+    if result.actions is None:
+        raise InvalidArgumentError("drawers needs a result simulated with record=True")
+    if int(result.decisions.max(initial=0)) > kernel.MAX_ACTIONS:
+        raise InvalidArgumentError(f"a game took more than {kernel.MAX_ACTIONS} actions: its record is cut short")
+    rules = result.rules
+    cfg = kernel.config(rules, [kernel.RANDOM] * rules.players)
+    out = np.empty(len(result), np.int64)
+    with wrapping():  # the kernel's words wrap around on purpose, also without the JIT
+        kernel.drawers(
+            cfg, kernel.new_state(1, len(rules.cards)), np.ascontiguousarray(orders, np.int8), result.actions,
+            np.ascontiguousarray(result.decisions, np.int64), np.ascontiguousarray(places, np.int64), out,
+            np.zeros(kernel.SCRATCH, np.int64),
+        )  # fmt: skip
+    return out
 
 
 @numba.njit(cache=True)
@@ -104,17 +131,17 @@ def _derive(
                         break
                     nth -= 1
         at[_u(g)] = place
-        j = 0
-        for i in range(size):
-            if change == ADD and i == place:
-                out[_u(g), _u(j)] = mask
-                j += 1
-            if change == REMOVE and i == place:
-                continue
-            out[_u(g), _u(j)] = other if change == SWAP and i == place else row[_u(i)]
-            j += 1
-        if change == ADD and place == size:
-            out[_u(g), _u(size)] = mask
+        for i in range(min(size, out.shape[1])):
+            out[_u(g), _u(i)] = row[_u(i)]
+        if change == ADD:
+            if place < size:
+                out[_u(g), _u(size)] = row[_u(place)]
+            out[_u(g), _u(place)] = mask
+        elif change == REMOVE:
+            if place < size - 1:
+                out[_u(g), _u(place)] = row[_u(size - 1)]
+        elif change == SWAP:
+            out[_u(g), _u(place)] = other
 
 
 @attrs.frozen

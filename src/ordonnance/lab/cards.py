@@ -17,14 +17,16 @@ games an unpaired comparison would need for as narrow a one
   players) have no holder and are left out (the row's ``games`` counts the rest).
 * Shinobi's ``"Ninja"`` belongs to no clan: it has no holder, and the study reports the
   change in each seat's win rate instead (``seat`` label).
-* Ordonnance's cards (``"LS"``) come from one shared deck: the holder is the seat that
-  played the changed copy. Copies of one card are alike, so the changed copy is any
-  one of them: a seat that played ``k`` of the ``K`` copies played in a game is the
-  holder with weight ``k / K``. The copies are counted in the arm that holds the
-  changed copy: the variant for an added card (and the card a swap puts in), the base
-  for a removed one. A game in which no copy was played has no holder and is left out
-  (the row's ``games`` counts the rest). The shuffle, not the bots, decides who gets a
-  copy, so this is a randomised experiment.
+* Ordonnance's cards (``"LS"``) come from one shared deck: the holder is **the seat that
+  drew the changed place** of the deck order (the added or swapped-in copy's place, or
+  the removed copy's), found by replaying the arm that holds the copy from its record.
+  The arms are the same game until that place is drawn (every other card stays in its
+  place, below), so it is the same seat in both arms and the change does not decide who
+  holds it (but where a claim's proof, which counts the cards not yet seen, tells the
+  two decks apart first: rarely, 0.6% of the games with a five-symbol card added). A
+  game that ends before that place is drawn has no holder and is left out (the row's
+  ``games`` counts the rest; the record's notes give the share). The shuffle, not the
+  bots, decides who draws it, so this is a randomised experiment.
 
 **What the arms share.** Every arm plays **the same deal seeds and bot seeds** (common
 random numbers, paired on purpose): game ``i`` of each arm has the same seeds, and the
@@ -32,13 +34,12 @@ value is the paired difference, game by game, of the holder's results. The deal 
 is shared as far as the decks allow:
 
 * Ordonnance: **the variant's deck order is the base's with the change made to one
-  copy**: the added copy inserted at a uniformly chosen
-  place, a uniformly chosen copy taken out, or one swapped in place for the other kind;
-  every other card keeps its order (below an inserted or removed card each moves one place,
-  so it may go to another seat; a swap moves none), and the choice comes from a stream of its own, so
-  each arm is still a uniformly random shuffle of its own deck (inserting at a uniform
-  place into, or taking a uniform copy out of, a uniform order gives a uniform order).
-  The bots are seeded as in the base's game ``i``.
+  copy and every other card in its place**: the added copy put at a uniformly chosen
+  place (the card there moves to the bottom), a uniformly chosen copy taken out (the
+  bottom card moves into its place), or one swapped in place for the other kind. The
+  choice comes from a stream of its own, and each change is a bijection between (the
+  base's order, the choice) and the variant's orders, so each arm is still a uniformly
+  random shuffle of its own deck. The bots are seeded as in the base's game ``i``.
 * Shinobi deals the clan cards first, from the same stream: **the clans are dealt
   identically in both arms** (so each clan's holder is the same seat); the troop deck
   that follows differs as the deck does.
@@ -145,17 +146,14 @@ def _wins(result: Any) -> npt.NDArray[np.float64]:
     return wins
 
 
-def _ordonnance_holders(result: Any, kind: str) -> npt.NDArray[np.float64]:
-    """``[game, seat]``: the share of the copies of ``kind`` played in the game that the seat played."""
-    from ordonnance.cards import Card
-
-    mask = Card.parse(kind).mask
-    played = result.actions[:, :, 1] == mask  # (int8 compares: a million games' records stay small)
-    seat_of = result.actions[:, :, 0]
-    counts = np.stack([np.count_nonzero(played & (seat_of == seat), axis=1) for seat in range(result.rules.players)], axis=1)
-    total = counts.sum(axis=1, keepdims=True)
-    shares: npt.NDArray[np.float64] = np.divide(counts, total, out=np.zeros(counts.shape, np.float64), where=total > 0)
-    return shares
+def _ordonnance_holders(rules: Any, base: Any, arm: Any, derived: _deals.Derived) -> npt.NDArray[np.int64]:
+    """Each game's holder of the changed copy: the seat that drew the changed place, replayed in the
+    arm holding the copy (the variant for an added or swapped-in copy, the base for a removed one);
+    -1 where that place was never drawn."""
+    orders, places = _deals.derived_orders(rules, base.seeds, derived.change, derived.mask, derived.other)
+    if derived.change == _deals.REMOVE:
+        return _deals.drawers(base, _deals.base_orders(rules, base.seeds), places)
+    return _deals.drawers(arm, orders, places)
 
 
 def _owner_holders(rules: Any, result: Any, kind: str) -> npt.NDArray[np.float64] | None:
@@ -277,7 +275,7 @@ def card_values(
     One row per change: metric ``"holder win rate change"`` (``"seat win rate change"``
     and a ``seat`` label for a kind that nobody holds), labels ``kind``, ``change``
     (``"add"``, ``"remove"``, ``"swap to <other>"``) and ``holder`` (the seat for a kind
-    one seat owns, ``"played"`` for Ordonnance's, ``"clan"`` for Shinobi's samurai), a
+    one seat owns, ``"drew"`` for Ordonnance's, ``"clan"`` for Shinobi's samurai), a
     paired :class:`~ordonnance.lab.stats.Difference`: variant minus base.
     """
     game = registry.name_of(rules)
@@ -319,6 +317,10 @@ def card_values(
             notes.append(f"stopped by Ctrl-C: {len(tried) - 1} of the {len(planned)} changes measured")
         finally:
             played.close()
+    if shared_deck and rows:
+        left_out = [1 - r.estimate.games / games for r in rows]
+        notes.append(f"games with no holder (the changed place never drawn), left out: {min(left_out):.1%} to "
+                     f"{max(left_out):.1%} of a change's games")  # fmt: skip
     record = Record(
         "card_values",
         f"lab.card_values({rules!r}, kinds={chosen!r}, changes={made!r}, swaps={pairs!r}, "
@@ -329,10 +331,12 @@ def card_values(
         players=tuple(map(repr, bots)),
         notes=(
             "every arm plays the same deal seeds and bot seeds (paired on purpose); each variant's deck order is the "
-            "base's with one copy inserted at a uniform place, a uniform copy taken out, or swapped in place; the holder "
-            "is the seat that played the changed kind in the arm holding the copy (weighted by the copies it played), "
-            "games where no copy was played are left out; value = the holder's result in the variant minus in the "
-            "base, paired game by game"
+            "base's with every other card in its place: the new copy put at a uniform place (that place's card moved "
+            "to the bottom), a uniform copy taken out (the bottom card moved into its place), or one swapped in "
+            "place; the holder is the seat that drew the changed place, found by replaying the arm holding the copy "
+            "(the arms are the same game until that place is drawn, but where a claim's proof tells their decks apart); "
+            "games where it was never drawn are left out; "
+            "value = the holder's result in the variant minus in the base, paired game by game"
             if shared_deck
             else "every arm plays the same deal seeds and bot seeds (paired on purpose; the deal differs where the "
             "deck does); value = the holder's win rate in the variant minus in the base, paired game by game",
@@ -350,9 +354,11 @@ def _rows(
     game = registry.name_of(rules)
     arm_wins = _wins(arm)
     if game == "ordonnance":
-        held_by = arm if change == "add" or swapped_in is not None else base
-        weights = _ordonnance_holders(held_by, swapped_in or kind)
-        holder: str | int = "played"
+        derived = _derived(rules, kind, "swap" if swapped_in is not None else change, swapped_in)
+        assert derived is not None
+        drew = _ordonnance_holders(rules, base, arm, derived)
+        weights = (drew[:, None] == np.arange(rules.players)[None, :]).astype(np.float64)
+        holder: str | int = "drew"
     else:
         owned = _owner_holders(rules, base, swapped_in or kind)
         if owned is None:

@@ -220,7 +220,7 @@ def matchup_heat_map(study: Study, ax: Axes | None = None) -> Figure:
 def _change_label(item: Row) -> str:
     seat = item.label("seat")
     holder = item.label("holder")
-    who = f" (seat {seat})" if seat is not None else f" (holder: {holder})" if holder not in (None, "played", "clan") else ""
+    who = f" (seat {seat})" if seat is not None else f" (holder: {holder})" if holder not in (None, "played", "drew", "clan") else ""
     return f"{item.label('kind')} {item.label('change')}{who}"
 
 
