@@ -25,7 +25,7 @@ from ordonnance.errors import InvalidArgumentError, OrdonnanceTypeError, shown
 from ordonnance.lab.plots import figures
 from ordonnance.lab.study import Study
 
-__all__ = ["report", "report_html", "title_of"]
+__all__ = ["report", "report_html", "title_of", "svg_of"]
 
 _TITLES = {
     "metrics": "Metrics of a rule set",
