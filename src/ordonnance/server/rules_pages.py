@@ -32,10 +32,12 @@ def _plain(match: re.Match[str]) -> str:
 def page(game: str, rst: str) -> str:
     """The HTML page of ``game``'s rules from the docs' reStructuredText ``rst`` (Sphinx's roles as
     plain text, doctests as code)."""
+    import docutils  # type: ignore[import-untyped]
     from docutils.core import publish_parts  # type: ignore[import-untyped]
+    from docutils.writers.html5_polyglot import Writer  # type: ignore[import-untyped]
 
     text = _ROLE.sub(_plain, rst).replace(".. doctest::", "::")
-    parts = publish_parts(text, writer="html5", settings_overrides={
+    parts = publish_parts(text, writer=Writer(), settings_overrides={
         "raw_enabled": True, "file_insertion_enabled": False, "report_level": 4, "halt_level": 5,
         "syntax_highlight": "none", "embed_stylesheet": False, "doctitle_xform": True,
     })  # fmt: skip
@@ -44,6 +46,7 @@ def page(game: str, rst: str) -> str:
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="docutils {docutils.__version__}">\n'
         f"<title>{title}</title>\n"
         '<link rel="stylesheet" href="/static/app.css">\n'
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">\n</head>\n<body>\n'
