@@ -192,3 +192,19 @@ def test_the_lobby_sets_the_variant_and_shows_the_servers_refusal(server: Server
     assert rules["scoring"] == "points" and rules["tie_break"] == "lowest_marker_sum"
     # the refused creation logged the server's 400 answer in the console: that one only
     opened.errors[:] = [e for e in opened.errors if "status of 400" not in e]
+
+
+def test_picks_and_targets_differ_by_more_than_colour(server: ServerProcess, pages: Any) -> None:
+    created = table(server, "ordonnance", ["human", "random"])
+    page = pages().page
+    page.goto(link(server, created["id"], {0: join(server, created["id"], 0, "Ann")}))
+    assert not wait_for_turn_or_end(page)
+    wait_for_board(page, turn_ply(page))
+    style = "e => { const s = getComputedStyle(e.querySelector('rect')); return [s.strokeDasharray, s.strokeWidth]; }"
+    pick = page.locator("#board [data-pick]").first
+    assert pick.evaluate(style) == ["none", "4px"]  # a pick: solid
+    pick.click()
+    target = page.locator("#board [data-target]").first
+    target.wait_for()
+    assert target.evaluate(style) == ["8px, 4px", "4px"]  # a target: dashed
+    assert page.locator("#targets button").filter(has_text="Antioch").count() == 1  # and said in words
