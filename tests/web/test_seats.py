@@ -208,3 +208,20 @@ def test_picks_and_targets_differ_by_more_than_colour(server: ServerProcess, pag
     target.wait_for()
     assert target.evaluate(style) == ["8px, 4px", "4px"]  # a target: dashed
     assert page.locator("#targets button").filter(has_text="Antioch").count() == 1  # and said in words
+
+
+def test_the_lobby_starts_a_hot_seat(server: ServerProcess, pages: Any) -> None:
+    page = pages().page
+    page.goto(server.url + "/")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Game").select_option("ordonnance")
+    page.locator("#kind-1").select_option("human")
+    page.get_by_label("Every person plays at this screen (hot seat)").check()
+    page.get_by_role("button", name="Create the table").click()
+    page.get_by_role("button", name="I am Ann 0: show my hand").click()
+    assert not wait_for_turn_or_end(page)
+    click_move(page)
+    page.locator("#pass-text").filter(has_text="Pass the device to Ann 1.").wait_for()
+    table_id = page.url.split("/tables/")[1].split("#")[0]
+    seats = api(server, "GET", f"/api/tables/{table_id}")["seats"]
+    assert [seat["name"] for seat in seats] == ["Ann 0", "Ann 1"]
