@@ -135,6 +135,9 @@ def test_a_store_tells_of_other_processes_changes_once_committed(db: str) -> Non
         await asyncio.gather(*(there.append("t", MoveRecord(ply, 0, "{}"), "playing") for ply in range(3)))
         with pytest.raises(StoredAlready):
             await there.append("t", MoveRecord(1, 0, "{}"), "playing")
+        deadline = asyncio.get_running_loop().time() + 10
+        while here.shared and len(heard) < 3 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
         await asyncio.sleep(0.5)
         expected = ["t"] * len(heard) if here.shared else []
         assert heard == expected and (not here.shared or 3 <= len(heard) <= 5)  # a transaction's notices may merge
@@ -173,6 +176,42 @@ def test_two_stores_writing_the_same_tables_at_once_store_every_move(db: str) ->
         await asyncio.gather(*forward, *backward)
         found = await here.tables(("playing",))
         assert [[m.ply for m in moves] for _, moves in found] == [list(range(80))] * 10
+        await here.close()
+        await there.close()
+
+    asyncio.run(run())
+
+
+def test_a_postgres_store_connects_again_when_its_connections_are_lost(postgres_db: str) -> None:
+    """The database ends both connections of a store (a restart, a failover): the listening one
+    connects again and says that anything may have changed (None), then hears changes again; a
+    write whose connection was lost before its commit was sent is run again on a new connection."""
+    import psycopg
+
+    from ordonnance.server.postgres import PostgresStore
+
+    async def run() -> None:
+        here, there = open_store(postgres_db), open_store(postgres_db)
+        assert isinstance(here, PostgresStore)
+        heard: list[str | None] = []
+        await here.listen(heard.append)
+        await here.create_table(_table("t"))
+        assert here._listening is not None and here._connection is not None
+        pids = [here._listening.info.backend_pid, here._connection.info.backend_pid]
+        async with await psycopg.AsyncConnection.connect(postgres_db, autocommit=True) as admin:
+            for pid in pids:
+                await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        deadline = asyncio.get_running_loop().time() + 10
+        while None not in heard and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        assert heard == [None]
+        await there.append("t", MoveRecord(0, 0, "{}"), "playing")
+        while len(heard) < 2 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        assert heard == [None, "t"]
+        await here.append("t", MoveRecord(1, 0, "{}"), "playing")  # run again on a new connection
+        found = await there.table("t")
+        assert found is not None and [m.ply for m in found[1]] == [0, 1]
         await here.close()
         await there.close()
 

@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import psycopg
-from psycopg import errors
 
 from ordonnance.server.store import (
     _SCHEMA, MAX_BATCH, MoveRecord, SeatRecord, Store, StoredAlready, StoreError, TableRecord,
@@ -70,6 +69,7 @@ class PostgresStore(Store):
         self._jobs: asyncio.Queue[_Job | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
+        self._listening: _Connection | None = None
         self._connection: _Connection | None = None
         self._own: set[int] = set()  # the writer's backend pids: notices of our own writes are ignored
         self._starting: asyncio.Lock | None = None
@@ -122,27 +122,32 @@ class PostgresStore(Store):
                 return
 
     async def _commit(self, batch: list[_Job]) -> None:
-        """Run ``batch`` in one transaction, each job in its own savepoint, then answer each job."""
+        """Run ``batch`` in one transaction (again, up to three times, when it failed before its commit), then
+        answer each job."""
         for attempt in range(1, 4):
             outcomes: list[tuple[bool, Any]] = []
+            committing = False
             try:
                 connection = await self._connect()
-                async with connection.transaction():
-                    for work, _ in batch:
-                        try:
-                            outcomes.append((True, await work(connection)))
-                        except StoreError as error:  # refused before anything was written
-                            outcomes.append((False, error))
+                await connection.execute("BEGIN")
+                for work, _ in batch:
+                    try:
+                        outcomes.append((True, await work(connection)))
+                    except StoreError as error:  # refused before anything was written
+                        outcomes.append((False, error))
+                committing = True
+                await connection.execute("COMMIT")
                 self.transactions += 1
                 break
-            except (errors.DeadlockDetected, errors.SerializationFailure) as error:
-                # Two processes' transactions took the same tables' rows in opposite orders: one of
-                # them is rolled back whole, and is run again.
-                log.warning("PostgreSQL: a transaction was rolled back (attempt %d): %s", attempt, error)
+            except (psycopg.Error, OSError) as error:
                 outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
-            except (psycopg.Error, OSError) as error:  # nothing of the batch is stored
+                await self._roll_back()
+                # Nothing is stored unless the COMMIT was sent: a lost connection (the database
+                # restarted) or a deadlock with another process's transaction is run again.
+                if not committing and attempt < 3:
+                    log.warning("PostgreSQL: a transaction is run again (attempt %d): %s", attempt, error)
+                    continue
                 log.error("PostgreSQL: a transaction failed: %s", error)
-                outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
                 break
         for (ok, value), (_, future) in zip(outcomes, batch):
             if future.done():  # its coroutine was cancelled
@@ -151,6 +156,14 @@ class PostgresStore(Store):
                 future.set_result(value)
             else:
                 future.set_exception(value)
+
+    async def _roll_back(self) -> None:
+        connection = self._connection
+        if connection is not None and not connection.closed and not connection.broken:
+            try:
+                await connection.execute("ROLLBACK")
+            except (psycopg.Error, OSError):
+                await connection.close()
 
     async def _submit(self, work: Callable[[_Connection], Awaitable[_T]]) -> _T:
         jobs = await self._start()
@@ -263,9 +276,9 @@ class PostgresStore(Store):
         connection is lost, it connects again and calls ``changed(None)``: any table may have
         changed meanwhile."""
         await self._start()
-        connection = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-        await connection.execute(f"LISTEN {CHANNEL}")
-        self._listener = asyncio.get_running_loop().create_task(self._listen(connection, changed))
+        self._listening = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        await self._listening.execute(f"LISTEN {CHANNEL}")
+        self._listener = asyncio.get_running_loop().create_task(self._listen(self._listening, changed))
 
     async def _listen(self, connection: _Connection, changed: Callable[[str | None], None]) -> None:
         while True:
@@ -281,6 +294,7 @@ class PostgresStore(Store):
                 try:
                     connection = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
                     await connection.execute(f"LISTEN {CHANNEL}")
+                    self._listening = connection
                     break
                 except (psycopg.Error, OSError) as error:
                     log.error("PostgreSQL: cannot listen again yet: %s", error)
