@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,8 +25,14 @@ def needs_a_browser() -> None:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)", allow_module_level=True)
 
-#: Where the test run writes the docs' screenshots and timings.
-PICTURES = Path(__file__).parents[2] / "docs" / "_static" / "web"
+#: Where the test run writes its screenshots and timings: the docs' folder when
+#: ORDONNANCE_DOCS_PICTURES=1 (to renew the pictures docs/web.rst shows), else a folder of its
+#: own, so that a test run leaves the tree as it was.
+PICTURES = (
+    Path(__file__).parents[2] / "docs" / "_static" / "web"
+    if os.environ.get("ORDONNANCE_DOCS_PICTURES") == "1"
+    else Path(tempfile.mkdtemp(prefix="ordonnance-web-pictures-"))
+)
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
 DESKTOP = {"width": 1280, "height": 900}
