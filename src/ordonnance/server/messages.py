@@ -39,6 +39,8 @@ ERROR_CODES = {
     "not_your_turn": "another seat is to act",
     "illegal": "the action is not legal in the position",
     "unavailable": "the move could not be stored; it was not played",
+    "bot_failed": "a bot's seat failed to move several times in a row (its bot raised, or its move could not be "
+    "stored); the server goes on trying",
 }
 
 _STRICT = ConfigDict(extra="forbid", strict=True)

@@ -37,7 +37,7 @@ from ordonnance.server.messages import SeatRequest, TableRequest
 from ordonnance.server.store import MoveRecord, SeatRecord, Store, StoredAlready, StoreError, TableRecord
 from ordonnance.server.thinking import BOT_KINDS, DEFAULT_TIME_LIMIT, bot_pool, decision_seed, think
 
-__all__ = ["Refusal", "Connection", "Table", "Tables", "OUTBOX"]
+__all__ = ["Refusal", "Connection", "Table", "Tables", "OUTBOX", "BOT_RETRY_DELAYS", "BOT_FAILURES_TOLD"]
 
 log = logging.getLogger("ordonnance.server")
 
@@ -46,6 +46,11 @@ log = logging.getLogger("ordonnance.server")
 OUTBOX = 256
 #: The most tables the lobby lists.
 LOBBY_SIZE = 200
+#: Seconds a bot's seat waits before trying its move again after each failure in a row (its bot
+#: raised, its workers died, its move could not be stored); after the last, that figure for ever.
+BOT_RETRY_DELAYS = (0.25, 1.0, 4.0, 15.0)
+#: Failures in a row after which a bot's table is told (a ``bot_failed`` error to its connections).
+BOT_FAILURES_TOLD = 3
 
 
 class Refusal(Exception):
@@ -160,6 +165,11 @@ class Table:
             text = f'{head[:-1]},"view":{view},"legal_actions":{legal},"last":{jsonio.dumps(self.last)}}}'
             self._states[seat] = text
         return text
+
+    def post(self, text: str) -> None:
+        """Queue ``text`` for every connection of the table."""
+        for connection in self.connections:
+            connection.post(text)
 
     def changed(self) -> None:
         """Send every connection its state after a change."""
@@ -447,34 +457,63 @@ class Tables:
         task.add_done_callback(self._tasks.discard)
 
     async def _bot_turn(self, table: Table, seat: int, ply: int) -> None:
+        """The bot of ``seat`` moves at ``ply``; a failure (its bot raised, its workers died, its move
+        could not be stored) is tried again after :data:`BOT_RETRY_DELAYS`, for as long as the bot is
+        to act, and the table's connections are told after :data:`BOT_FAILURES_TOLD` in a row."""
         record = table.seats[seat]
         view = table.game.view(seat).to_json()  # the seat's view, as a person's client gets it
         seed = decision_seed(table.seed, seat, ply)
-        loop = asyncio.get_running_loop()
         if table.bot_delay:
             await asyncio.sleep(table.bot_delay)
-        for attempt in range(3):
-            pool = self._pool
-            assert pool is not None, "start() creates the pool"
-            try:
-                action = await loop.run_in_executor(pool, think, table.name, record.kind, seed, record.time_limit, view)
-                break
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start the workers again
+        failures = 0
+        try:
+            while self._bot_is_to_act(table, seat, ply):
+                failure = await self._bot_try(table, seat, ply, seed, view)
+                if failure is None:
+                    return
+                failures += 1
+                log.error("table %s seat %d: the %s bot %s (failure %d in a row; trying again)",
+                          table.id, seat, record.kind, failure, failures)  # fmt: skip
+                if failures == BOT_FAILURES_TOLD:
+                    table.post(jsonio.dumps({
+                        "type": "error", "code": "bot_failed",
+                        "message": f"seat {seat}'s {record.kind} bot failed {failures} times in a row at ply {ply} "
+                                   f"(the last time: it {failure})"[:500] + "; the server goes on trying",
+                    }))  # fmt: skip
+                await asyncio.sleep(BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS)) - 1])
+        finally:
+            if table.thinking == ply:
+                table.thinking = None
+
+    def _bot_is_to_act(self, table: Table, seat: int, ply: int) -> bool:
+        return (self._tables.get(table.id) is table and table.status == "playing" and table.plies == ply
+                and table.game.current_player == seat)  # fmt: skip
+
+    async def _bot_try(self, table: Table, seat: int, ply: int, seed: int, view: str) -> str | None:
+        """One try of a bot's move: None when it is played (or no longer the bot's to play), else
+        what went wrong."""
+        record = table.seats[seat]
+        pool = self._pool
+        assert pool is not None, "start() creates the pool"
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(
+                pool, think, table.name, record.kind, seed, record.time_limit, view)  # fmt: skip
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start the workers again
+            if self._pool is pool:
                 log.error("the bots' worker processes died; starting them again")
-                if self._pool is pool:
-                    self._pool = bot_pool(self.bot_workers)
-            except Exception as error:  # a bot may fail anyhow: the table waits, the server goes on
-                log.error("table %s seat %d: the %s bot failed: %s", table.id, seat, record.kind, error)
-                return
-        else:
-            return
-        if table.thinking == ply:
-            table.thinking = None
+                self._pool = bot_pool(self.bot_workers)
+            return "lost its worker process"
+        except Exception as error:  # a bot may fail anyhow: the server goes on
+            return f"raised {type(error).__name__}: {error}"
         try:
             await self.move(table, seat, ply, json.loads(action))
-        except Refusal as refusal:  # a stale ply: another process's bot moved first (a shared store)
-            (log.info if refusal.code == "stale_ply" else log.error)(
-                "table %s seat %d: the %s bot's move was refused: %s", table.id, seat, record.kind, refusal)
+        except Refusal as refusal:
+            if refusal.code in ("stale_ply", "not_your_turn", "finished", "not_started"):
+                # the table moved on meanwhile (another process's bot moved first, on a shared store)
+                log.info("table %s seat %d: the %s bot's move was refused: %s", table.id, seat, record.kind, refusal)
+                return None
+            return f"made a move that was refused ({refusal.code}: {refusal.message})"
+        return None
 
 
 def _seat(request: SeatRequest, index: int) -> SeatRecord:
