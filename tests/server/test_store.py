@@ -4,6 +4,7 @@ alone, tables read back; PostgreSQL's notices of other processes' changes, sent 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -216,3 +217,26 @@ def test_a_postgres_store_connects_again_when_its_connections_are_lost(postgres_
         await there.close()
 
     asyncio.run(run())
+
+
+def test_a_move_rewrites_the_tables_row_only_when_its_status_changes(tmp_path: Path) -> None:
+    """Most moves leave a table's status as it was: its row is not written again (fewer pages a commit)."""
+    path = tmp_path / "t.db"
+
+    async def run() -> None:
+        store = SQLiteStore(path)
+        await store.create_table(_table("t", "playing"))
+        with contextlib.closing(sqlite3.connect(path)) as connection:  # counts the writes of the row's status
+            connection.executescript(
+                "CREATE TABLE writes (status TEXT);"
+                "CREATE TRIGGER counted AFTER UPDATE OF status ON tables BEGIN INSERT INTO writes VALUES (NEW.status); END;"
+            )
+        for ply in range(5):
+            await store.append("t", MoveRecord(ply, 0, "{}"), "playing")
+        await store.append("t", MoveRecord(5, 0, "{}"), "finished")
+        await store.close()
+
+    asyncio.run(run())
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        assert connection.execute("SELECT status FROM writes").fetchall() == [("finished",)]
+        assert connection.execute("SELECT status FROM tables").fetchall() == [("finished",)]

@@ -296,7 +296,8 @@ class SQLiteStore(Store):
                 if "UNIQUE" in str(error):
                     raise StoredAlready(f"table {table_id!r} ply {move.ply} is stored already") from None
                 raise StoreError(f"table {table_id!r} ply {move.ply} cannot be stored: {error}") from None
-            connection.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            # the row is written only when the status changes (at a game's end): most moves leave it
+            connection.execute("UPDATE tables SET status = ? WHERE id = ? AND status <> ?", (status, table_id, status))
 
         await self._submit(work)
 
