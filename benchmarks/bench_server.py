@@ -7,7 +7,9 @@ script as the clients in a separate process, over WebSockets on localhost.
   every seat of its table has the new state. A table that ends is replaced by a new one.
 * ``human``: tables at a human pace (each table a move a second, the seat to act waiting for
   it), two connections a table, while MonteCarlo bots with a time limit think in the server's
-  worker processes at tables of their own; the p50/p99 move-to-update time of the people's moves.
+  worker processes at tables of their own; the p50/p99 move-to-update time of the people's moves,
+  and the share of a core each party used in the measured window (the server, its bots' workers,
+  this process's clients) beside the load average, to tell whose the waits are.
 * ``restart``: tables with a few moves each, the server killed with SIGKILL and started again on
   the same file; seconds from the start until it serves again (``/api/health`` answers, then a
   table's WebSocket sends its state).
@@ -88,6 +90,19 @@ class Server:
         assert self.process is not None
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def workers_cpu(self) -> float:
+        """CPU seconds the server's child processes (the bots' workers) have used."""
+        assert self.process is not None
+        used = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:  # the process ended meanwhile
+                continue
+            if int(fields[1]) == self.process.pid:
+                used += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return used
 
     def kill(self) -> None:
         assert self.process is not None
@@ -194,9 +209,10 @@ def stored_moves(db: Path, tables: list[str]) -> int:
 
 async def run_tables(url: str, game: str, slots: int, seconds: float, warm_up: float, rng: random.Random,
                      pace: Callable[[], Awaitable[None]] | None, players: int = 2,
-                     cpu: Callable[[], float] | None = None) -> tuple[Latencies, float, list[str]]:  # fmt: skip
+                     cpu: Callable[[], tuple[float, ...]] = tuple) -> tuple[Latencies, tuple[float, ...], list[str]]:  # fmt: skip
     """``slots`` tables played at once for ``warm_up + seconds``, each replaced when it ends; the
-    latencies in the measured window, the server's CPU seconds in it (by ``cpu()``) and every table played."""
+    latencies in the measured window, the CPU seconds used in it (``cpu()``'s figures at its end less
+    those at its start) and every table played."""
     latencies = Latencies()
     played: list[str] = []
     gate = asyncio.Semaphore(16)
@@ -222,9 +238,9 @@ async def run_tables(url: str, game: str, slots: int, seconds: float, warm_up: f
 
     tasks = [asyncio.create_task(slot(i)) for i in range(slots)]
     await asyncio.sleep(warm_up)
-    used = 0.0 if cpu is None else -cpu()
+    before = cpu()
     await asyncio.sleep(seconds)
-    used += 0.0 if cpu is None else cpu()
+    used = tuple(end - begin for begin, end in zip(before, cpu()))
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -236,14 +252,14 @@ def throughput(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     server.start()
     try:
         latencies, cpu, played = asyncio.run(run_tables(server.url, args.game, args.tables, args.seconds, args.warm_up,
-                                                        random.Random(args.seed), None, cpu=server.cpu))  # fmt: skip
+                                                        random.Random(args.seed), None, cpu=lambda: (server.cpu(),)))  # fmt: skip
     finally:
         server.stop()
     moves = len(latencies.times)
     stored = stored_moves(server.db, played)
     assert stored >= moves, (stored, moves)  # every acknowledged move is in the file
     return {"moves_per_s": moves / args.seconds, "p50_ms": 1000 * latencies.quantile(0.5),
-            "p99_ms": 1000 * latencies.quantile(0.99), "server_cpu_ms_per_move": 1000 * cpu / max(moves, 1),
+            "p99_ms": 1000 * latencies.quantile(0.99), "server_cpu_ms_per_move": 1000 * cpu[0] / max(moves, 1),
             "errors": latencies.errors}  # fmt: skip
 
 
@@ -255,20 +271,27 @@ def human(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     async def a_second() -> None:
         await asyncio.sleep(rng.uniform(0.9, 1.1))
 
-    async def main() -> Latencies:
+    async def main() -> tuple[Latencies, tuple[float, ...]]:
         for _ in range(args.bots):  # each bot thinks at a table of its own, against a Random bot
             await new_table(server.url, args.game, [{"kind": "montecarlo", "time_limit": args.bot_time}, "random"])
-        latencies, cpu, _ = await run_tables(server.url, args.game, args.tables, args.seconds, args.warm_up, rng, a_second,
-                                             cpu=server.cpu)  # fmt: skip
-        return latencies, cpu
+        # every process's CPU in the measured window, to tell whose the waits are: the server's, its
+        # bots' workers', this process's (the 1,000 clients), or the machine's other work (the rest)
+        def cpus() -> tuple[float, float, float]:
+            return server.cpu(), server.workers_cpu(), time.process_time()
+
+        latencies, used, _ = await run_tables(server.url, args.game, args.tables, args.seconds, args.warm_up, rng, a_second,
+                                              cpu=cpus)  # fmt: skip
+        return latencies, used
 
     try:
-        latencies, cpu = asyncio.run(main())
+        latencies, used = asyncio.run(main())
     finally:
         server.stop()
+    server_cpu, workers_cpu, clients_cpu = used
     return {"moves": len(latencies.times), "p50_ms": 1000 * latencies.quantile(0.5),
-            "p99_ms": 1000 * latencies.quantile(0.99), "server_cpu_share": cpu / args.seconds,
-            "errors": latencies.errors}  # fmt: skip
+            "p99_ms": 1000 * latencies.quantile(0.99), "server_cpu_share": server_cpu / args.seconds,
+            "workers_cpu_share": workers_cpu / args.seconds, "clients_cpu_share": clients_cpu / args.seconds,
+            "load_average": os.getloadavg()[0], "errors": latencies.errors}  # fmt: skip
 
 
 def restart(args: argparse.Namespace, folder: Path) -> dict[str, float]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, MutableMapping, Sequence
@@ -135,9 +136,15 @@ def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[st
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         logging.getLogger("uvicorn.error").addFilter(_hide_tokens)  # it logs each WebSocket's URL
         await tables.start()
+        # What is there at startup (the modules, the tables resumed) lives as long as the server:
+        # kept out of the garbage collector's full passes, which would stall every move (100 ms and
+        # more with the web stack loaded) each time one runs.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
+            gc.unfreeze()
             await tables.stop()
 
     app = FastAPI(
