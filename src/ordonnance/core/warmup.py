@@ -12,8 +12,9 @@ A first use that needs an optional extra which is not installed (the Gymnasium
 environment without the ``rl`` extra) is skipped and said so; nothing else is.
 
 >>> from ordonnance.core import warmup
->>> [use.name for use in warmup.first_uses("black-prince")]
-['Black Prince: simulate (Random and Greedy bots)', 'Black Prince: MonteCarlo first move']
+>>> [use.name for use in warmup.first_uses("black-prince")]  # doctest: +NORMALIZE_WHITESPACE
+['Black Prince: simulate (Random and Greedy bots)', 'Black Prince: MonteCarlo first move',
+ 'Black Prince: batched games (Batch)']
 """
 
 from __future__ import annotations

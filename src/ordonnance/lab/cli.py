@@ -402,13 +402,13 @@ def run_tune(hooks: core.Hooks, args: argparse.Namespace, parser: argparse.Argum
     from ordonnance import lab
 
     _check_output(args, parser)
+    rules = core.rules_of(hooks, args, parser)
+    players = _bots(hooks, args.bots, rules.players, args, parser)
+    space = _space(rules, args, parser)
     try:
         importlib.import_module("optuna")
     except ImportError:
         parser.error("the tuner needs optuna: pip install 'ordonnance[lab]'")
-    rules = core.rules_of(hooks, args, parser)
-    players = _bots(hooks, args.bots, rules.players, args, parser)
-    space = _space(rules, args, parser)
     study = _study_or_error(parser, lambda: lab.tune(
         rules, targets=[parse_target(text) for text in args.target], space=space, budget=args.budget, games=args.games, confirm_games=args.confirm_games,
         keep=args.keep, seed=args.seed, players=players, penalty=args.penalty, progress=not args.quiet,
