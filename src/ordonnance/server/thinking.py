@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -48,6 +50,25 @@ def think(game: str, kind: str, seed: int, time_limit: float | None, view_json: 
 
 def bot_pool(workers: int) -> ProcessPoolExecutor:
     """The worker processes bots think in, started with ``spawn`` (the server runs threads, which
-    ``fork`` would copy half-way), at a priority :data:`BOT_NICENESS` below the server's."""
+    ``fork`` would copy half-way), at a priority :data:`BOT_NICENESS` below the server's; each
+    ends itself once the server is gone, even killed (:func:`_start_worker`)."""
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=os.nice, initargs=(BOT_NICENESS,))  # fmt: skip
+                               initializer=_start_worker, initargs=(BOT_NICENESS, os.getpid()))  # fmt: skip
+
+
+def _start_worker(niceness: int, server: int) -> None:
+    """A bots' worker: lower its priority, and watch its parent. A server killed with SIGKILL
+    never tells its workers, and the pool's queue stays open in the other workers, so a worker
+    waiting for work would wait forever: it ends itself once its parent is no longer the server."""
+    os.nice(niceness)
+    threading.Thread(target=_end_without, args=(server,), name="ordonnance-server-watch", daemon=True).start()
+
+
+def _end_without(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
+
+
+#: Seconds between a bots' worker's looks at whether the server is still its parent.
+PARENT_CHECK = 0.5
