@@ -102,9 +102,15 @@ def postgres_schema() -> Iterator[str]:
     with psycopg.connect(POSTGRES, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield POSTGRES + ("&" if "?" in POSTGRES else "?") + "options=" + quote(f"-c search_path={schema}", safe="")
+        # The schema's connections carry its name, so that the teardown can end any a test left open.
+        options = quote(f"-c search_path={schema}", safe="")
+        yield POSTGRES + ("&" if "?" in POSTGRES else "?") + f"options={options}&application_name={schema}"
     finally:
         with psycopg.connect(POSTGRES, autocommit=True) as connection:
+            # A store a test left in a transaction would hold its tables' locks and DROP would wait for good.
+            connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                               (schema,))  # fmt: skip
+            connection.execute("SET lock_timeout = '30s'")
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
