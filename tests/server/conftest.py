@@ -75,9 +75,9 @@ class ServerProcess:
         self.process = None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("server")
+@contextlib.contextmanager
+def running_server(folder: Path) -> Iterator[ServerProcess]:
+    """A server process on an SQLite file in ``folder``, stopped after; its log must hold no traceback."""
     process = ServerProcess(folder / "tables.db", folder / "server.log")
     process.start()
     try:
@@ -85,6 +85,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     finally:
         process.stop()
     assert "Traceback" not in process.log.read_text(), process.log.read_text()[-3000:]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(tmp_path_factory.mktemp("server")) as process:
+        yield process
 
 
 #: A PostgreSQL database for the tests (a ``postgresql://`` URL), or None: those cases skip.

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import ServerProcess
+from tests.server.conftest import ServerProcess, running_server
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -44,14 +44,8 @@ GAMES = tuple(RULES)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web")
-    process = ServerProcess(folder / "tables.db", folder / "server.log")
-    process.start()
-    try:
+    with running_server(tmp_path_factory.mktemp("web")) as process:
         yield process
-    finally:
-        process.stop()
-    assert "Traceback" not in process.log.read_text(), process.log.read_text()[-3000:]
 
 
 @pytest.fixture(scope="module")
