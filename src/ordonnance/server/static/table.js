@@ -1,8 +1,9 @@
 // A table of the play server: the seat's picture (the server's SVG of the seat's view), its
 // legal moves as buttons and as clickable parts of the picture, what just happened, the end
-// of the game with its replay and save. The seats' tokens are in the link's fragment
-// (#s0=TOKEN&s2=TOKEN: several for a hot seat; none for a spectator), which never reaches
-// the server's logs. Text from the server goes in with textContent, never as HTML.
+// of the game with its replay, the review's chart of each seat's chance to win, and the save.
+// The seats' tokens are in the link's fragment (#s0=TOKEN&s2=TOKEN: several for a hot seat;
+// none for a spectator), which never reaches the server's logs. Text from the server goes in
+// with textContent, never as HTML.
 "use strict";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -415,6 +416,202 @@ async function finished(state) {
   $("save").download = `${state.game}-${state.table}.json`;
   $("replay-ply").textContent = `Showing move ${replayPly ?? history.length} of ${history.length}` +
     (replayPly !== null && replayPly > 0 ? `: ${told(history[replayPly - 1])}` : "");
+  if (!reviewAsked) {  // after the end is on screen: the review's chart never delays the page
+    reviewAsked = true;
+    setTimeout(askReview, 0);
+  }
+  markReview();
+}
+
+// ------------------------------------------------------------------ the review chart
+
+// Each seat's chance to win after every move (GET /api/tables/{id}/review, 202 with its
+// progress until the server has computed it), drawn here as SVG: a line per seat with its 95%
+// interval as a light band; seats told apart by colour, dash pattern and marker shape.
+const SVG = "http://www.w3.org/2000/svg";
+const SEAT_STYLES = [
+  {colour: "#0072b2", dash: "", marker: "circle"}, {colour: "#d55e00", dash: "8 4", marker: "square"},
+  {colour: "#009e73", dash: "2 3", marker: "triangle"}, {colour: "#cc79a7", dash: "10 3 2 3", marker: "diamond"},
+  {colour: "#6b4e16", dash: "4 2", marker: "cross"},
+];
+const CHART = {width: 360, height: 200, left: 36, right: 8, top: 12, bottom: 32};
+const TURNING_POINTS = 3;
+let review = null;          // the review once ready
+let reviewAsked = false;
+
+function svgEl(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function seatStyle(seat) { return SEAT_STYLES[seat % SEAT_STYLES.length]; }
+
+function marker(seat, x, y) {
+  const {colour, marker: shape} = seatStyle(seat);
+  const common = {fill: colour, stroke: "#ffffff", "stroke-width": 1, class: "rv-marker", "data-seat": seat};
+  const r = 3;
+  switch (shape) {
+    case "square": return svgEl("rect", {...common, x: x - r, y: y - r, width: 2 * r, height: 2 * r});
+    case "triangle": return svgEl("polygon", {...common, points: `${x},${y - r - 1} ${x + r + 1},${y + r} ${x - r - 1},${y + r}`});
+    case "diamond": return svgEl("polygon", {...common, points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`});
+    case "cross": return svgEl("path", {...common, fill: "none", stroke: colour, "stroke-width": 2,
+                                        d: `M${x - r},${y - r}L${x + r},${y + r}M${x - r},${y + r}L${x + r},${y - r}`});
+    default: return svgEl("circle", {...common, cx: x, cy: y, r});
+  }
+}
+
+function percent(chance) { return `${Math.round(chance * 100)}%`; }
+
+async function askReview() {
+  let delay = 500;
+  for (;;) {
+    let reply = null;
+    try {
+      reply = await fetch(`/api/tables/${encodeURIComponent(tableId)}/review`, {cache: "no-store"});
+    } catch (problem) { reply = null; }
+    if (reply && reply.status === 200) {
+      review = await reply.json();
+      $("review-progress").textContent = "";
+      $("review-progress").hidden = true;
+      drawReview();
+      return;
+    }
+    if (reply && reply.status === 202) {
+      const progress = await reply.json();
+      $("review-progress").textContent = `reviewing: ${progress.done} of ${progress.positions} positions`;
+    } else {
+      $("review-progress").textContent = `the review is not ready: asking again in ${(delay / 1000).toFixed(1)} s`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 1.5, 5000);
+  }
+}
+
+// The moves after which a seat's chance changed most: [{ply, seat, before, after}], by ply.
+function turningPoints(plies) {
+  const changes = [];
+  for (let ply = 1; ply < plies.length; ply++) {
+    let best = null;
+    for (const now of plies[ply].chances) {
+      const before = plies[ply - 1].chances[now.seat].chance;
+      const change = Math.abs(now.chance - before);
+      if (change > 0 && (best === null || change > best.change)) best = {ply, seat: now.seat, before, after: now.chance, change};
+    }
+    if (best !== null) changes.push(best);
+  }
+  changes.sort((a, b) => b.change - a.change || a.ply - b.ply);
+  return changes.slice(0, TURNING_POINTS).sort((a, b) => a.ply - b.ply);
+}
+
+function drawReview() {
+  const state = states.get(shown);
+  if (!review || !state) return;
+  const plies = review.plies;
+  const seats = plies[0].chances.length;
+  const {width, height, left, right, top, bottom} = CHART;
+  const wide = width - left - right, high = height - top - bottom;
+  const x = (ply) => left + (plies.length > 1 ? (ply / (plies.length - 1)) * wide : 0);
+  const y = (chance) => top + (1 - chance) * high;
+  const chart = svgEl("svg", {viewBox: `0 0 ${width} ${height}`, class: "rv-chart", "data-positions": plies.length});
+  chart.append(svgEl("title", {}, "Each seat's chance to win after every move, with its 95% interval"));
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    chart.append(svgEl("line", {x1: left, x2: width - right, y1: y(tick), y2: y(tick), stroke: "#c9c2b3", "stroke-width": 1}));
+    chart.append(svgEl("text", {x: left - 6, y: y(tick) + 4, "text-anchor": "end", "font-size": 11, fill: "#5a5f6b"}, percent(tick)));
+  }
+  const step = Math.max(1, Math.ceil((plies.length - 1) / 6));
+  for (let ply = 0; ply < plies.length; ply += step) {
+    chart.append(svgEl("text", {x: x(ply), y: height - bottom + 15, "text-anchor": "middle", "font-size": 11, fill: "#5a5f6b"}, String(ply)));
+  }
+  chart.append(svgEl("text", {x: left + wide / 2, y: height - 4, "text-anchor": "middle", "font-size": 11, fill: "#5a5f6b"}, "move"));
+  const turns = turningPoints(plies);
+  for (const turn of turns) {
+    chart.append(svgEl("line", {x1: x(turn.ply), x2: x(turn.ply), y1: top, y2: top + high, stroke: "#1f2430",
+                                "stroke-width": 1, "stroke-dasharray": "1 3", class: "rv-turn", "data-ply": turn.ply}));
+    chart.append(svgEl("text", {x: x(turn.ply), y: top + 9, "text-anchor": "middle", "font-size": 11, fill: "#1f2430"}, "★"));
+  }
+  chart.append(svgEl("line", {id: "rv-now", y1: top, y2: top + high, stroke: "#1f2430", "stroke-width": 2}));
+  for (let seat = 0; seat < seats; seat++) {
+    const {colour} = seatStyle(seat);
+    const at = plies.map((p) => p.chances[seat]);
+    const band = at.map((c, ply) => `${x(ply)},${y(c.high)}`).concat(at.map((c, ply) => `${x(ply)},${y(c.low)}`).reverse());
+    chart.append(svgEl("polygon", {points: band.join(" "), fill: colour, "fill-opacity": 0.12, stroke: "none",
+                                   class: "rv-band", "data-seat": seat,
+                                   "data-lows": at.map((c) => c.low).join(" "), "data-highs": at.map((c) => c.high).join(" ")}));
+  }
+  for (let seat = 0; seat < seats; seat++) {
+    const {colour, dash} = seatStyle(seat);
+    const at = plies.map((p) => p.chances[seat]);
+    chart.append(svgEl("polyline", {points: at.map((c, ply) => `${x(ply)},${y(c.chance)}`).join(" "), fill: "none",
+                                    stroke: colour, "stroke-width": 2, "stroke-dasharray": dash, class: "rv-line",
+                                    "data-seat": seat, "data-name": seatName(state, seat),
+                                    "data-chances": at.map((c) => c.chance).join(" ")}));
+  }
+  const history = state.view.history ?? [];
+  plies.forEach((p, ply) => {
+    const said = p.chances.map((c) => `${seatName(state, c.seat)} ${percent(c.chance)}`).join(", ");
+    const what = ply === 0 ? "the deal" : `move ${ply}${history[ply - 1] ? ` (${told(history[ply - 1])})` : ""}`;
+    const point = svgEl("g", {class: "rv-ply", "data-ply": ply, tabindex: -1, role: "button",
+                              "aria-label": `After ${what}: ${said}. Show it in the replay.`});
+    const half = plies.length > 1 ? wide / (plies.length - 1) / 2 : wide / 2;
+    point.append(svgEl("rect", {class: "rv-hit", x: x(ply) - half, y: top, width: 2 * half, height: high, fill: "transparent"}));
+    for (const c of p.chances) point.append(marker(c.seat, x(ply), y(c.chance)));
+    chart.append(point);
+  });
+  chart.addEventListener("click", (event) => {
+    const point = event.target.closest("[data-ply]");
+    if (point) replay(Number(point.getAttribute("data-ply")));
+  });
+  chart.addEventListener("keydown", chartKey);
+  $("review").replaceChildren(chart);
+  $("review-legend").replaceChildren(...Array.from({length: seats}, (_, seat) => {
+    const {colour, dash} = seatStyle(seat);
+    const sample = svgEl("svg", {viewBox: "0 0 36 12", width: 36, height: 12, "aria-hidden": "true"});
+    sample.append(svgEl("line", {x1: 0, x2: 36, y1: 6, y2: 6, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash}),
+                  marker(seat, 18, 6));
+    const item = el("li", {"data-seat": String(seat)});
+    item.append(sample, document.createTextNode(` ${seatName(state, seat)}`));
+    return item;
+  }));
+  $("review-turns").textContent = turns.length === 0 ? "" : "Turning points (★): " + turns.map((t) =>
+    `move ${t.ply}, ${seatName(state, t.seat)} ${percent(t.before)} → ${percent(t.after)}`).join("; ") + ".";
+  markReview();
+}
+
+// The replay's ply on the chart: a line, the point marked current and the one to Tab to.
+function markReview() {
+  const chart = $("review").querySelector("svg");
+  if (!chart || !review) return;
+  const current = replayPly ?? review.plies.length - 1;
+  const focused = chart.contains(document.activeElement);
+  for (const point of chart.querySelectorAll(".rv-ply")) {
+    const here = Number(point.getAttribute("data-ply")) === current;
+    point.setAttribute("tabindex", here ? "0" : "-1");
+    if (here) point.setAttribute("data-current", "");
+    else point.removeAttribute("data-current");
+    if (here && focused) point.focus();
+  }
+  const {width, left, right} = CHART;
+  const at = left + (review.plies.length > 1 ? (current / (review.plies.length - 1)) * (width - left - right) : 0);
+  chart.querySelector("#rv-now").setAttribute("x1", String(at));
+  chart.querySelector("#rv-now").setAttribute("x2", String(at));
+  chart.setAttribute("data-current", String(current));
+}
+
+function chartKey(event) {
+  const point = event.target.closest?.("[data-ply]");
+  if (!point) return;
+  const ply = Number(point.getAttribute("data-ply"));
+  const moves = {ArrowLeft: -1, ArrowRight: 1, ArrowDown: -1, ArrowUp: 1};
+  if (event.key === "Enter" || event.key === " ") { event.preventDefault(); replay(ply); return; }
+  if (!(event.key in moves) && event.key !== "Home" && event.key !== "End") return;
+  event.preventDefault();
+  const last = review.plies.length - 1;
+  const to = event.key === "Home" ? 0 : event.key === "End" ? last : Math.max(0, Math.min(last, ply + moves[event.key]));
+  const next = $("review").querySelector(`.rv-ply[data-ply="${to}"]`);
+  for (const other of $("review").querySelectorAll(".rv-ply")) other.setAttribute("tabindex", other === next ? "0" : "-1");
+  next.focus();
 }
 
 function lastPly() { return (states.get(shown)?.view.history ?? []).length; }
