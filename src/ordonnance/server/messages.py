@@ -83,6 +83,11 @@ class LastMove(BaseModel):
     ply: int
     seat: int
     action: dict[str, Any]
+    detail: str | None = Field(
+        default=None,
+        description="What the move did beyond the action itself, in words anyone at the table may read "
+        "(a Black Prince fight: its totals and their parts), or null.",
+    )
 
 
 class State(BaseModel):

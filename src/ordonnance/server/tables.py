@@ -29,6 +29,7 @@ from typing import Any
 import attrs
 
 from ordonnance.core import jsonio, registry
+from ordonnance.core.cli import hooks_of
 from ordonnance.errors import InvalidArgumentError, OrdonnanceError
 from ordonnance.core.checks import shown
 from ordonnance.server import tokens
@@ -191,6 +192,22 @@ def _status(seats: list[SeatRecord] | tuple[SeatRecord, ...], over: bool) -> str
     return "open" if any(s.kind == "human" and s.token_hash is None for s in seats) else "playing"
 
 
+def last_move(name: str, before: Any, after: Any, action: Any, ply: int, seat: int, text: str) -> dict[str, Any]:
+    """The ``last`` of a state message: the move ``action`` (``text``, its JSON) that ``seat`` made at
+    ``ply``, from the position ``before`` to ``after``, and its ``detail``: what the game's own
+    narration (:meth:`ordonnance.core.cli.Hooks.narrate`, as ``ordonnance play`` tells it to
+    everyone) says of it beyond the action itself (a Black Prince fight's totals and their parts,
+    a breakthrough), or None."""
+    hooks = hooks_of(name)
+    names = [f"seat {s}" for s in range(after.rules.players)]
+    first, *rest = hooks.narrate(after, seat, action, names, None, hooks.before(before, action))
+    plain = f"{names[seat]}: {action}"
+    if not first.startswith(plain):  # the game tells its moves its own way; the page tells them from the views
+        return {"ply": ply, "seat": seat, "action": json.loads(text), "detail": None}
+    detail = "; ".join(part for part in (first[len(plain):].lstrip(" :"), *rest) if part)
+    return {"ply": ply, "seat": seat, "action": json.loads(text), "detail": detail or None}
+
+
 def _rebuild(record: TableRecord, moves: list[MoveRecord]) -> Table:
     module = registry.package(record.game)
     rules = module.Rules.from_dict(json.loads(record.rules))
@@ -200,8 +217,10 @@ def _rebuild(record: TableRecord, moves: list[MoveRecord]) -> Table:
         if move.ply != ply or move.seat != game.current_player:
             raise StoreError(f"table {record.id!r}: the log's move {ply} is {shown(move)}")
         action = module.action_from_json(move.action)
+        before = game.clone() if ply == len(moves) - 1 else None
         game.apply(action)
-        last = {"ply": ply, "seat": move.seat, "action": json.loads(move.action)}
+        if before is not None:
+            last = last_move(record.game, before, game, action, ply, move.seat, move.action)
     return Table(
         record.id, record.game, module, rules, record.seed, list(record.seats), record.status, record.created,
         game, len(moves), last,
@@ -357,8 +376,8 @@ class Tables:
             except StoreError as error:
                 log.error("table %s: %s", table.id, error)
                 raise Refusal("unavailable", "the move could not be stored; it was not played") from None
+            table.last = last_move(table.name, table.game, after, chosen, ply, seat, text)
             table.game, table.plies, table.status = after, ply + 1, status
-            table.last = {"ply": ply, "seat": seat, "action": json.loads(text)}
             table.changed()
             if status == "finished" and not table.connections:
                 del self._tables[table.id]
@@ -411,12 +430,15 @@ class Tables:
             try:
                 if move.ply != table.plies or move.seat != table.game.current_player:
                     raise StoreError(f"the log's move {table.plies} is {shown(move)}")
-                table.game.apply(table.module.action_from_json(move.action))
+                action = table.module.action_from_json(move.action)
+                before = table.game.clone()
+                table.game.apply(action)
+                last = last_move(table.name, before, table.game, action, move.ply, move.seat, move.action)
             except (OrdonnanceError, StoreError, ValueError) as error:  # the table stays where it was
                 log.error("table %s: %s", table.id, error)
                 break
             table.plies += 1
-            table.last = {"ply": move.ply, "seat": move.seat, "action": json.loads(move.action)}
+            table.last = last
             changed = True
         table.status = _status(table.seats, table.game.is_over)
         if changed:

@@ -207,7 +207,7 @@ function narrate(state) {
     const after = state.last.ply === narrated + 1 ? outcome(before, state.view, state) : [];
     const item = el("li", {class: "fresh", "data-ply": String(state.last.ply)},
                     `Move ${state.last.ply + 1}: ${seatName(state, state.last.seat)} ${told(state.last.action)}` +
-                    (after.length ? `: ${after.join("; ")}.` : "."));
+                    (state.last.detail ? ` (${state.last.detail})` : "") + (after.length ? `: ${after.join("; ")}.` : "."));
     list.prepend(item);
     while (list.children.length > 8) list.lastChild.remove();
     narrated = state.last.ply;
