@@ -8,6 +8,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import attrs
 import pytest
 
 from ordonnance.server.store import (
@@ -17,7 +18,7 @@ from ordonnance.server.store import (
 
 def _table(table_id: str, status: str = "open") -> TableRecord:
     return TableRecord(table_id, "shinobi", '{"players":3}', 2**63 - 1, (SeatRecord("human"), SeatRecord("greedy", name="Greedy"),
-                       SeatRecord("montecarlo", 0.5, "Monty")), status, 1.5)  # fmt: skip
+                       SeatRecord("montecarlo", 0.5, "Monty")), status, 1.5, 0.25 * (int(table_id[1:] or 0) % 4))  # fmt: skip
 
 
 def test_moves_of_many_tables_are_committed_together_and_read_back(db: str) -> None:
@@ -240,3 +241,17 @@ def test_a_move_rewrites_the_tables_row_only_when_its_status_changes(tmp_path: P
     with contextlib.closing(sqlite3.connect(path)) as connection:
         assert connection.execute("SELECT status FROM writes").fetchall() == [("finished",)]
         assert connection.execute("SELECT status FROM tables").fetchall() == [("finished",)]
+
+
+def test_a_tables_bot_delay_is_stored_and_kept_when_it_is_read_again(db: str) -> None:
+    from ordonnance.server.tables import Tables
+
+    async def run() -> None:
+        store = open_store(db)
+        await store.create_table(attrs.evolve(_table("t7", "finished"), bot_delay=2.5))
+        tables = Tables(store, bot_workers=1)
+        found = await tables.find("t7")  # read again from the store, as after a restart
+        assert found is not None and found.bot_delay == 2.5
+        await store.close()
+
+    asyncio.run(run())

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -35,6 +36,8 @@ log = logging.getLogger("ordonnance.server")
 #: The channel the server processes tell each other of changed tables on (the payload: a table's id).
 CHANNEL = "ordonnance_tables"
 #: The advisory lock taken while the schema is created, so processes starting together do not race.
+#: How many times a transaction that failed before its COMMIT is tried in all (a lost connection, a deadlock).
+ATTEMPTS = 6
 _SCHEMA_LOCK = 0x6F72646F
 
 _T = TypeVar("_T")
@@ -122,9 +125,9 @@ class PostgresStore(Store):
                 return
 
     async def _commit(self, batch: list[_Job]) -> None:
-        """Run ``batch`` in one transaction (again, up to three times, when it failed before its commit), then
-        answer each job."""
-        for attempt in range(1, 4):
+        """Run ``batch`` in one transaction (again, up to :data:`ATTEMPTS` times in all, after a random
+        pause, when it failed before its commit), then answer each job."""
+        for attempt in range(1, ATTEMPTS + 1):
             outcomes: list[tuple[bool, Any]] = []
             committing = False
             try:
@@ -144,8 +147,10 @@ class PostgresStore(Store):
                 await self._roll_back()
                 # Nothing is stored unless the COMMIT was sent: a lost connection (the database
                 # restarted) or a deadlock with another process's transaction is run again.
-                if not committing and attempt < 3:
+                if not committing and attempt < ATTEMPTS:
                     log.warning("PostgreSQL: a transaction is run again (attempt %d): %s", attempt, error)
+                    # Two processes' transactions that deadlocked would meet again if both ran at once.
+                    await asyncio.sleep(random.uniform(0.005, 0.05) * attempt)
                     continue
                 log.error("PostgreSQL: a transaction failed: %s", error)
                 break
@@ -178,9 +183,9 @@ class PostgresStore(Store):
     async def create_table(self, table: TableRecord) -> None:
         async def work(connection: _Connection) -> None:
             cursor = await connection.execute(
-                "INSERT INTO tables (id, game, rules, seed, status, created) VALUES (%s, %s, %s, %s, %s, %s) "
+                "INSERT INTO tables (id, game, rules, seed, status, created, bot_delay) VALUES (%s, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (id) DO NOTHING",
-                (table.id, table.game, table.rules, table.seed, table.status, table.created),
+                (table.id, table.game, table.rules, table.seed, table.status, table.created, table.bot_delay),
             )
             if cursor.rowcount != 1:
                 raise StoreError(f"table {table.id!r} cannot be stored: its id is taken")
@@ -211,9 +216,9 @@ class PostgresStore(Store):
             cursor = await connection.execute(
                 "WITH moved AS (INSERT INTO actions (table_id, ply, seat, action) SELECT id, %s, %s, %s FROM tables "
                 "WHERE id = %s ON CONFLICT (table_id, ply) DO NOTHING RETURNING table_id), "
-                "updated AS (UPDATE tables SET status = %s WHERE id IN (SELECT table_id FROM moved)) "
+                "updated AS (UPDATE tables SET status = %s WHERE id IN (SELECT table_id FROM moved) AND status <> %s) "
                 "SELECT pg_notify(%s, table_id) FROM moved",
-                (move.ply, move.seat, move.action, table_id, status, CHANNEL),
+                (move.ply, move.seat, move.action, table_id, status, status, CHANNEL),
             )
             if len(await cursor.fetchall()) == 1:
                 return
@@ -244,14 +249,14 @@ class PostgresStore(Store):
         for table_id, ply, seat, action in await cursor.fetchall():
             moves[table_id].append(MoveRecord(ply, seat, action))
         return [
-            (TableRecord(id, game, rules, seed, tuple(seats[id]), status, created), moves[id])
-            for id, game, rules, seed, status, created in rows
+            (TableRecord(id, game, rules, seed, tuple(seats[id]), status, created, bot_delay), moves[id])
+            for id, game, rules, seed, status, created, bot_delay in rows
         ]
 
     async def tables(self, statuses: tuple[str, ...]) -> _Found:
         async def work(connection: _Connection) -> _Found:
             cursor = await connection.execute(
-                "SELECT id, game, rules, seed, status, created FROM tables WHERE status = ANY(%s) ORDER BY created, id",
+                "SELECT id, game, rules, seed, status, created, bot_delay FROM tables WHERE status = ANY(%s) ORDER BY created, id",
                 (list(statuses),),
             )
             return await self._read(connection, await cursor.fetchall())
@@ -261,7 +266,7 @@ class PostgresStore(Store):
     async def table(self, table_id: str, after: int = 0) -> tuple[TableRecord, list[MoveRecord]] | None:
         async def work(connection: _Connection) -> _Found:
             cursor = await connection.execute(
-                "SELECT id, game, rules, seed, status, created FROM tables WHERE id = %s", (table_id,)
+                "SELECT id, game, rules, seed, status, created, bot_delay FROM tables WHERE id = %s", (table_id,)
             )
             return await self._read(connection, await cursor.fetchall(), after)
 

@@ -79,6 +79,8 @@ class TableRecord:
     """One of :data:`STATUSES`."""
     created: float
     """When the table was created (seconds since the epoch)."""
+    bot_delay: float = 0.0
+    """Seconds the table's bots wait before each move (to watch them play)."""
 
 
 @attrs.frozen
@@ -139,7 +141,8 @@ class Store(abc.ABC):
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
         id VARCHAR(32) PRIMARY KEY, game VARCHAR(32) NOT NULL, rules TEXT NOT NULL, seed BIGINT NOT NULL,
-        status VARCHAR(16) NOT NULL, created DOUBLE PRECISION NOT NULL)""",
+        status VARCHAR(16) NOT NULL, created DOUBLE PRECISION NOT NULL,
+        bot_delay DOUBLE PRECISION NOT NULL DEFAULT 0)""",
     """CREATE TABLE IF NOT EXISTS seats (
         table_id VARCHAR(32) NOT NULL REFERENCES tables (id), seat INTEGER NOT NULL, kind VARCHAR(16) NOT NULL,
         time_limit DOUBLE PRECISION, name VARCHAR(64), token_hash CHAR(64), PRIMARY KEY (table_id, seat))""",
@@ -259,8 +262,8 @@ class SQLiteStore(Store):
         def work(connection: sqlite3.Connection) -> None:
             try:
                 connection.execute(
-                    "INSERT INTO tables (id, game, rules, seed, status, created) VALUES (?, ?, ?, ?, ?, ?)",
-                    (table.id, table.game, table.rules, table.seed, table.status, table.created),
+                    "INSERT INTO tables (id, game, rules, seed, status, created, bot_delay) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table.id, table.game, table.rules, table.seed, table.status, table.created, table.bot_delay),
                 )
                 connection.executemany(
                     "INSERT INTO seats (table_id, seat, kind, time_limit, name, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -304,7 +307,7 @@ class SQLiteStore(Store):
     @staticmethod
     def _read(connection: sqlite3.Connection, rows: list[Any], after: int = 0) -> list[tuple[TableRecord, list[MoveRecord]]]:
         found = []
-        for id, game, rules, seed, status, created in rows:
+        for id, game, rules, seed, status, created, bot_delay in rows:
             seats = tuple(
                 SeatRecord(kind, time_limit, name, token_hash)
                 for kind, time_limit, name, token_hash in connection.execute(
@@ -317,14 +320,14 @@ class SQLiteStore(Store):
                     "SELECT ply, seat, action FROM actions WHERE table_id = ? AND ply >= ? ORDER BY ply", (id, after)
                 )
             ]
-            found.append((TableRecord(id, game, rules, seed, seats, status, created), moves))
+            found.append((TableRecord(id, game, rules, seed, seats, status, created, bot_delay), moves))
         return found
 
     async def tables(self, statuses: tuple[str, ...]) -> list[tuple[TableRecord, list[MoveRecord]]]:
         def work(connection: sqlite3.Connection) -> list[tuple[TableRecord, list[MoveRecord]]]:
             marks = ", ".join("?" * len(statuses))
             rows = connection.execute(
-                f"SELECT id, game, rules, seed, status, created FROM tables WHERE status IN ({marks}) ORDER BY created, id",
+                f"SELECT id, game, rules, seed, status, created, bot_delay FROM tables WHERE status IN ({marks}) ORDER BY created, id",
                 statuses,
             ).fetchall()
             return self._read(connection, rows)
@@ -334,7 +337,7 @@ class SQLiteStore(Store):
     async def table(self, table_id: str, after: int = 0) -> tuple[TableRecord, list[MoveRecord]] | None:
         def work(connection: sqlite3.Connection) -> list[tuple[TableRecord, list[MoveRecord]]]:
             rows = connection.execute(
-                "SELECT id, game, rules, seed, status, created FROM tables WHERE id = ?", (table_id,)
+                "SELECT id, game, rules, seed, status, created, bot_delay FROM tables WHERE id = ?", (table_id,)
             ).fetchall()
             return self._read(connection, rows, after)
 

@@ -223,7 +223,7 @@ def _rebuild(record: TableRecord, moves: list[MoveRecord]) -> Table:
             last = last_move(record.game, before, game, action, ply, move.seat, move.action)
     return Table(
         record.id, record.game, module, rules, record.seed, list(record.seats), record.status, record.created,
-        game, len(moves), last,
+        game, len(moves), last, bot_delay=record.bot_delay,
     )  # fmt: skip
 
 
@@ -284,10 +284,10 @@ class Tables:
         game = module.Game.new(rules, seed=seed)
         status = _status(seats, game.is_over)
         record = TableRecord(secrets.token_urlsafe(12), request.game, jsonio.dumps(rules.to_dict()), seed,
-                             tuple(seats), status, time.time())  # fmt: skip
+                             tuple(seats), status, time.time(), request.bot_delay)  # fmt: skip
         await self.store.create_table(record)
         table = Table(record.id, record.game, module, rules, seed, seats, status, record.created, game)
-        table.bot_delay = request.bot_delay
+        table.bot_delay = record.bot_delay
         self._tables[table.id] = table
         self._schedule_bot(table)
         return table
