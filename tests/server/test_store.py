@@ -244,6 +244,7 @@ def test_a_move_rewrites_the_tables_row_only_when_its_status_changes(tmp_path: P
 
 
 def test_a_tables_bot_delay_is_stored_and_kept_when_it_is_read_again(db: str) -> None:
+    pytest.importorskip("pydantic")  # the tables' module checks requests with it (the web extra)
     from ordonnance.server.tables import Tables
 
     async def run() -> None:
