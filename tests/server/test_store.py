@@ -256,3 +256,24 @@ def test_a_tables_bot_delay_is_stored_and_kept_when_it_is_read_again(db: str) ->
         await store.close()
 
     asyncio.run(run())
+
+
+def test_stores_in_two_schemas_of_one_database_do_not_hear_each_other(postgres_db: str) -> None:
+    from tests.server.conftest import postgres_schema
+
+    async def run(other_db: str) -> None:
+        here, elsewhere, there = open_store(postgres_db), open_store(other_db), open_store(postgres_db)
+        heard: list[str | None] = []
+        await here.listen(heard.append)
+        await elsewhere.create_table(_table("t1"))  # another schema: another server's tables
+        await there.create_table(_table("t2"))
+        deadline = asyncio.get_running_loop().time() + 10
+        while not heard and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+        assert heard == ["t2"]
+        for store in (here, elsewhere, there):
+            await store.close()
+
+    with postgres_schema() as other:
+        asyncio.run(run(other))

@@ -9,8 +9,8 @@ is on the disk by then. Each write is one statement that a refusal does not make
 stored already is ``ON CONFLICT DO NOTHING``, a missing table inserts nothing), so a refused
 write aborts nothing else and needs no savepoint: a move is one round trip to the database.
 
-A write that changes a table also runs ``pg_notify`` in its transaction, on the channel
-:data:`CHANNEL` with the table's id: PostgreSQL delivers it to every process that ``LISTEN``\\ s,
+A write that changes a table also runs ``pg_notify`` in its transaction, on the channel of
+its schema (:func:`channel_of`) with the table's id: PostgreSQL delivers it to every process that ``LISTEN``\\ s,
 and only once the transaction commits. :meth:`PostgresStore.listen` passes on the notices of
 the other processes' writes; the server then reads the table's new moves from the log.
 """
@@ -24,12 +24,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg import sql
 
 from ordonnance.server.store import (
     _SCHEMA, MAX_BATCH, MoveRecord, SeatRecord, Store, StoredAlready, StoreError, TableRecord,
 )  # fmt: skip
 
-__all__ = ["PostgresStore", "CHANNEL"]
+__all__ = ["PostgresStore", "CHANNEL", "channel_of"]
 
 log = logging.getLogger("ordonnance.server")
 
@@ -55,6 +56,13 @@ def _hide_password(dsn: str) -> str:
     return ", ".join(f"{key}={'***' if key == 'password' else value}" for key, value in parts.items())
 
 
+def channel_of(schema: str) -> str:
+    """The notices' channel of the tables in ``schema``: :data:`CHANNEL` and the schema's name, so that
+    servers on one database but in different schemas do not hear each other (at most 63 bytes, the
+    length of a PostgreSQL name)."""
+    return f"{CHANNEL}_{schema}".encode()[:63].decode("utf-8", "ignore")
+
+
 class PostgresStore(Store):
     """The tables in a PostgreSQL database at ``dsn`` (``"postgresql://user:password@host/db"``),
     shared by every server process that opens it. It connects on first use, in the event loop."""
@@ -69,6 +77,8 @@ class PostgresStore(Store):
         self.dsn = dsn
         """The connection string."""
         self.transactions = 0
+        self.channel = CHANNEL
+        """The channel of this store's notices (:func:`channel_of` its schema, once connected)."""
         self._jobs: asyncio.Queue[_Job | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -103,6 +113,9 @@ class PostgresStore(Store):
                     await connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
                     for statement in _SCHEMA:
                         await connection.execute(statement)
+                    cursor = await connection.execute("SELECT current_schema()")
+                    row = await cursor.fetchone()
+                    self.channel = channel_of(str(row[0]) if row is not None else "")
                 self._jobs = asyncio.Queue()
                 self._writer = asyncio.get_running_loop().create_task(self._write(self._jobs))
         return self._jobs
@@ -194,7 +207,7 @@ class PostgresStore(Store):
                     "INSERT INTO seats (table_id, seat, kind, time_limit, name, token_hash) VALUES (%s, %s, %s, %s, %s, %s)",
                     [(table.id, i, s.kind, s.time_limit, s.name, s.token_hash) for i, s in enumerate(table.seats)],
                 )
-            await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, table.id))
+            await connection.execute("SELECT pg_notify(%s, %s)", (self.channel, table.id))
 
         await self._submit(work)
 
@@ -205,7 +218,7 @@ class PostgresStore(Store):
                 "AND kind = 'human' AND token_hash IS NULL RETURNING table_id), "
                 "updated AS (UPDATE tables SET status = %s WHERE id IN (SELECT table_id FROM taken)) "
                 "SELECT pg_notify(%s, table_id) FROM taken",
-                (token_hash, name, table_id, seat, status, CHANNEL),
+                (token_hash, name, table_id, seat, status, self.channel),
             )
             return len(await cursor.fetchall()) == 1
 
@@ -218,7 +231,7 @@ class PostgresStore(Store):
                 "WHERE id = %s ON CONFLICT (table_id, ply) DO NOTHING RETURNING table_id), "
                 "updated AS (UPDATE tables SET status = %s WHERE id IN (SELECT table_id FROM moved) AND status <> %s) "
                 "SELECT pg_notify(%s, table_id) FROM moved",
-                (move.ply, move.seat, move.action, table_id, status, status, CHANNEL),
+                (move.ply, move.seat, move.action, table_id, status, status, self.channel),
             )
             if len(await cursor.fetchall()) == 1:
                 return
@@ -282,7 +295,7 @@ class PostgresStore(Store):
         changed meanwhile."""
         await self._start()
         self._listening = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-        await self._listening.execute(f"LISTEN {CHANNEL}")
+        await self._listening.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
         self._listener = asyncio.get_running_loop().create_task(self._listen(self._listening, changed))
 
     async def _listen(self, connection: _Connection, changed: Callable[[str | None], None]) -> None:
@@ -298,7 +311,7 @@ class PostgresStore(Store):
                 await asyncio.sleep(1.0)
                 try:
                     connection = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-                    await connection.execute(f"LISTEN {CHANNEL}")
+                    await connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
                     self._listening = connection
                     break
                 except (psycopg.Error, OSError) as error:
