@@ -851,6 +851,18 @@ def record_action(s: State, g: int, a: int, row: Array) -> None:
         row[2] = -1
 
 
+@numba.njit(cache=True, inline="always")
+def recorded_action(row: Array) -> int:
+    """The action number of a row :func:`record_action` wrote."""
+    mask = int(row[1])  # (the record's int8: no overflow below, also without the JIT)
+    t = int(row[2])
+    if t < 0:
+        return PASS_ACTION
+    if mask == 0:
+        return CLAIM_ACTIONS + t
+    return (mask - 1) * TERRITORIES + t
+
+
 # The rules compiled once each. numba compiles an ``inline="always"`` function
 # again at every place that calls it, and the rules above are such functions
 # all the way down: every search, batched or single-game kernel that called
@@ -1175,10 +1187,7 @@ def drawers(
         for k in range(counts[_u(g)]):
             if drawer != NOBODY:
                 break
-            mask = int(actions[_u(g), _u(k), 1])  # (the record's int8: no overflow below, also without the JIT)
-            t = int(actions[_u(g), _u(k), 2])
-            a = PASS_ACTION if t < 0 else CLAIM_ACTIONS + t if mask == 0 else (mask - 1) * TERRITORIES + t
-            apply_action(cfg, s, ONLY_GAME, a, scratch)
+            step(cfg, s, ONLY_GAME, recorded_action(actions[_u(g), _u(k)]), scratch)
             if place < s.board[0, TOP]:
                 drawer = s.board[0, CURRENT]
         out[_u(g)] = drawer
