@@ -22,8 +22,9 @@ import concurrent.futures as cf
 import contextlib
 import itertools
 import os
+import pickle
 from collections.abc import Callable, Generator, Iterator
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ordonnance.core import pools
 from ordonnance.core.checks import is_integer, shown
@@ -31,7 +32,7 @@ from ordonnance.errors import InvalidRulesError, OrdonnanceTypeError
 
 __all__ = [
     "ExecutorLike", "MAX_WORKERS", "IN_FLIGHT", "check_executor", "check_workers", "pool_size", "in_this_process",
-    "execute", "run_on",
+    "execute", "run_on", "pickled",
 ]  # fmt: skip
 
 ExecutorLike = cf.Executor | Literal["serial", "process"] | None
@@ -45,6 +46,17 @@ IN_FLIGHT = 256
 
 _Task = TypeVar("_Task")
 _Result = TypeVar("_Result")
+
+
+def pickled(value: Any, what: str) -> bytes:
+    """``value`` pickled, to go to a worker; the library's error naming ``what`` when it cannot be."""
+    try:
+        return pickle.dumps(value)
+    except Exception as error:  # pickling raises many kinds of errors
+        raise OrdonnanceTypeError(
+            f"{what} cannot be pickled, so it cannot be sent to a worker: {error} "
+            f"(executor=\"serial\" plays in this process): {shown(value)}"
+        ) from None
 
 
 def check_executor(executor: object) -> ExecutorLike:

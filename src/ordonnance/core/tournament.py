@@ -618,13 +618,7 @@ def tournament(
     in_process = executing.in_this_process(executor, workers, chunk_count)
     if not in_process:  # the bots are sent to other processes (or machines)
         for name, bot in zip(names, players):
-            try:
-                pickle.dumps(bot)
-            except Exception as error:  # pickling raises many kinds of errors
-                raise OrdonnanceTypeError(
-                    f"bot {shown(name)} cannot be pickled, so it cannot be sent to a worker: {error} "
-                    '(executor="serial" plays it in this process)'
-                ) from None
+            executing.pickled(bot, f"bot {shown(name)}")
     chunks = _chunks(rules, seatings, players, names, per_seating, seed, chunk_size,
                      None if time_limit is None else float(time_limit), in_process)  # fmt: skip
 

@@ -38,10 +38,9 @@ from ordonnance.core import executing, pools, registry
 from ordonnance.core.executing import ExecutorLike
 from ordonnance.core.rng import skipped
 from ordonnance.core.seeds import wrapping
-from ordonnance.errors import OrdonnanceTypeError, shown
 
 __all__ = [
-    "Runner", "runner", "checked", "KERNEL_CHUNK_GAMES", "PYTHON_CHUNK_GAMES", "chunk_games", "ranges", "picklable",
+    "Runner", "runner", "checked", "KERNEL_CHUNK_GAMES", "PYTHON_CHUNK_GAMES", "chunk_games", "ranges",
     "whole_arms", "joined", "play_parts",
 ]  # fmt: skip
 
@@ -130,17 +129,6 @@ def ranges(games: int, size: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def picklable(value: Any, what: str) -> bytes:
-    """``value`` pickled, to go to a worker; the library's error naming ``what`` when it cannot be."""
-    try:
-        return pickle.dumps(value)
-    except Exception as error:  # pickling raises many kinds of errors
-        raise OrdonnanceTypeError(
-            f"{what} cannot be pickled, so it cannot be sent to a worker: {error} "
-            f"(executor=\"serial\" plays in this process): {shown(value)}"
-        ) from None
-
-
 @attrs.frozen
 class _Chunk:
     """Games ``start..stop-1`` of ``simulate(rules, seed=seed)`` with the pickled bots (None: the default)."""
@@ -189,7 +177,7 @@ def whole_arms(
             bar.update(games)
             yield result
         return
-    blobs = [None if players is None else picklable(list(players), "a bot") for _, _, players in arms]
+    blobs = [None if players is None else executing.pickled(list(players), "a bot") for _, _, players in arms]
     spans = [ranges(games, chunk_games(players, record)) for _, _, players in arms]
     tasks = (
         _Chunk(rules, seed, start, stop, blob, record, deal)
@@ -256,7 +244,7 @@ def play_parts(
     each chunk for every arm before the next; per arm its chunks' series in order, the games
     each part played and whether Ctrl-C stopped it (keeping only chunks every arm finished)."""
     first = parts[0]
-    blobs = [[picklable((arm_parts[p], rules), "a study's bots") for p in range(len(first))]
+    blobs = [[executing.pickled((arm_parts[p], rules), "a study's bots") for p in range(len(first))]
              for arm_parts, rules in zip(parts, arms)]  # fmt: skip
     spans = [
         ranges(part.games, min(chunk_games(parts[arm][p].players(rules), part.record) for arm, rules in enumerate(arms)))
