@@ -27,7 +27,7 @@ import psycopg
 from psycopg import sql
 
 from ordonnance.server.store import (
-    _SCHEMA, MAX_BATCH, MoveRecord, SeatRecord, Store, StoredAlready, StoreError, TableRecord,
+    _SCHEMA, MAX_BATCH, MoveRecord, settle, SeatRecord, Store, StoredAlready, StoreError, TableRecord,
 )  # fmt: skip
 
 __all__ = ["PostgresStore", "CHANNEL", "channel_of"]
@@ -168,12 +168,7 @@ class PostgresStore(Store):
                 log.error("PostgreSQL: a transaction failed: %s", error)
                 break
         for (ok, value), (_, future) in zip(outcomes, batch):
-            if future.done():  # its coroutine was cancelled
-                continue
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
+            settle(future, ok, value)
 
     async def _roll_back(self) -> None:
         connection = self._connection

@@ -29,7 +29,7 @@ import attrs
 
 __all__ = [
     "SeatRecord", "TableRecord", "MoveRecord", "Store", "SQLiteStore", "StoreError", "StoredAlready", "STATUSES",
-    "open_store",
+    "open_store", "settle",
 ]  # fmt: skip
 
 #: A table's status: waiting for people to take its seats, being played, over.
@@ -158,7 +158,8 @@ MAX_BATCH = 512
 _Job = tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
 
 
-def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+def settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    """Answer a job's ``future`` with its result (``ok``) or its error, unless its coroutine was cancelled."""
     if future.done():  # its coroutine was cancelled
         return
     if ok:
@@ -246,7 +247,7 @@ class SQLiteStore(Store):
             outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
         for (ok, value), (_, loop, future) in zip(outcomes, batch):
             try:
-                loop.call_soon_threadsafe(_settle, future, ok, value)
+                loop.call_soon_threadsafe(settle, future, ok, value)
             except RuntimeError:  # the loop is closed: nobody waits for the answer
                 pass
 
