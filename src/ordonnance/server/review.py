@@ -33,6 +33,7 @@ from fastapi import FastAPI, HTTPException, Path
 from fastapi.responses import JSONResponse
 
 from ordonnance.core import jsonio, registry
+from ordonnance.core.play import play_to_the_end
 from ordonnance.core.stats import wilson
 from ordonnance.server.messages import ReplayReply, ReviewProgress, ReviewReply
 
@@ -62,11 +63,10 @@ def position_wins(game_name: str, position_json: str, table_seed: int, ply: int,
     view, players = game.view(seat), game.players
     wins = 0
     for playout in range(playouts):
-        sample = view.sample_game(seed=playout_seed(table_seed, ply, seat, playout, "deal"))
+        deal = playout_seed(table_seed, ply, seat, playout, "deal")
+        sample = view.sample_game(seed=deal)
         bots = [module.bots.Greedy(seed=playout_seed(table_seed, ply, seat, playout, f"bot{k}")) for k in range(players)]
-        while not sample.is_over:
-            mover = sample.current_player
-            sample.apply(bots[mover].choose(sample.view(mover)))
+        play_to_the_end(sample, bots, index=playout, deal_seed=deal)
         wins += sample.winner == seat
     return wins
 
