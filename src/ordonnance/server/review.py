@@ -22,7 +22,6 @@ after a restart: they follow from the stored action log).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 from collections import OrderedDict
@@ -36,6 +35,7 @@ from ordonnance.core import jsonio, registry
 from ordonnance.core.play import play_to_the_end
 from ordonnance.core.stats import wilson
 from ordonnance.server.messages import ReplayReply, ReviewProgress, ReviewReply
+from ordonnance.server.thinking import hashed_seed
 
 __all__ = ["PLAYOUTS", "KEPT", "playout_seed", "position_wins", "replay_positions", "chances", "Reviews", "add_routes"]
 
@@ -51,8 +51,7 @@ def playout_seed(table_seed: int, ply: int, seat: int, playout: int, role: str) 
     """The seed of one part of one review playout: ``role`` ``"deal"`` (the deal again from
     ``seat``'s view at ``ply``) or ``"bot<k>"`` (seat k's Greedy bot), in 0..2**64-1; a hash,
     so playouts of different tables, plies, seats and roles draw from unrelated streams."""
-    text = f"ordonnance.server.review:{table_seed}:{ply}:{seat}:{playout}:{role}".encode()
-    return int.from_bytes(hashlib.sha256(text).digest()[:8], "little")
+    return hashed_seed("ordonnance.server.review", table_seed, ply, seat, playout, role)
 
 
 def position_wins(game_name: str, position_json: str, table_seed: int, ply: int, seat: int, playouts: int) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ordonnance.core import registry
 
-__all__ = ["BOT_KINDS", "DEFAULT_TIME_LIMIT", "BOT_NICENESS", "think", "decision_seed", "bot_pool"]
+__all__ = ["BOT_KINDS", "DEFAULT_TIME_LIMIT", "BOT_NICENESS", "think", "decision_seed", "hashed_seed", "bot_pool"]
 
 #: The bots a seat may hold: the kind's name to the attribute of the game's ``bots`` module.
 BOT_KINDS = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}
@@ -35,7 +35,13 @@ BOT_NICENESS = 10
 def decision_seed(table_seed: int, seat: int, ply: int) -> int:
     """The seed of one bot decision: a hash of the table's seed, the seat and the ply (so decisions of
     different seats, plies and tables draw from unrelated streams), in 0..2**64-1."""
-    text = f"ordonnance.server.bot:{table_seed}:{seat}:{ply}".encode()
+    return hashed_seed("ordonnance.server.bot", table_seed, seat, ply)
+
+
+def hashed_seed(*parts: object) -> int:
+    """A seed in 0..2**64-1 from the SHA-256 of ``parts`` (a label first, so the seeds of different
+    uses never draw from one stream) joined with ``:``."""
+    text = ":".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "little")
 
 
