@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from typing import Any
 
 import numba
 import numpy as np
@@ -66,15 +67,21 @@ def test_kernel_bots_are_exact_twins_of_the_python_bots(rules: Rules) -> None:
         bots = _bots(lineup, rules.players)
         res = od.simulate(rules, games=8, seed=5, players=bots, record=True)
         for i in range(len(res)):
-            twins = [type(bot)(seed=int(res.bot_seeds[i, seat])) for seat, bot in enumerate(bots)]
             game = od.Game.new(rules, seed=int(res.seeds[i]))
-            played = []
-            while not game.is_over:
-                seat = game.current_player
-                action = twins[seat].choose(game.view(seat))
-                game.apply(action)
-                played.append((seat, action))
-            assert played == list(res.record(i)[1])
+            assert played_by_twins(game, bots, res.bot_seeds[i]) == list(res.record(i)[1])
+
+
+def played_by_twins(game: od.Game, bots: Any, bot_seeds: Any) -> list[tuple[int, Any]]:
+    """``(seat, action)`` of each decision of ``game`` played to its end by fresh twins of ``bots``,
+    seat ``p``'s seeded ``bot_seeds[p]`` (as the simulator seeds its kernel bots)."""
+    twins = [type(bot)(seed=int(bot_seeds[seat])) for seat, bot in enumerate(bots)]
+    played = []
+    while not game.is_over:
+        seat = game.current_player
+        action = twins[seat].choose(game.view(seat))
+        game.apply(action)
+        played.append((seat, action))
+    return played
 
 
 CUSTOM_DECKS = [

@@ -16,6 +16,7 @@ from ordonnance.core.seeds import game_seeds
 from ordonnance.errors import InvalidRulesError
 from ordonnance.game import shuffled_deck
 from ordonnance.simulation import _simulate_orders
+from tests.test_simulation import played_by_twins
 
 JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 RULES = [
@@ -52,15 +53,8 @@ def test_games_dealt_from_orders_are_those_of_the_engine_dealt_from_them(
     bots = _bots(lineup, rules.players)
     res = _simulate_orders(rules, orders, seeds, bots, record=True)
     for i, order in enumerate(orders.tolist()):
-        twins = [type(bot)(seed=int(res.bot_seeds[i, seat])) for seat, bot in enumerate(bots)]
         game = od.Game.new(rules, deck=order)
-        played = []
-        while not game.is_over:
-            seat = game.current_player
-            action = twins[seat].choose(game.view(seat))
-            game.apply(action)
-            played.append((seat, action))
-        assert played == list(res.record(i)[1])
+        assert played_by_twins(game, bots, res.bot_seeds[i]) == list(res.record(i)[1])
         assert res.record(i)[0] == tuple(od.Card.from_mask(m) for m in order)
         assert (-1 if game.winner is None else game.winner) == res.winner[i]
         assert list(game.scores) == res.scores[i].tolist()
