@@ -143,6 +143,14 @@ class _BlackPrince(core.Hooks):
         preview = game.fight_preview(action) if isinstance(action, Fight) else None
         return describe(game, action), preview, len(game.discard(1 - game.current_player))
 
+    def told(self, before: Any, after: Any, action: Any) -> str | None:
+        """The narration beyond the move's name: a fight's totals and their parts, any breakthrough."""
+        seat = before.current_player
+        names = [f"seat {s}" for s in range(2)]
+        first, *rest = self.narrate(after, seat, action, names, None, self.before(before, action))
+        detail = "; ".join(part for part in (first.removeprefix(f"{names[seat]}: {action}").lstrip(" :"), *rest) if part)
+        return detail or None
+
     def narrate(self, game: Any, seat: int, action: Any, names: Sequence[str], you: int | None, before: Any) -> list[str]:
         """The move (a fight with its totals), then any breakthrough."""
         text, preview, lost = before

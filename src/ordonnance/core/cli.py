@@ -317,6 +317,12 @@ class Hooks:
         names the move, the others its consequences. ``you`` is the person's seat, or None."""
         return [f"{names[seat]}: {before}"]
 
+    def told(self, before: Any, after: Any, action: Any) -> str | None:
+        """What anyone at the table sees ``action`` do beyond the action itself, from the position
+        ``before`` it to ``after`` (a Black Prince fight's totals and their parts), or None: the
+        play server sends it with the move. None by default."""
+        return None
+
     def outcome(self, game: Any, you: int, names: Sequence[str]) -> list[str]:
         """The lines that end a game of ``play`` (``names[you]`` is ``"you"``)."""
         winner = game.winner

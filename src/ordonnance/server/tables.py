@@ -194,18 +194,11 @@ def _status(seats: list[SeatRecord] | tuple[SeatRecord, ...], over: bool) -> str
 
 def last_move(name: str, before: Any, after: Any, action: Any, ply: int, seat: int, text: str) -> dict[str, Any]:
     """The ``last`` of a state message: the move ``action`` (``text``, its JSON) that ``seat`` made at
-    ``ply``, from the position ``before`` to ``after``, and its ``detail``: what the game's own
-    narration (:meth:`ordonnance.core.cli.Hooks.narrate`, as ``ordonnance play`` tells it to
-    everyone) says of it beyond the action itself (a Black Prince fight's totals and their parts,
-    a breakthrough), or None."""
-    hooks = hooks_of(name)
-    names = [f"seat {s}" for s in range(after.rules.players)]
-    first, *rest = hooks.narrate(after, seat, action, names, None, hooks.before(before, action))
-    plain = f"{names[seat]}: {action}"
-    if not first.startswith(plain):  # the game tells its moves its own way; the page tells them from the views
-        return {"ply": ply, "seat": seat, "action": json.loads(text), "detail": None}
-    detail = "; ".join(part for part in (first[len(plain):].lstrip(" :"), *rest) if part)
-    return {"ply": ply, "seat": seat, "action": json.loads(text), "detail": detail or None}
+    ``ply``, from the position ``before`` to ``after``, and its ``detail``: what anyone at the table
+    sees it do beyond the action (:meth:`ordonnance.core.cli.Hooks.told`: a Black Prince fight's
+    totals and their parts, a breakthrough), or None."""
+    detail = hooks_of(name).told(before, after, action)
+    return {"ply": ply, "seat": seat, "action": json.loads(text), "detail": detail}
 
 
 def _rebuild(record: TableRecord, moves: list[MoveRecord]) -> Table:
