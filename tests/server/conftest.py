@@ -30,6 +30,9 @@ def free_port() -> int:
 class ServerProcess:
     """``ordonnance serve`` on ``db``, started and stopped by the test."""
 
+    #: More options of ``ordonnance serve``.
+    options: tuple[str, ...] = ()
+
     def __init__(self, db: Path | str, log: Path, log_level: str = "warning", bot_workers: int = 1) -> None:
         self.db = db
         self.bot_workers = bot_workers
@@ -41,7 +44,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 120.0) -> None:
         command = [sys.executable, "-m", "ordonnance", "serve", "--port", str(self.port), "--db", str(self.db),
-                   "--bot-workers", str(self.bot_workers), "--log-level", self.log_level]  # fmt: skip
+                   "--bot-workers", str(self.bot_workers), "--log-level", self.log_level, *self.options]  # fmt: skip
         with open(self.log, "ab") as log:
             # A session of its own: kill() takes its bots' workers down with it, as a crash would.
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import math
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, MutableMapping, Sequence
 from typing import Any
@@ -23,7 +24,11 @@ from fastapi.responses import JSONResponse
 
 from ordonnance.core import jsonio, registry
 from ordonnance.errors import InvalidArgumentError
-from ordonnance.server.limits import MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, TokenBucket
+from ordonnance.core.checks import integer, real
+from ordonnance.server.limits import (
+    CONNECTIONS_PER_ADDRESS, MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, REQUEST_BURST, REQUEST_RATE,
+    AddressBuckets, ConnectionCounts, TokenBucket,
+)  # fmt: skip
 from ordonnance.server.messages import (
     CLIENT_MESSAGE, GameReply, JoinReply, JoinRequest, Move, TableReply, TableRequest,
 )  # fmt: skip
@@ -58,20 +63,35 @@ ASGI = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class Guard:
-    """ASGI middleware: security headers on every HTTP response, request bodies over
-    :data:`~ordonnance.server.limits.MAX_BODY_BYTES` refused (413) before they are read."""
+    """ASGI middleware, in front of every endpoint: an address's HTTP requests over its rate
+    refused (429 with ``Retry-After``), request bodies over
+    :data:`~ordonnance.server.limits.MAX_BODY_BYTES` refused (413) before they are read, security
+    headers on every HTTP response; an address's WebSockets over its limit refused before they are
+    accepted (HTTP 429, or close code 1013 on a server that cannot send an HTTP refusal), each
+    other one counted until it ends, however it ends. The address is the ASGI scope's client host
+    (behind a trusted proxy, see ``FORWARDED_ALLOW_IPS``, uvicorn sets it from ``X-Forwarded-For``)."""
 
-    def __init__(self, app: ASGI) -> None:
+    def __init__(self, app: ASGI, *, requests: AddressBuckets | None = None, connections: ConnectionCounts | None = None) -> None:
         self.app = app
+        self.requests = AddressBuckets() if requests is None else requests
+        self.connections = ConnectionCounts() if connections is None else connections
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        wait = self.requests.take(_address(scope))
+        if wait:
+            detail = f"too many requests: at most {self.requests.rate:g} a second from one address (bursts of {self.requests.burst})"
+            await _refuse(send, "http.response", 429, detail, [(b"retry-after", str(math.ceil(wait)).encode())])
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length", b"0")
         if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            await self._too_large(send)
+            await _refuse(send, "http.response", 413, f"a request body is at most {MAX_BODY_BYTES} bytes")
             return
         read = 0
 
@@ -90,12 +110,34 @@ class Guard:
 
         await self.app(scope, bounded, guarded)
 
-    @staticmethod
-    async def _too_large(send: Send) -> None:
-        body = jsonio.dumps({"detail": f"a request body is at most {MAX_BODY_BYTES} bytes"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), *_HEADERS]})  # fmt: skip
-        await send({"type": "http.response.body", "body": body})
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        address = _address(scope)
+        if not self.connections.enter(address):
+            reason = f"too many connections: at most {self.connections.most} WebSockets at once from one address"
+            await receive()  # the client's websocket.connect
+            if "websocket.http.response" in (scope.get("extensions") or {}):
+                await _refuse(send, "websocket.http.response", 429, reason)
+            else:
+                await send({"type": "websocket.close", "code": 1013, "reason": reason})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.connections.leave(address)
+
+
+def _address(scope: Scope) -> str:
+    """The client's host, as the server saw it ("" when the server does not tell)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+async def _refuse(send: Send, kind: str, status: int, detail: str, headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    """Answer ``status`` with the API's error body, ``{"detail": ...}``: ``kind`` is
+    ``http.response`` or, refusing a WebSocket's handshake, ``websocket.http.response``."""
+    await send({"type": f"{kind}.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), *headers, *_HEADERS]})  # fmt: skip
+    await send({"type": f"{kind}.body", "body": jsonio.dumps({"detail": detail}).encode()})
 
 
 _HEADERS = [(name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items()]
@@ -126,10 +168,21 @@ def _origin_allowed(websocket: WebSocket, allowed: Sequence[str]) -> bool:
     return host is not None and parts.scheme in ("http", "https") and parts.netloc == host
 
 
-def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[str] = ()) -> FastAPI:
+def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[str] = (),
+               connections_per_address: int = CONNECTIONS_PER_ADDRESS, requests_per_second: float = REQUEST_RATE,
+               request_burst: int = REQUEST_BURST) -> FastAPI:  # fmt: skip
     """The play server's application over ``store``: bots think in ``bot_workers`` processes;
     browsers' WebSockets are accepted from the server's origin and ``allow_origins``
-    (``"https://example.org"``)."""
+    (``"https://example.org"``).
+
+    Each client address may hold ``connections_per_address`` WebSockets open at once and make
+    ``requests_per_second`` HTTP requests a second on average, ``request_burst`` at once (more are
+    refused with HTTP 429); 0 lifts either limit. A wrong value raises
+    :class:`~ordonnance.errors.InvalidArgumentError` (or
+    :class:`~ordonnance.errors.OrdonnanceTypeError`) showing it."""
+    connections = ConnectionCounts(integer(connections_per_address, "connections_per_address", low=0, high=10**9))
+    requests = AddressBuckets(real(requests_per_second, "requests_per_second", low=0.0, high=1e9),
+                              integer(request_burst, "request_burst", low=1, high=10**9))  # fmt: skip
     tables = Tables(store, bot_workers)
 
     @contextlib.asynccontextmanager
@@ -155,7 +208,8 @@ def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[st
     )  # fmt: skip
     app.state.tables = tables
     app.state.reviews = review.add_routes(app, tables)
-    app.add_middleware(Guard)
+    app.state.connections, app.state.requests = connections, requests
+    app.add_middleware(Guard, requests=requests, connections=connections)
     add_pages(app, tables)
 
     async def table_or_404(table_id: str) -> Table:

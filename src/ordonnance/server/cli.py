@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ordonnance.core import cli as core
+from ordonnance.errors import shown
+from ordonnance.server.limits import CONNECTIONS_PER_ADDRESS, REQUEST_BURST, REQUEST_RATE
 
 __all__ = ["add_serve", "serve"]
 
@@ -21,24 +23,47 @@ EXAMPLES = (
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "ordonnance.db", *, bot_workers: int = 2,
-          allow_origins: Sequence[str] = (), log_level: str = "info") -> None:  # fmt: skip
+          allow_origins: Sequence[str] = (), log_level: str = "info",
+          connections_per_address: int = CONNECTIONS_PER_ADDRESS, requests_per_second: float = REQUEST_RATE,
+          request_burst: int = REQUEST_BURST) -> None:  # fmt: skip
     """Run the play server until interrupted: uvicorn on ``host:port``, its tables in ``db``: the
     path of an SQLite file (created when missing) or a ``postgresql://`` URL (several server
     processes may share the database; see :func:`~ordonnance.server.store.open_store`). The
     unfinished tables in it resume, bots thinking in
     ``bot_workers`` processes, browsers' WebSockets accepted from the server's origin and
-    ``allow_origins``. Needs the ``web`` extra."""
+    ``allow_origins``. Each client address may hold ``connections_per_address`` WebSockets at once
+    and make ``requests_per_second`` HTTP requests a second on average, ``request_burst`` at once
+    (0 lifts a limit; see :func:`~ordonnance.server.app.create_app`). Needs the ``web`` extra."""
     import uvicorn
 
     from ordonnance.server.app import create_app
     from ordonnance.server.limits import MAX_FRAME_BYTES
     from ordonnance.server.store import open_store
 
-    app = create_app(open_store(db), bot_workers=bot_workers, allow_origins=allow_origins)
+    app = create_app(open_store(db), bot_workers=bot_workers, allow_origins=allow_origins,
+                     connections_per_address=connections_per_address, requests_per_second=requests_per_second,
+                     request_burst=request_burst)  # fmt: skip
     uvicorn.run(
         app, host=host, port=port, ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
         log_level=log_level, server_header=False,
     )  # fmt: skip
+
+
+def _at_least_zero(text: str) -> int:
+    value = core.whole(text)
+    if not 0 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) to 1,000,000,000, got {value:,}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {shown(text):.60}") from None
+    if not 0 <= value <= 1e9:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) to 1e9, got {shown(text):.60}")
+    return value
 
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -54,7 +79,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
               file=__import__("sys").stderr)  # fmt: skip
         return core.EXIT_ERROR
     serve(args.host, args.port, args.db, bot_workers=args.bot_workers, allow_origins=args.allow_origin,
-          log_level=args.log_level)  # fmt: skip
+          log_level=args.log_level, connections_per_address=args.connections_per_address,
+          requests_per_second=args.requests_per_second, request_burst=args.request_burst)  # fmt: skip
     return 0
 
 
@@ -84,5 +110,13 @@ def add_serve(commands: Any, wrap: Callable[[str], str]) -> argparse.ArgumentPar
                         help="a web origin besides the server's own whose pages may open WebSockets (repeatable)")  # fmt: skip
     parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info",
                         help="what the server logs (default info)")  # fmt: skip
+    parser.add_argument("--connections-per-address", type=_at_least_zero, default=CONNECTIONS_PER_ADDRESS,
+                        metavar="N", help=f"WebSockets one client address may hold open at once (default "
+                        f"{CONNECTIONS_PER_ADDRESS}; 0: no limit)")  # fmt: skip
+    parser.add_argument("--requests-per-second", type=_rate, default=REQUEST_RATE, metavar="R",
+                        help=f"HTTP requests one client address may make a second, on average (default "
+                        f"{REQUEST_RATE:g}; 0: no limit); more are refused with 429 and Retry-After")  # fmt: skip
+    parser.add_argument("--request-burst", type=core.at_most(10**9), default=REQUEST_BURST, metavar="N",
+                        help=f"HTTP requests one client address may make at once (default {REQUEST_BURST})")  # fmt: skip
     parser.set_defaults(run=_run, parser=parser)
     return parser
