@@ -122,6 +122,27 @@ def test_create_app_refuses_bad_limits_showing_them(options: dict[str, Any], err
         create_app(object(), **options)  # type: ignore[arg-type]  # refused before the store is used
 
 
+def test_the_serve_flags_reach_the_server_and_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    from ordonnance.cli import main
+    from ordonnance.server import cli
+
+    given: list[dict[str, Any]] = []
+    monkeypatch.setattr(cli, "serve", lambda *args, **options: given.append(options))
+    assert main(["serve"]) == 0
+    assert main(["serve", "--connections-per-address", "0", "--requests-per-second", "0.5", "--request-burst", "3"]) == 0
+    assert [{key: options[key] for key in ("connections_per_address", "requests_per_second", "request_burst")}
+            for options in given] == [{"connections_per_address": 64, "requests_per_second": 50.0, "request_burst": 200},
+                                      {"connections_per_address": 0, "requests_per_second": 0.5, "request_burst": 3}]  # fmt: skip
+    for flag, value in [("--connections-per-address", "-1"), ("--connections-per-address", "2.5"),
+                        ("--requests-per-second", "-1"), ("--requests-per-second", "nan"), ("--request-burst", "0")]:  # fmt: skip
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", flag, value])
+        assert exit_.value.code == 2
+        assert f"argument {flag}:" in capsys.readouterr().err
+    assert len(given) == 2
+
+
 def _websocket_scope(host: str, denial: bool = True) -> dict[str, Any]:
     return {"type": "websocket", "path": "/ws/tables/x", "client": (host, 50000), "headers": [],
             "extensions": {"websocket.http.response": {}} if denial else {}}  # fmt: skip
