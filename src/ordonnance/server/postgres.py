@@ -18,6 +18,7 @@ the other processes' writes; the server then reads the table's new moves from th
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -30,7 +31,7 @@ from ordonnance.server.store import (
     _SCHEMA, MAX_BATCH, MoveRecord, settle, SeatRecord, Store, StoredAlready, StoreError, TableRecord,
 )  # fmt: skip
 
-__all__ = ["PostgresStore", "CHANNEL", "channel_of"]
+__all__ = ["PostgresStore", "CHANNEL", "channel_of", "claim_key"]
 
 log = logging.getLogger("ordonnance.server")
 
@@ -63,6 +64,13 @@ def channel_of(schema: str) -> str:
     return f"{CHANNEL}_{schema}".encode()[:63].decode("utf-8", "ignore")
 
 
+def claim_key(channel: str, table_id: str) -> int:
+    """The advisory lock's key of the bot's turns at ``table_id`` in the schema whose notices go on
+    ``channel`` (PostgreSQL's advisory locks are the database's, not a schema's): a signed 64-bit
+    number from the SHA-256 of both."""
+    return int.from_bytes(hashlib.sha256(f"{channel}:{table_id}".encode()).digest()[:8], "little", signed=True)
+
+
 class PostgresStore(Store):
     """The tables in a PostgreSQL database at ``dsn`` (``"postgresql://user:password@host/db"``),
     shared by every server process that opens it. It connects on first use, in the event loop."""
@@ -86,6 +94,8 @@ class PostgresStore(Store):
         self._connection: _Connection | None = None
         self._own: set[int] = set()  # the writer's backend pids: notices of our own writes are ignored
         self._starting: asyncio.Lock | None = None
+        self._claims: _Connection | None = None  # holds the bot turns' advisory locks (a session's own)
+        self._claiming: asyncio.Lock | None = None
         self._closed = False
 
     def __repr__(self) -> str:
@@ -281,6 +291,40 @@ class PostgresStore(Store):
         found = await self._submit(work)
         return found[0] if found else None
 
+    # ------------------------------------------------------------------ bots' turns
+
+    async def claim(self, table_id: str) -> bool:
+        """A session-level advisory lock (:func:`claim_key`) on a connection of the claims' own:
+        PostgreSQL ends it with the session, so a process that dies leaves its tables' bots to
+        the others. A lost connection lost its locks too: the claim fails, and the next one connects
+        again (a turn its holder thought for meanwhile may then be thought for twice; the log's key
+        stores one of the moves)."""
+        await self._start()
+        if self._claiming is None:
+            self._claiming = asyncio.Lock()
+        async with self._claiming:
+            try:
+                if self._claims is None or self._claims.closed or self._claims.broken:
+                    self._claims = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                cursor = await self._claims.execute("SELECT pg_try_advisory_lock(%s)", (claim_key(self.channel, table_id),))
+                row = await cursor.fetchone()
+            except (psycopg.Error, OSError) as error:
+                log.error("PostgreSQL: a bot's turn cannot be claimed: %s", error)
+                return False
+            return bool(row is not None and row[0])
+
+    async def release(self, table_id: str) -> None:
+        if self._claiming is None:
+            return
+        async with self._claiming:
+            if self._claims is None or self._claims.closed or self._claims.broken:
+                return  # its session, and the lock with it, is gone
+            try:
+                await self._claims.execute("SELECT pg_advisory_unlock(%s)", (claim_key(self.channel, table_id),))
+            except (psycopg.Error, OSError) as error:
+                log.error("PostgreSQL: a bot's turn cannot be released: %s", error)
+                await self._claims.close()  # which releases every lock it held
+
     # ------------------------------------------------------------------ notices
 
     async def listen(self, changed: Callable[[str | None], None]) -> None:
@@ -323,3 +367,5 @@ class PostgresStore(Store):
             await asyncio.gather(self._writer, return_exceptions=True)
         if self._connection is not None:
             await self._connection.close()
+        if self._claims is not None:
+            await self._claims.close()

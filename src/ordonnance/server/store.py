@@ -133,6 +133,16 @@ class Store(abc.ABC):
         ``changed(None)`` when any table may have changed unseen. A store that only one process
         uses has nothing to tell: this one does nothing."""
 
+    async def claim(self, table_id: str) -> bool:
+        """Whether this process may think for the bot to act at ``table_id``: while one process holds
+        a table's claim, the other processes' claims of it fail, until :meth:`release` or until the
+        holder is gone (its connection to the database ended: killed, crashed, cut off). Every claim
+        that succeeded is released once. A store that only one process uses grants every claim."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        """Give up a claim of ``table_id`` that :meth:`claim` granted."""
+
     @abc.abstractmethod
     async def close(self) -> None:
         """Finish the writes under way and close."""

@@ -10,7 +10,9 @@ When other server processes share the store (PostgreSQL), the store tells of the
 and the table reads its new moves from the log (:meth:`Tables.refresh`); a move refused by the
 log because another process stored that ply first makes the table read the log too, and the
 mover is answered with an error and the current state. The game never forks: the log's
-(table, ply) key takes one move per ply.
+(table, ply) key takes one move per ply. A bot's turn is thought for by one process at a time,
+the one whose claim of the table the store granted (:meth:`Store.claim`); the others wait, and
+take over when that process is gone.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from ordonnance.server.messages import SeatRequest, TableRequest
 from ordonnance.server.store import MoveRecord, SeatRecord, Store, StoredAlready, StoreError, TableRecord
 from ordonnance.server.thinking import BOT_KINDS, DEFAULT_TIME_LIMIT, bot_pool, decision_seed, think
 
-__all__ = ["Refusal", "Connection", "Table", "Tables", "OUTBOX", "BOT_RETRY_DELAYS", "BOT_FAILURES_TOLD"]
+__all__ = ["Refusal", "Connection", "Table", "Tables", "OUTBOX", "BOT_RETRY_DELAYS", "BOT_FAILURES_TOLD", "CLAIM_RETRY"]
 
 log = logging.getLogger("ordonnance.server")
 
@@ -52,6 +54,9 @@ LOBBY_SIZE = 200
 BOT_RETRY_DELAYS = (0.25, 1.0, 4.0, 15.0)
 #: Failures in a row after which a bot's table is told (a ``bot_failed`` error to its connections).
 BOT_FAILURES_TOLD = 3
+#: Seconds between a process's tries to claim a bot's turn that another process holds (so a
+#: process that dies while its bot thinks is replaced within about this long).
+CLAIM_RETRY = 1.0
 
 
 class Refusal(Exception):
@@ -389,8 +394,8 @@ class Tables:
     async def refresh(self, table_id: str | None) -> None:
         """Read what another process stored for ``table_id`` (None: every table in memory): the
         seats, the moves after the table's ply; a table not in memory yet that is not finished
-        joins this process's lobby. This process's bots do not think for the moves read (the
-        process that stored the move does)."""
+        joins this process's lobby. A bot to act after the moves read is scheduled here too: the
+        process whose claim of the table the store grants thinks for it."""
         self._to_refresh.discard(table_id)
         ids = list(self._tables) if table_id is None else [table_id]
         for id in ids:
@@ -406,6 +411,7 @@ class Tables:
                     continue
             async with table.lock:
                 await self._catch_up(table)
+            self._schedule_bot(table)
 
     async def _catch_up(self, table: Table) -> None:
         """Bring ``table`` (its lock held) to the store's seats and moves; its connections get the state."""
@@ -474,31 +480,57 @@ class Tables:
     async def _bot_turn(self, table: Table, seat: int, ply: int) -> None:
         """The bot of ``seat`` moves at ``ply``; a failure (its bot raised, its workers died, its move
         could not be stored) is tried again after :data:`BOT_RETRY_DELAYS`, for as long as the bot is
-        to act, and the table's connections are told after :data:`BOT_FAILURES_TOLD` in a row."""
+        to act, and the table's connections are told after :data:`BOT_FAILURES_TOLD` in a row. Only
+        the process holding the store's claim of the table thinks (:meth:`_claimed`)."""
         record = table.seats[seat]
-        view = table.game.view(seat).to_json()  # the seat's view, as a person's client gets it
         seed = decision_seed(table.seed, seat, ply)
         if table.bot_delay:
             await asyncio.sleep(table.bot_delay)
         failures = 0
         try:
-            while self._bot_is_to_act(table, seat, ply):
-                failure = await self._bot_try(table, seat, ply, seed, view)
-                if failure is None:
-                    return
-                failures += 1
-                log.error("table %s seat %d: the %s bot %s (failure %d in a row; trying again)",
-                          table.id, seat, record.kind, failure, failures)  # fmt: skip
-                if failures == BOT_FAILURES_TOLD:
-                    table.post(jsonio.dumps({
-                        "type": "error", "code": "bot_failed",
-                        "message": f"seat {seat}'s {record.kind} bot failed {failures} times in a row at ply {ply} "
-                                   f"(the last time: it {failure})"[:500] + "; the server goes on trying",
-                    }))  # fmt: skip
-                await asyncio.sleep(BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS)) - 1])
+            if not await self._claimed(table, seat, ply):
+                return
+            try:
+                view = table.game.view(seat).to_json()  # the seat's view, as a person's client gets it
+                while self._bot_is_to_act(table, seat, ply):
+                    failure = await self._bot_try(table, seat, ply, seed, view)
+                    if failure is None:
+                        return
+                    failures += 1
+                    log.error("table %s seat %d: the %s bot %s (failure %d in a row; trying again)",
+                              table.id, seat, record.kind, failure, failures)  # fmt: skip
+                    if failures == BOT_FAILURES_TOLD:
+                        table.post(jsonio.dumps({
+                            "type": "error", "code": "bot_failed",
+                            "message": f"seat {seat}'s {record.kind} bot failed {failures} times in a row at ply {ply} "
+                                       f"(the last time: it {failure})"[:500] + "; the server goes on trying",
+                        }))  # fmt: skip
+                    await asyncio.sleep(BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS)) - 1])
+            finally:
+                await self.store.release(table.id)
         finally:
             if table.thinking == ply:
                 table.thinking = None
+
+    async def _claimed(self, table: Table, seat: int, ply: int) -> bool:
+        """Claim the table's bot turn from the store, trying every :data:`CLAIM_RETRY` seconds while
+        another process holds it: True once claimed with the bot still to act at ``ply`` (the table
+        read again from a shared store first: the holder may have moved meanwhile), False (nothing
+        held) once the bot no longer is."""
+        held = False
+        while self._bot_is_to_act(table, seat, ply):
+            if await self.store.claim(table.id):
+                try:
+                    if self.store.shared:
+                        async with table.lock:
+                            await self._catch_up(table)
+                    held = self._bot_is_to_act(table, seat, ply)
+                finally:
+                    if not held:  # also when cancelled before it was known
+                        await self.store.release(table.id)
+                return held
+            await asyncio.sleep(CLAIM_RETRY)
+        return False
 
     def _bot_is_to_act(self, table: Table, seat: int, ply: int) -> bool:
         return (self._tables.get(table.id) is table and table.status == "playing" and table.plies == ply
