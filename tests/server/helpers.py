@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from pathlib import Path
@@ -11,6 +12,7 @@ import jsonschema
 
 from ordonnance import client
 from ordonnance.core import jsonio, registry
+from ordonnance.server.store import MoveRecord, open_store
 from ordonnance.server.thinking import BOT_KINDS, decision_seed, think
 
 SCHEMAS = Path(__file__).parents[2] / "docs" / "schemas"
@@ -76,3 +78,18 @@ class SeatPlayer(threading.Thread):
             raise self.error
         assert self.final is not None
         return self.final
+
+
+def stored_moves(db: str, table_id: str) -> list[MoveRecord]:
+    """The moves the store at ``db`` holds for ``table_id``, read through a store of the test's own."""
+
+    async def read() -> list[MoveRecord]:
+        store = open_store(db)
+        try:
+            found = await store.table(table_id)
+        finally:
+            await store.close()
+        assert found is not None, table_id
+        return found[1]
+
+    return asyncio.run(read())

@@ -17,6 +17,7 @@ from ordonnance import client  # noqa: E402
 from ordonnance.server.store import SQLiteStore, open_store  # noqa: E402
 
 from tests.server.conftest import ServerProcess  # noqa: E402
+from tests.server.helpers import stored_moves  # noqa: E402
 
 
 def test_a_store_one_process_uses_grants_every_claim(tmp_path: Path) -> None:
@@ -112,14 +113,7 @@ def test_a_bot_whose_process_dies_is_thought_for_by_another(postgres_db: str, tm
         assert after["ply"] == bot_ply + 1 and after["last"]["seat"] == 1, after
         sockets[survivor].close()
 
-        async def log() -> list[Any]:
-            store = open_store(postgres_db)
-            found = await store.table(table["id"])
-            await store.close()
-            assert found is not None
-            return found[1]
-
-        moves = asyncio.run(log())
+        moves = stored_moves(postgres_db, table["id"])
         assert [move.ply for move in moves] == list(range(bot_ply + 1)) and moves[-1].seat == 1
         print(f"the bot's move came through the surviving process {took:.1f} s after the other was killed "
               f"(its bot thinks 3 s)")  # fmt: skip

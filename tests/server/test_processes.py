@@ -22,7 +22,7 @@ from ordonnance.server.store import MoveRecord, open_store  # noqa: E402
 from ordonnance.server.tables import Connection, Refusal, Tables  # noqa: E402
 
 from tests.server.conftest import ServerProcess  # noqa: E402
-from tests.server.helpers import check_bots_decided, positions  # noqa: E402
+from tests.server.helpers import check_bots_decided, positions, stored_moves  # noqa: E402
 
 
 def test_a_move_the_log_refuses_leaves_one_game(db: str) -> None:
@@ -200,14 +200,7 @@ def test_the_same_ply_through_two_processes_is_stored_once(postgres_db: str, tmp
         for socket in sockets.values():
             socket.close()
 
-        async def log() -> list[Any]:
-            store = open_store(postgres_db)
-            found = await store.table(table["id"])
-            await store.close()
-            assert found is not None
-            return found[1]
-
-        moves = asyncio.run(log())
+        moves = stored_moves(postgres_db, table["id"])
         assert [move.ply for move in moves] == list(range(rounds)) and refusals == rounds
         assert json.loads(moves[-1].action) == states[(0, 0)]["last"]["action"]
         assert one.table(table["id"])["ply"] == two.table(table["id"])["ply"] == rounds
