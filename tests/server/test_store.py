@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import time
 from pathlib import Path
 
 import attrs
@@ -277,3 +278,49 @@ def test_stores_in_two_schemas_of_one_database_do_not_hear_each_other(postgres_d
 
     with postgres_schema() as other:
         asyncio.run(run(other))
+
+
+def test_the_event_loop_goes_on_while_a_commit_waits_for_the_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's COMMIT (a slow disk's here: 0.2 s) runs off the event loop; the moves that arrive
+    meanwhile wait for the next transaction, which takes them all; a COMMIT that fails stores nothing
+    of its transaction and tells each of its writes."""
+    commit = SQLiteStore._commit
+
+    def slow_commit(self: SQLiteStore) -> None:
+        time.sleep(0.2)
+        commit(self)
+
+    monkeypatch.setattr(SQLiteStore, "_commit", slow_commit)
+
+    async def run() -> None:
+        store = SQLiteStore(tmp_path / "t.db")
+        await store.create_table(_table("t1"))
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.get_running_loop().create_task(tick())
+        first = asyncio.get_running_loop().create_task(store.append("t1", MoveRecord(0, 0, "{}"), "playing"))
+        await asyncio.sleep(0.05)  # its transaction is committing: these wait, and go in one more
+        await asyncio.gather(first, *(store.append("t1", MoveRecord(ply, 0, "{}"), "playing") for ply in range(1, 20)))
+        assert store.transactions == 3 and ticks >= 20, (store.transactions, ticks)
+
+        def failing_commit(self: SQLiteStore) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(SQLiteStore, "_commit", failing_commit)
+        refused = await asyncio.gather(*(store.append("t1", MoveRecord(ply, 0, "{}"), "playing") for ply in (20, 21)),
+                                       return_exceptions=True)  # fmt: skip
+        assert all(isinstance(error, StoreError) and "disk I/O error" in str(error) for error in refused), refused
+        monkeypatch.setattr(SQLiteStore, "_commit", commit)
+        found = await store.table("t1")
+        assert found is not None and [move.ply for move in found[1]] == list(range(20))
+        await store.append("t1", MoveRecord(20, 0, "{}"), "playing")  # the store goes on
+        ticking.cancel()
+        await store.close()
+
+    asyncio.run(run())

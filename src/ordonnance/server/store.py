@@ -6,10 +6,12 @@ keyed by (table, ply). A game is rebuilt by ``Game.new(rules, seed=)`` and its a
 order; nothing else is stored, so nothing can disagree with the log.
 
 Every method is a coroutine: the server's event loop never waits on the disk. SQLite's
-writes go through one thread that takes every job waiting at once into one transaction
-(group commit: the moves of many tables share a disk flush), commits it with
-``synchronous=FULL`` (the commit is on the disk when it returns) and only then answers
-each job's coroutine. The SQL is standard (no SQLite-only statement but the pragmas), so
+jobs are run together: every job waiting goes into one transaction (group commit: the moves
+of many tables share a disk flush), whose statements run in the event loop (they change pages
+in memory, a few microseconds each) and whose COMMIT, with ``synchronous=FULL`` (on the disk
+when it returns), runs in a thread of its own; each job's coroutine is answered only then.
+(A thread that ran the statements too would wait for Python's global lock at each of them
+while the event loop works: tens of milliseconds a transaction under load.) The SQL is standard (no SQLite-only statement but the pragmas), so
 another database can serve the same interface: :class:`~ordonnance.server.postgres.PostgresStore`
 is PostgreSQL's, for several server processes sharing tables. :func:`open_store` opens either.
 """
@@ -19,10 +21,9 @@ from __future__ import annotations
 import abc
 import asyncio
 import os
-import queue
 import sqlite3
-import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import attrs
@@ -165,7 +166,7 @@ _SCHEMA = (
 #: The most jobs one transaction takes.
 MAX_BATCH = 512
 
-_Job = tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+_Job = tuple[Callable[[sqlite3.Connection], Any], "asyncio.Future[Any]"]
 
 
 def settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -179,21 +180,18 @@ def settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 
 
 class SQLiteStore(Store):
-    """The embedded store: one SQLite file (WAL, ``synchronous=FULL``), one writer thread that
-    commits every waiting job in one transaction (group commit)."""
+    """The embedded store: one SQLite file (WAL, ``synchronous=FULL``); every job waiting is run in
+    one transaction (group commit), whose COMMIT runs in a thread of its own."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         """The database file (created when missing)."""
         self.transactions = 0
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._ready = threading.Event()
-        self._failure: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="ordonnance-store", daemon=True)
-        self._thread.start()
-        self._ready.wait()
-        if self._failure is not None:
-            raise self._failure
+        self._connection = self._open()
+        self._pending: list[_Job] = []
+        self._flushing: asyncio.Task[None] | None = None
+        self._committer = ThreadPoolExecutor(1, thread_name_prefix="ordonnance-store")
+        self._closed = False
 
     def _open(self) -> sqlite3.Connection:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -204,70 +202,65 @@ class SQLiteStore(Store):
             connection.execute(statement)
         return connection
 
-    def _run(self) -> None:
-        try:
-            connection = self._open()
-        except BaseException as error:  # reported by __init__
-            self._failure = error
-            self._ready.set()
-            return
-        self._ready.set()
-        try:
-            while True:
-                first = self._jobs.get()
-                if first is None:
-                    return
-                batch = [first]
-                stop = False
-                while len(batch) < MAX_BATCH:
-                    try:
-                        job = self._jobs.get_nowait()
-                    except queue.Empty:
-                        break
-                    if job is None:
-                        stop = True
-                        break
-                    batch.append(job)
-                self._commit(connection, batch)
-                if stop:
-                    return
-        finally:
-            connection.close()
+    async def _submit(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        if self._closed:
+            raise StoreError("the store is closed")
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+        return await future
 
-    def _commit(self, connection: sqlite3.Connection, batch: list[_Job]) -> None:
-        """Run ``batch`` in one transaction, each job in its own savepoint (a job that fails is
-        undone alone), then answer each job."""
+    async def _flush(self) -> None:
+        """Run the jobs waiting, :data:`MAX_BATCH` at most a transaction, until none waits. A job's
+        statements run here, in the event loop (they change SQLite's pages in memory); the COMMIT,
+        which writes the log to the disk and waits for it, runs in the committer's thread, while the
+        jobs that arrive meanwhile wait for the next transaction (group commit)."""
+        try:
+            while self._pending:
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                outcomes = self._run(batch)
+                if self._connection.in_transaction:
+                    commit = self._committer.submit(self._commit)
+                    try:
+                        await asyncio.wrap_future(commit)
+                        self.transactions += 1
+                    except asyncio.CancelledError:
+                        commit.result()  # the transaction ends before the connection is used again
+                        raise
+                    except sqlite3.Error as error:  # nothing of the batch is stored
+                        if self._connection.in_transaction:
+                            self._connection.execute("ROLLBACK")
+                        outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
+                for (ok, value), (_, future) in zip(outcomes, batch):
+                    settle(future, ok, value)
+        finally:
+            self._flushing = None
+
+    def _commit(self) -> None:
+        """COMMIT the open transaction (in the committer's thread): it returns once on the disk."""
+        self._connection.execute("COMMIT")
+
+    def _run(self, batch: list[_Job]) -> list[tuple[bool, Any]]:
+        """Run ``batch`` in one transaction left open, each job in its own savepoint (a job that fails
+        is undone alone): each job's outcome."""
         outcomes: list[tuple[bool, Any]] = []
         try:
-            connection.execute("BEGIN")
-            for work, _, _ in batch:
-                connection.execute("SAVEPOINT job")
+            self._connection.execute("BEGIN")
+            for work, _ in batch:
+                self._connection.execute("SAVEPOINT job")
                 try:
-                    outcomes.append((True, work(connection)))
-                    connection.execute("RELEASE SAVEPOINT job")
+                    outcomes.append((True, work(self._connection)))
+                    self._connection.execute("RELEASE SAVEPOINT job")
                 except Exception as error:
-                    connection.execute("ROLLBACK TO SAVEPOINT job")
-                    connection.execute("RELEASE SAVEPOINT job")
+                    self._connection.execute("ROLLBACK TO SAVEPOINT job")
+                    self._connection.execute("RELEASE SAVEPOINT job")
                     outcomes.append((False, error))
-            connection.execute("COMMIT")
-            self.transactions += 1
-        except Exception as error:  # the commit itself failed: nothing of the batch is stored
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
-        for (ok, value), (_, loop, future) in zip(outcomes, batch):
-            try:
-                loop.call_soon_threadsafe(settle, future, ok, value)
-            except RuntimeError:  # the loop is closed: nobody waits for the answer
-                pass
-
-    async def _submit(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        if not self._thread.is_alive():
-            raise StoreError("the store is closed")
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[_T] = loop.create_future()
-        self._jobs.put((work, loop, future))
-        return await future
+        except sqlite3.Error as error:  # the transaction itself failed: nothing of the batch is stored
+            if self._connection.in_transaction:
+                self._connection.execute("ROLLBACK")
+            return [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
+        return outcomes
 
     async def create_table(self, table: TableRecord) -> None:
         def work(connection: sqlite3.Connection) -> None:
@@ -356,9 +349,11 @@ class SQLiteStore(Store):
         return found[0] if found else None
 
     async def close(self) -> None:
-        if self._thread.is_alive():
-            self._jobs.put(None)
-            await asyncio.to_thread(self._thread.join)
+        self._closed = True
+        if self._flushing is not None:
+            await asyncio.gather(self._flushing, return_exceptions=True)
+        await asyncio.get_running_loop().run_in_executor(self._committer, self._connection.close)
+        self._committer.shutdown()
 
 
 def open_store(db: str | os.PathLike[str]) -> Store:
