@@ -7,7 +7,7 @@ script as the clients in a separate process, over WebSockets on localhost.
   every seat of its table has the new state. A table that ends is replaced by a new one.
 * ``human``: tables at a human pace (each table a move a second, the seat to act waiting for
   it), two connections a table, while MonteCarlo bots with a time limit think in the server's
-  worker processes at tables of their own; the p50/p99 move-to-update time of the people's moves,
+  worker processes at tables of their own (a new one when one ends); the p50/p99 move-to-update time of the people's moves,
   and the share of a core each party used in the measured window (the server, its bots' workers,
   this process's clients) beside the load average, to tell whose the waits are.
 * ``restart``: tables with a few moves each, the server killed with SIGKILL and started again on
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -71,7 +72,9 @@ class Server:
     def start(self) -> float:
         """Start it; seconds until ``/api/health`` answers."""
         command = [sys.executable, "-m", "ordonnance", "serve", "--port", str(self.port), "--db", str(self.db),
-                   "--bot-workers", str(self.bot_workers), "--log-level", "warning"]  # fmt: skip
+                   "--bot-workers", str(self.bot_workers), "--log-level", "warning",
+                   # every client is on 127.0.0.1: the limits per address are lifted
+                   "--connections-per-address", "0", "--requests-per-second", "0"]  # fmt: skip
         began = time.perf_counter()
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -238,8 +241,17 @@ async def run_tables(url: str, game: str, slots: int, seconds: float, warm_up: f
 
     tasks = [asyncio.create_task(slot(i)) for i in range(slots)]
     await asyncio.sleep(warm_up)
+    # The clients' own garbage collector is off in the measured window: its pauses (this process
+    # holds 1,000 connections too) would be counted as the server's.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     before = cpu()
-    await asyncio.sleep(seconds)
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        gc.enable()
+        gc.unfreeze()
     used = tuple(end - begin for begin, end in zip(before, cpu()))
     for task in tasks:
         task.cancel()
@@ -271,9 +283,15 @@ def human(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     async def a_second() -> None:
         await asyncio.sleep(rng.uniform(0.9, 1.1))
 
+    async def bot_table() -> None:
+        """A MonteCarlo bot thinking at a table of its own, against a Random bot; a new table once it ends."""
+        while True:
+            table, _ = await new_table(server.url, args.game, [{"kind": "montecarlo", "time_limit": args.bot_time}, "random"])
+            while (await asyncio.to_thread(request, server.url, "GET", f"/api/tables/{table}"))["status"] != "finished":
+                await asyncio.sleep(1.0)
+
     async def main() -> tuple[Latencies, tuple[float, ...]]:
-        for _ in range(args.bots):  # each bot thinks at a table of its own, against a Random bot
-            await new_table(server.url, args.game, [{"kind": "montecarlo", "time_limit": args.bot_time}, "random"])
+        bots = [asyncio.create_task(bot_table()) for _ in range(args.bots)]
         # every process's CPU in the measured window, to tell whose the waits are: the server's, its
         # bots' workers', this process's (the 1,000 clients), or the machine's other work (the rest)
         def cpus() -> tuple[float, float, float]:
@@ -281,6 +299,9 @@ def human(args: argparse.Namespace, folder: Path) -> dict[str, float]:
 
         latencies, used, _ = await run_tables(server.url, args.game, args.tables, args.seconds, args.warm_up, rng, a_second,
                                               cpu=cpus)  # fmt: skip
+        for bot in bots:
+            bot.cancel()
+        await asyncio.gather(*bots, return_exceptions=True)
         return latencies, used
 
     try:

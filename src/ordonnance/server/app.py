@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import math
 import re
@@ -25,6 +24,7 @@ from fastapi.responses import JSONResponse
 from ordonnance.core import jsonio, registry
 from ordonnance.errors import InvalidArgumentError
 from ordonnance.core.checks import integer, real
+from ordonnance.server.garbage import collection_schedule
 from ordonnance.server.limits import (
     CONNECTIONS_PER_ADDRESS, MAX_BODY_BYTES, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH, REQUEST_BURST, REQUEST_RATE,
     AddressBuckets, ConnectionCounts, TokenBucket,
@@ -189,15 +189,10 @@ def create_app(store: Store, *, bot_workers: int = 2, allow_origins: Sequence[st
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         logging.getLogger("uvicorn.error").addFilter(_hide_tokens)  # it logs each WebSocket's URL
         await tables.start()
-        # What is there at startup (the modules, the tables resumed) lives as long as the server:
-        # kept out of the garbage collector's full passes, which would stall every move (100 ms and
-        # more with the web stack loaded) each time one runs.
-        gc.collect()
-        gc.freeze()
         try:
-            yield
+            async with collection_schedule():
+                yield
         finally:
-            gc.unfreeze()
             await tables.stop()
 
     app = FastAPI(
