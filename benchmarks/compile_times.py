@@ -132,6 +132,14 @@ def _simulate() -> None:
     od.simulate(od.Rules(), games=100, seed=1)
 
 
+@scenario("lab.card_values: Ordonnance, one card added, 100 games (lab extra)")
+def _card_values() -> None:
+    import ordonnance as od
+    from ordonnance import lab
+
+    lab.card_values(od.Rules(), kinds=["LS"], changes=["add"], games=100, progress=False)
+
+
 @scenario("simulate: Ordonnance, 100 games of Greedy bots")
 def _simulate_greedy() -> None:
     import ordonnance as od

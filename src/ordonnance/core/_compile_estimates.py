@@ -4,7 +4,7 @@ included): the estimates that :mod:`ordonnance.core.compiling` quotes. Written b
 ``python benchmarks/compile_times.py --kernels --write-estimates``; do not edit by hand.
 """
 
-MEASURED = "2026-12-06, commit 284f765, the shared 2-core development machine, load 2.0 1.7 1.5 (CPU seconds)"
+MEASURED = "2026-12-06, commit 284f765, the shared 2-core development machine, load 2.0 1.7 1.5 (CPU seconds); simulate_orders and drawers 2026-12-07, load about 1"
 """Where and when the figures were measured."""
 
 SECONDS: dict[str, float] = {
@@ -28,8 +28,10 @@ SECONDS: dict[str, float] = {
     "ordonnance._openspiel_kernel.step": 20.2,
     "ordonnance._sampling._shuffle_unseen": 0.7,
     "ordonnance._simulator_kernel._shuffle": 0.5,
+    "ordonnance._simulator_kernel.drawers": 20.8,
     "ordonnance._simulator_kernel.prepare": 0.6,
     "ordonnance._simulator_kernel.simulate": 23.0,
+    "ordonnance._simulator_kernel.simulate_orders": 24.9,
     "ordonnance._simulator_kernel.simulate_random": 5.7,
     "ordonnance.black_prince._kernel.encode": 0.3,
     "ordonnance.black_prince._kernel.new_state": 1.0,
