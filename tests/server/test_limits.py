@@ -210,11 +210,34 @@ def test_the_middleware_refuses_a_connection_over_the_limit_before_the_handler()
     assert len(called) == 1 and counts.total == 2
 
 
+def test_the_middleware_charges_a_handshake_to_the_address_s_requests() -> None:
+    called: list[Any] = []
+
+    async def inner(scope: Any, receive: Any, send: Any) -> None:
+        called.append(scope)
+
+    requests = AddressBuckets(rate=1.0, burst=1, now=lambda: 0.0)  # the clock stands still: one token only
+    guard = Guard(inner, requests=requests)  # type: ignore[arg-type]
+    assert _drive(guard, _websocket_scope("192.0.2.1")) == [] and len(called) == 1
+    sent = _drive(guard, _websocket_scope("192.0.2.1"))
+    assert sent[0]["status"] == 429 and (b"retry-after", b"1") in sent[0]["headers"]
+    assert "at most 1 a second" in json.loads(sent[1]["body"])["detail"]
+    sent = _drive(guard, _websocket_scope("192.0.2.1", denial=False))
+    assert sent[0]["code"] == 1013 and "too many requests" in sent[0]["reason"]
+    assert len(called) == 1 and guard.connections.total == 0  # refused before it was counted
+    _drive(guard, _websocket_scope("192.0.2.2"))  # another address
+    assert len(called) == 2
+
+
 # ------------------------------------------------------------------------------ a real server
 
 
 class LimitedServer(ServerProcess):
-    options = ("--connections-per-address", "3", "--requests-per-second", "4", "--request-burst", "8")
+    options = ("--connections-per-address", "3", "--requests-per-second", "0")
+
+
+class RatedServer(ServerProcess):
+    options = ("--connections-per-address", "0", "--requests-per-second", "4", "--request-burst", "8")
 
 
 class UnlimitedServer(ServerProcess):
@@ -234,6 +257,11 @@ def _running(kind: type[ServerProcess], folder: Path) -> Iterator[ServerProcess]
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     yield from _running(LimitedServer, tmp_path_factory.mktemp("limited"))
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from _running(RatedServer, tmp_path_factory.mktemp("rated"))
 
 
 @pytest.fixture(scope="module")
@@ -278,7 +306,6 @@ def test_websockets_over_an_address_limit_are_refused_and_every_ending_gives_its
     table = server.create_table("ordonnance", ["human", "human"])
     seat = server.join(table["id"], 0, "Ada")
     spectate, play = f"/ws/tables/{table['id']}", f"/ws/tables/{table['id']}?token={seat.token}"
-    _wait_for_tokens()
     held = [_ws(limited, spectate) for _ in range(3)]
     status, body = _refused(limited, play)
     assert status == 429 and "at most 3 WebSockets at once" in json.loads(body)["detail"]
@@ -313,17 +340,35 @@ def test_websockets_over_an_address_limit_are_refused_and_every_ending_gives_its
         socket_.close()
 
 
-def test_http_requests_over_an_address_rate_get_429_with_retry_after(limited: ServerProcess) -> None:
+def test_http_requests_over_an_address_rate_get_429_with_retry_after(rated: ServerProcess) -> None:
     _wait_for_tokens()
-    answers = [_get(limited, "/api/health") for _ in range(8)]
+    answers = [_get(rated, "/api/health") for _ in range(8)]
     assert all(status == 200 for status, _, _ in answers)
     for path in ("/api/health", "/api/tables", "/", "/openapi.json"):
-        status, headers, body = _get(limited, path)
+        status, headers, body = _get(rated, path)
         assert status == 429, path
         assert int(headers["retry-after"]) >= 1 and headers["x-content-type-options"] == "nosniff"
         assert "at most 4 a second from one address (bursts of 8)" in json.loads(body)["detail"]
     time.sleep(int(headers["retry-after"]))
-    assert _get(limited, "/api/health")[0] == 200  # the bucket refilled
+    assert _get(rated, "/api/health")[0] == 200  # the bucket refilled
+
+
+def test_websocket_handshakes_count_as_requests(rated: ServerProcess) -> None:
+    """A client reconnecting in a loop is held to the address's rate like any other request."""
+    _wait_for_tokens()
+    table = client.Client(rated.url, timeout=10).create_table("ordonnance", ["human", "human"])
+    for _ in range(7):  # the burst of 8, less the table's creation
+        with _ws(rated, f"/ws/tables/{table['id']}") as socket_:
+            assert json.loads(socket_.recv(timeout=10))["type"] == "state"
+    with pytest.raises(InvalidStatus) as refused:
+        _ws(rated, f"/ws/tables/{table['id']}")
+    response = refused.value.response
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
+    assert "at most 4 a second from one address" in json.loads(response.body or b"{}")["detail"]
+    assert _get(rated, "/api/health")[0] == 429  # the same bucket as the address's other requests
+    _wait_for_tokens()
+    with _ws(rated, f"/ws/tables/{table['id']}") as socket_:
+        assert json.loads(socket_.recv(timeout=10))["type"] == "state"
 
 
 def test_zero_lifts_both_limits(unlimited: ServerProcess) -> None:
@@ -341,4 +386,4 @@ def test_the_default_limits_hold_64_websockets_of_an_address(server: ServerProce
     assert _refused(server, f"/ws/tables/{table['id']}")[0] == 429
     for socket_ in held:
         socket_.close()
-    assert all(_get(server, "/api/health")[0] == 200 for _ in range(150))  # well within a burst of 200
+    assert all(_get(server, "/api/health")[0] == 200 for _ in range(100))  # with the 65 handshakes, within a burst of 200

@@ -63,8 +63,8 @@ ASGI = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class Guard:
-    """ASGI middleware, in front of every endpoint: an address's HTTP requests over its rate
-    refused (429 with ``Retry-After``), request bodies over
+    """ASGI middleware, in front of every endpoint: an address's HTTP requests (WebSocket
+    handshakes included) over its rate refused (429 with ``Retry-After``), request bodies over
     :data:`~ordonnance.server.limits.MAX_BODY_BYTES` refused (413) before they are read, security
     headers on every HTTP response; an address's WebSockets over its limit refused before they are
     accepted (HTTP 429, or close code 1013 on a server that cannot send an HTTP refusal), each
@@ -85,8 +85,7 @@ class Guard:
             return
         wait = self.requests.take(_address(scope))
         if wait:
-            detail = f"too many requests: at most {self.requests.rate:g} a second from one address (bursts of {self.requests.burst})"
-            await _refuse(send, "http.response", 429, detail, [(b"retry-after", str(math.ceil(wait)).encode())])
+            await _refuse(send, "http.response", 429, self._too_many_requests(), [(b"retry-after", str(math.ceil(wait)).encode())])
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length", b"0")
@@ -112,18 +111,33 @@ class Guard:
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         address = _address(scope)
+        wait = self.requests.take(address)  # a WebSocket's handshake is an HTTP request too
+        if wait:
+            await _refuse_websocket(scope, receive, send, self._too_many_requests(),
+                                    [(b"retry-after", str(math.ceil(wait)).encode())])  # fmt: skip
+            return
         if not self.connections.enter(address):
             reason = f"too many connections: at most {self.connections.most} WebSockets at once from one address"
-            await receive()  # the client's websocket.connect
-            if "websocket.http.response" in (scope.get("extensions") or {}):
-                await _refuse(send, "websocket.http.response", 429, reason)
-            else:
-                await send({"type": "websocket.close", "code": 1013, "reason": reason})
+            await _refuse_websocket(scope, receive, send, reason)
             return
         try:
             await self.app(scope, receive, send)
         finally:
             self.connections.leave(address)
+
+    def _too_many_requests(self) -> str:
+        return f"too many requests: at most {self.requests.rate:g} a second from one address (bursts of {self.requests.burst})"
+
+
+async def _refuse_websocket(scope: Scope, receive: Receive, send: Send, reason: str,
+                            headers: Sequence[tuple[bytes, bytes]] = ()) -> None:  # fmt: skip
+    """Refuse a WebSocket before it is accepted: HTTP 429 with the API's error body, or close code
+    1013 (try again later) on a server that cannot send an HTTP refusal."""
+    await receive()  # the client's websocket.connect
+    if "websocket.http.response" in (scope.get("extensions") or {}):
+        await _refuse(send, "websocket.http.response", 429, reason, headers)
+    else:
+        await send({"type": "websocket.close", "code": 1013, "reason": reason})
 
 
 def _address(scope: Scope) -> str:
