@@ -28,13 +28,12 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``ordonnance serve`` on ``db``, started and stopped by the test."""
+    """``ordonnance serve`` on ``db`` with more of its ``options``, started and stopped by the test."""
 
-    #: More options of ``ordonnance serve``.
-    options: tuple[str, ...] = ()
-
-    def __init__(self, db: Path | str, log: Path, log_level: str = "warning", bot_workers: int = 1) -> None:
+    def __init__(self, db: Path | str, log: Path, log_level: str = "warning", bot_workers: int = 1,
+                 options: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.db = db
+        self.options = options
         self.bot_workers = bot_workers
         self.log_level = log_level
         self.log = log
@@ -79,9 +78,10 @@ class ServerProcess:
 
 
 @contextlib.contextmanager
-def running_server(folder: Path) -> Iterator[ServerProcess]:
-    """A server process on an SQLite file in ``folder``, stopped after; its log must hold no traceback."""
-    process = ServerProcess(folder / "tables.db", folder / "server.log")
+def running_server(folder: Path, options: tuple[str, ...] = ()) -> Iterator[ServerProcess]:
+    """A server process on an SQLite file in ``folder`` (more ``ordonnance serve`` ``options``), stopped
+    after; its log must hold no traceback."""
+    process = ServerProcess(folder / "tables.db", folder / "server.log", options=options)
     process.start()
     try:
         yield process

@@ -12,7 +12,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ from ordonnance.server.limits import (  # noqa: E402
 )  # fmt: skip
 from ordonnance.server import tokens  # noqa: E402
 
-from tests.server.conftest import ServerProcess  # noqa: E402
+from tests.server.conftest import ServerProcess, running_server  # noqa: E402
 
 
 class Clock:
@@ -232,41 +231,27 @@ def test_the_middleware_charges_a_handshake_to_the_address_s_requests() -> None:
 # ------------------------------------------------------------------------------ a real server
 
 
-class LimitedServer(ServerProcess):
-    options = ("--connections-per-address", "3", "--requests-per-second", "0")
-
-
-class RatedServer(ServerProcess):
-    options = ("--connections-per-address", "0", "--requests-per-second", "4", "--request-burst", "8")
-
-
-class UnlimitedServer(ServerProcess):
-    options = ("--connections-per-address", "0", "--requests-per-second", "0")
-
-
-def _running(kind: type[ServerProcess], folder: Path) -> Iterator[ServerProcess]:
-    process = kind(folder / "tables.db", folder / "server.log")
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
-    assert "Traceback" not in process.log.read_text(), process.log.read_text()[-3000:]
+LIMITED = ("--connections-per-address", "3", "--requests-per-second", "0")
+RATED = ("--connections-per-address", "0", "--requests-per-second", "4", "--request-burst", "8")
+UNLIMITED = ("--connections-per-address", "0", "--requests-per-second", "0")
 
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from _running(LimitedServer, tmp_path_factory.mktemp("limited"))
+    with running_server(tmp_path_factory.mktemp("limited"), LIMITED) as process:
+        yield process
 
 
 @pytest.fixture(scope="module")
 def rated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from _running(RatedServer, tmp_path_factory.mktemp("rated"))
+    with running_server(tmp_path_factory.mktemp("rated"), RATED) as process:
+        yield process
 
 
 @pytest.fixture(scope="module")
 def unlimited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from _running(UnlimitedServer, tmp_path_factory.mktemp("unlimited"))
+    with running_server(tmp_path_factory.mktemp("unlimited"), UNLIMITED) as process:
+        yield process
 
 
 def _get(server: ServerProcess, path: str) -> tuple[int, dict[str, str], bytes]:
