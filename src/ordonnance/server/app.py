@@ -85,7 +85,7 @@ class Guard:
             return
         wait = self.requests.take(_address(scope))
         if wait:
-            await _refuse(send, "http.response", 429, self._too_many_requests(), [(b"retry-after", str(math.ceil(wait)).encode())])
+            await _refuse(send, "http.response", 429, self._too_many_requests(), _retry_after(wait))
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length", b"0")
@@ -113,8 +113,7 @@ class Guard:
         address = _address(scope)
         wait = self.requests.take(address)  # a WebSocket's handshake is an HTTP request too
         if wait:
-            await _refuse_websocket(scope, receive, send, self._too_many_requests(),
-                                    [(b"retry-after", str(math.ceil(wait)).encode())])  # fmt: skip
+            await _refuse_websocket(scope, receive, send, self._too_many_requests(), _retry_after(wait))
             return
         if not self.connections.enter(address):
             reason = f"too many connections: at most {self.connections.most} WebSockets at once from one address"
@@ -138,6 +137,11 @@ async def _refuse_websocket(scope: Scope, receive: Receive, send: Send, reason: 
         await _refuse(send, "websocket.http.response", 429, reason, headers)
     else:
         await send({"type": "websocket.close", "code": 1013, "reason": reason})
+
+
+def _retry_after(wait: float) -> list[tuple[bytes, bytes]]:
+    """The ``Retry-After`` header of a refusal: ``wait`` seconds, rounded up to whole ones."""
+    return [(b"retry-after", str(math.ceil(wait)).encode())]
 
 
 def _address(scope: Scope) -> str:

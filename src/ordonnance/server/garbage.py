@@ -1,9 +1,9 @@
 """The cyclic garbage collector's schedule while a server runs.
 
 Python's collector stops the whole process while it runs. A young pass scans the objects made
-since the last passes; a full pass scans every object the process holds: with 500 tables and 1,000 connections, 50 to
-150 ms on this project's 2-core test machine, and left to itself it runs every few seconds
-under load, each time stalling every move waiting for the event loop. While the server runs
+since the last passes; a full pass scans every object the process holds: with 500 tables and
+1,000 connections, 50 to 150 ms on this project's 2-core test machine, and left to itself it
+runs every few seconds under load, each time stalling every move waiting for the event loop. While the server runs
 (:func:`collection_schedule`):
 
 * what exists at startup (the modules, the tables resumed) is frozen: no pass scans it again;

@@ -18,7 +18,6 @@ the other processes' writes; the server then reads the table's new moves from th
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -28,8 +27,9 @@ import psycopg
 from psycopg import sql
 
 from ordonnance.server.store import (
-    _SCHEMA, MAX_BATCH, MoveRecord, settle, SeatRecord, Store, StoredAlready, StoreError, TableRecord,
+    _SCHEMA, MAX_BATCH, MoveRecord, settle, SeatRecord, Store, StoredAlready, StoreError, TableRecord, failed,
 )  # fmt: skip
+from ordonnance.server.thinking import hashed_seed
 
 __all__ = ["PostgresStore", "CHANNEL", "channel_of", "claim_key"]
 
@@ -66,9 +66,10 @@ def channel_of(schema: str) -> str:
 
 def claim_key(channel: str, table_id: str) -> int:
     """The advisory lock's key of the bot's turns at ``table_id`` in the schema whose notices go on
-    ``channel`` (PostgreSQL's advisory locks are the database's, not a schema's): a signed 64-bit
-    number from the SHA-256 of both."""
-    return int.from_bytes(hashlib.sha256(f"{channel}:{table_id}".encode()).digest()[:8], "little", signed=True)
+    ``channel`` (PostgreSQL's advisory locks are the database's, not a schema's): :func:`hashed_seed`
+    of both, as the signed 64-bit number a PostgreSQL ``bigint`` holds."""
+    key = hashed_seed(channel, table_id)
+    return key - (1 << 64) if key >= 1 << 63 else key
 
 
 class PostgresStore(Store):
@@ -166,7 +167,7 @@ class PostgresStore(Store):
                 self.transactions += 1
                 break
             except (psycopg.Error, OSError) as error:
-                outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
+                outcomes = failed(error, len(batch))
                 await self._roll_back()
                 # Nothing is stored unless the COMMIT was sent: a lost connection (the database
                 # restarted) or a deadlock with another process's transaction is run again.

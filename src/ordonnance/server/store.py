@@ -30,7 +30,7 @@ import attrs
 
 __all__ = [
     "SeatRecord", "TableRecord", "MoveRecord", "Store", "SQLiteStore", "StoreError", "StoredAlready", "STATUSES",
-    "open_store", "settle",
+    "open_store", "settle", "failed",
 ]  # fmt: skip
 
 #: A table's status: waiting for people to take its seats, being played, over.
@@ -179,6 +179,11 @@ def settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
+def failed(error: BaseException, jobs: int) -> list[tuple[bool, Any]]:
+    """The outcomes of ``jobs`` jobs of a transaction that failed with ``error``: nothing of it is stored."""
+    return [(False, StoreError(f"the transaction failed: {error}"))] * jobs
+
+
 class SQLiteStore(Store):
     """The embedded store: one SQLite file (WAL, ``synchronous=FULL``); every job waiting is run in
     one transaction (group commit), whose COMMIT runs in a thread of its own."""
@@ -229,9 +234,8 @@ class SQLiteStore(Store):
                         commit.result()  # the transaction ends before the connection is used again
                         raise
                     except sqlite3.Error as error:  # nothing of the batch is stored
-                        if self._connection.in_transaction:
-                            self._connection.execute("ROLLBACK")
-                        outcomes = [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
+                        self._roll_back()
+                        outcomes = failed(error, len(batch))
                 for (ok, value), (_, future) in zip(outcomes, batch):
                     settle(future, ok, value)
         finally:
@@ -257,10 +261,13 @@ class SQLiteStore(Store):
                     self._connection.execute("RELEASE SAVEPOINT job")
                     outcomes.append((False, error))
         except sqlite3.Error as error:  # the transaction itself failed: nothing of the batch is stored
-            if self._connection.in_transaction:
-                self._connection.execute("ROLLBACK")
-            return [(False, StoreError(f"the transaction failed: {error}"))] * len(batch)
+            self._roll_back()
+            return failed(error, len(batch))
         return outcomes
+
+    def _roll_back(self) -> None:
+        if self._connection.in_transaction:
+            self._connection.execute("ROLLBACK")
 
     async def create_table(self, table: TableRecord) -> None:
         def work(connection: sqlite3.Connection) -> None:
