@@ -1,23 +1,25 @@
 """The cyclic garbage collector's schedule while a server runs.
 
-Python's collector stops the whole process while it runs. A young pass scans the objects made
-since the last passes; a full pass scans every object the process holds: with 500 tables and
-1,000 connections, 50 to 150 ms on this project's 2-core test machine, and left to itself it
-runs every few seconds under load, each time stalling every move waiting for the event loop. While the server runs
+Python's collector stops the whole process while it runs, for as long as it takes to scan the
+objects of the generations it collects. On this project's 2-core test machine, with 500 tables
+and 1,000 connections, a full pass scans 200,000 to 300,000 objects and takes 150 to 250 ms; a
+pass of the middle generation, 50,000 objects, up to 180 ms. Left to itself, the collector runs
+them every few seconds under load, each time stalling every move waiting for the event loop.
+
+The server makes almost no cyclic garbage (its connections are freed by their reference counts:
+see :mod:`ordonnance.server.http` for the one cycle uvicorn left per WebSocket). So while it runs
 (:func:`collection_schedule`):
 
-* what exists at startup (the modules, the tables resumed) is frozen: no pass scans it again;
-* the collector's own full passes are off, and its young passes come when
-  :data:`YOUNG_PASS_AFTER` more objects are alive than at the last one (Python's default is
-  700): a move's objects (the game's new position, the messages sent) live about a second, the
-  time until the table's next move, so with the default a young pass ran every few moves and
-  scanned 30,000 young objects, 10 to 25 ms each; now most are freed by their reference counts
-  before any young pass sees them;
-* a full pass runs every :data:`FULL_PASS_EVERY` seconds, so cyclic garbage (a closed
-  connection's, a finished game's) is still freed, a minute's worth at most.
+* young passes come when :data:`YOUNG_PASS_AFTER` more objects are alive than at the last one
+  (Python's default is 700), and scan only the objects made since: 5 to 20 ms;
+* every :data:`FREEZE_EVERY` seconds the objects that survived them are frozen, as everything
+  that exists at startup is: no pass scans them again (Python's middle and full passes are off);
+* a full pass (everything unfrozen, collected and frozen again) runs only when the frozen objects
+  have grown by :data:`FULL_PASS_GROWTH` since the last one: the rule Python itself uses for its
+  full passes, so cyclic garbage among long-lived objects, should some appear, holds at most that
+  share of the memory. A server whose tables and connections hold steady makes none.
 
-A move thus waits for a full pass about once a minute instead of every few seconds. When the
-server stops, the collector is as it was.
+When the server stops, the collector is as it was.
 """
 
 from __future__ import annotations
@@ -27,36 +29,50 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 
-__all__ = ["FULL_PASS_EVERY", "YOUNG_PASS_AFTER", "collection_schedule"]
+__all__ = ["FREEZE_EVERY", "FULL_PASS_GROWTH", "YOUNG_PASS_AFTER", "collection_schedule"]
 
-#: Seconds between the server's full passes of the garbage collector.
-FULL_PASS_EVERY = 60.0
 #: Objects alive beyond those at the last young pass that start the next one.
 YOUNG_PASS_AFTER = 20_000
-# Young passes between the collector's own full passes: never, while the server runs.
+#: Seconds between freezes of the objects that survived the young passes.
+FREEZE_EVERY = 10.0
+#: The growth of the frozen objects, as a share of their number after the last full pass, that
+#: starts the next full pass.
+FULL_PASS_GROWTH = 0.25
+# Passes of the middle and oldest generations on the collector's own: never, while the server runs.
 _NEVER = 2**31 - 1
 
 
 @contextlib.asynccontextmanager
-async def collection_schedule(every: float = FULL_PASS_EVERY) -> AsyncIterator[None]:
-    """Freeze what exists, turn the collector's own full passes off, make its young passes rarer
-    (:data:`YOUNG_PASS_AFTER`) and run a full pass every ``every`` seconds, until the block ends;
-    then unfreeze and put the collector's thresholds back."""
+async def collection_schedule(every: float = FREEZE_EVERY, growth: float = FULL_PASS_GROWTH) -> AsyncIterator[None]:
+    """Collect and freeze what exists, leave the collector only its young passes (after
+    :data:`YOUNG_PASS_AFTER` objects), freeze their survivors every ``every`` seconds and run a
+    full pass when the frozen objects have grown by ``growth`` since the last one, until the block
+    ends; then unfreeze and put the collector's thresholds back."""
     thresholds = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(YOUNG_PASS_AFTER, thresholds[1], _NEVER)
-    passes = asyncio.get_running_loop().create_task(_full_passes(every))
+    _full_pass()
+    gc.set_threshold(YOUNG_PASS_AFTER, _NEVER, _NEVER)
+    freezes = asyncio.get_running_loop().create_task(_freezes(every, growth))
     try:
         yield
     finally:
-        passes.cancel()
-        await asyncio.gather(passes, return_exceptions=True)
+        freezes.cancel()
+        await asyncio.gather(freezes, return_exceptions=True)
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
 
-async def _full_passes(every: float) -> None:
+def _full_pass() -> int:
+    """Unfreeze, collect every generation and freeze what is left: the objects frozen."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
+
+
+async def _freezes(every: float, growth: float) -> None:
+    after_full_pass = gc.get_freeze_count()
     while True:
         await asyncio.sleep(every)
-        gc.collect()
+        gc.freeze()
+        if gc.get_freeze_count() > (1 + growth) * after_full_pass:
+            after_full_pass = _full_pass()
