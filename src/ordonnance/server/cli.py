@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,6 +13,11 @@ from ordonnance.errors import shown
 from ordonnance.server.limits import CONNECTIONS_PER_ADDRESS, REQUEST_BURST, REQUEST_RATE
 
 __all__ = ["add_serve", "serve"]
+
+#: Seconds a thread waiting for Python's global lock waits before the running one must let it go
+#: (Python's default is 0.005). The store commits in a thread of its own, and each move it stores
+#: is acknowledged only once that thread has the lock back from the busy event loop.
+SWITCH_INTERVAL = 0.001
 
 #: What ``ordonnance serve --help`` shows as examples.
 EXAMPLES = (
@@ -37,14 +43,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "ordonnance.db", 
     import uvicorn
 
     from ordonnance.server.app import create_app
+    from ordonnance.server.http import http_protocol
     from ordonnance.server.limits import MAX_FRAME_BYTES
     from ordonnance.server.store import open_store
 
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(open_store(db), bot_workers=bot_workers, allow_origins=allow_origins,
                      connections_per_address=connections_per_address, requests_per_second=requests_per_second,
                      request_burst=request_burst)  # fmt: skip
     uvicorn.run(
-        app, host=host, port=port, ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
+        app, host=host, port=port, http=http_protocol(), ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
         log_level=log_level, server_header=False,
     )  # fmt: skip
 
@@ -76,7 +84,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             import psycopg  # noqa: F401
     except ImportError:
         print("ordonnance serve: error: the play server needs the web extra: pip install 'ordonnance[web]'",
-              file=__import__("sys").stderr)  # fmt: skip
+              file=sys.stderr)  # fmt: skip
         return core.EXIT_ERROR
     serve(args.host, args.port, args.db, bot_workers=args.bot_workers, allow_origins=args.allow_origin,
           log_level=args.log_level, connections_per_address=args.connections_per_address,
