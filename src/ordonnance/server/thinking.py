@@ -11,6 +11,7 @@ far as its time allows, which is not reproducible).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -27,8 +28,8 @@ __all__ = ["BOT_KINDS", "DEFAULT_TIME_LIMIT", "BOT_NICENESS", "think", "decision
 BOT_KINDS = {"random": "Random", "greedy": "Greedy", "montecarlo": "MonteCarlo"}
 #: Seconds a MonteCarlo bot thinks a decision when the table gives no time.
 DEFAULT_TIME_LIMIT = 1.0
-#: How much lower than the server's the bots' workers' scheduling priority is (``os.nice``): a bot
-#: thinking takes the CPU the event loop leaves, so people's moves are answered first.
+#: How much lower than the server's the bots' workers' scheduling priority is (``os.nice``), where
+#: the system has no idle scheduling class (on Linux they are ``SCHED_IDLE``: see :func:`bot_pool`).
 BOT_NICENESS = 10
 
 
@@ -56,8 +57,15 @@ def think(game: str, kind: str, seed: int, time_limit: float | None, view_json: 
 
 def bot_pool(workers: int) -> ProcessPoolExecutor:
     """The worker processes bots think in, started with ``spawn`` (the server runs threads, which
-    ``fork`` would copy half-way), at a priority :data:`BOT_NICENESS` below the server's; each
-    ends itself once the server is gone, even killed (:func:`_start_worker`)."""
+    ``fork`` would copy half-way); each ends itself once the server is gone, even killed
+    (:func:`_start_worker`).
+
+    A bot thinking takes only the CPU the server leaves, so people's moves are answered first: on
+    Linux its worker is in the ``SCHED_IDLE`` class, which any other process's thread that wakes
+    takes the CPU from at once (a niceness, even 19, still leaves the thinking bot its time slice,
+    a few milliseconds a move waits); elsewhere it runs :data:`BOT_NICENESS` below the server's
+    priority. A bot with a time limit moves on time either way; on a machine with no CPU left it
+    searches less."""
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(BOT_NICENESS, os.getpid()))  # fmt: skip
 
@@ -67,6 +75,8 @@ def _start_worker(niceness: int, server: int) -> None:
     never tells its workers, and the pool's queue stays open in the other workers, so a worker
     waiting for work would wait forever: it ends itself once its parent is no longer the server."""
     os.nice(niceness)
+    with contextlib.suppress(AttributeError, OSError):  # no idle class here: the niceness stays
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     threading.Thread(target=_end_without, args=(server,), name="ordonnance-server-watch", daemon=True).start()
 
 
