@@ -324,3 +324,37 @@ def test_the_event_loop_goes_on_while_a_commit_waits_for_the_disk(tmp_path: Path
         await store.close()
 
     asyncio.run(run())
+
+
+def test_sqlite_checkpoints_run_in_a_thread_of_their_own_not_in_a_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A COMMIT never copies the WAL into the database file (a move's acknowledgement would wait
+    for it): the checkpointer's thread does, every CHECKPOINT_EVERY seconds; closing the store
+    empties the WAL."""
+    import ordonnance.server.store as store_module
+
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 0.2)
+    path = tmp_path / "t.db"
+
+    def rows_in_the_database_file() -> int:  # the file alone, without its WAL
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(path.read_bytes())
+        with contextlib.closing(sqlite3.connect(copy)) as connection:
+            return int(connection.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+    async def run() -> tuple[int, int]:
+        store = SQLiteStore(path)
+        assert store._connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0, "commits never checkpoint"
+        await store.create_table(_table("t1"))
+        await asyncio.sleep(0.5)
+        before = rows_in_the_database_file()
+        for ply in range(200):
+            await store.append("t1", MoveRecord(ply, 0, "{}"), "playing")
+        await asyncio.sleep(0.6)
+        later = rows_in_the_database_file()
+        await store.close()
+        return before, later
+
+    before, later = asyncio.run(run())
+    assert (before, later) == (0, 200), "the checkpointer copied the moves into the file"
+    wal = tmp_path / "t.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0, "closed: the WAL is empty"

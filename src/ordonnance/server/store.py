@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
+import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -149,6 +152,8 @@ class Store(abc.ABC):
         """Finish the writes under way and close."""
 
 
+log = logging.getLogger("ordonnance.server")
+
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
         id VARCHAR(32) PRIMARY KEY, game VARCHAR(32) NOT NULL, rules TEXT NOT NULL, seed BIGINT NOT NULL,
@@ -165,6 +170,11 @@ _SCHEMA = (
 
 #: The most jobs one transaction takes.
 MAX_BATCH = 512
+#: Seconds between the SQLite store's checkpoints.
+CHECKPOINT_EVERY = 1.0
+#: The SQLite store's page cache, in KiB (SQLite's default is 2 MiB): a busy server's log index
+#: outgrows 2 MiB within minutes, and every page read again then waits for the file system.
+CACHE_KIB = 64 * 1024
 
 _Job = tuple[Callable[[sqlite3.Connection], Any], "asyncio.Future[Any]"]
 
@@ -186,26 +196,48 @@ def failed(error: BaseException, jobs: int) -> list[tuple[bool, Any]]:
 
 class SQLiteStore(Store):
     """The embedded store: one SQLite file (WAL, ``synchronous=FULL``); every job waiting is run in
-    one transaction (group commit), whose COMMIT runs in a thread of its own."""
+    one transaction (group commit), whose COMMIT runs in a thread of its own.
+
+    The log's pages are copied from the WAL into the database file (checkpoints) by a thread of
+    their own every :data:`CHECKPOINT_EVERY` seconds, not by the COMMIT that fills the WAL past
+    a size, as SQLite does by default: a move's acknowledgement never waits for one."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         """The database file (created when missing)."""
         self.transactions = 0
         self._connection = self._open()
+        self._connection.execute("PRAGMA wal_autocheckpoint=0")
         self._pending: list[_Job] = []
         self._flushing: asyncio.Task[None] | None = None
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="ordonnance-store")
         self._closed = False
+        self._stopping = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="ordonnance-store-checkpoints", daemon=True)
+        self._checkpointer.start()
 
     def _open(self) -> sqlite3.Connection:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
+        connection.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         for statement in _SCHEMA:
             connection.execute(statement)
         return connection
+
+    def _checkpoints(self) -> None:
+        """Copy the WAL's committed pages into the database file every :data:`CHECKPOINT_EVERY`
+        seconds (PASSIVE: writers go on meanwhile), on a connection of this thread's own."""
+        connection = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            while not self._stopping.wait(CHECKPOINT_EVERY):
+                try:
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as error:  # busy or failing: the next one tries again
+                    log.warning("checkpoint of %s: %s", self.path, error)
+        finally:
+            connection.close()
 
     async def _submit(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         if self._closed:
@@ -359,8 +391,16 @@ class SQLiteStore(Store):
         self._closed = True
         if self._flushing is not None:
             await asyncio.gather(self._flushing, return_exceptions=True)
-        await asyncio.get_running_loop().run_in_executor(self._committer, self._connection.close)
+        self._stopping.set()
+        await asyncio.to_thread(self._checkpointer.join)
+        await asyncio.get_running_loop().run_in_executor(self._committer, self._close)
         self._committer.shutdown()
+
+    def _close(self) -> None:
+        """Copy the whole WAL into the database file and close (SQLite empties the WAL then)."""
+        with contextlib.suppress(sqlite3.Error):
+            self._connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._connection.close()
 
 
 def open_store(db: str | os.PathLike[str]) -> Store:
