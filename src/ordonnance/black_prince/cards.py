@@ -58,7 +58,7 @@ class TroopType(enum.IntEnum, metaclass=_NumberedOnly):
     @property
     def label(self) -> str:
         """The name as the rules list it, e.g. ``"Light cavalry"``."""
-        return self.name.replace("_", " ").capitalize()
+        return _LABELS[self]
 
     @property
     def is_mounted(self) -> bool:
@@ -90,6 +90,7 @@ class TroopType(enum.IntEnum, metaclass=_NumberedOnly):
         return f"TroopType.{self.name}"
 
 
+_LABELS = tuple(kind.name.replace("_", " ").capitalize() for kind in TroopType)
 _MOUNTED = frozenset({TroopType.KNIGHTS, TroopType.CAVALRY, TroopType.LIGHT_CAVALRY})
 _LINE = frozenset({TroopType.PIKEMEN, TroopType.SPEARMEN, TroopType.SWORDSMEN, TroopType.HALBERDIERS})
 _ARCHERS = frozenset({TroopType.ARCHERS, TroopType.LIGHT_CAVALRY})
@@ -237,7 +238,6 @@ def deck(army: str) -> tuple[Card, ...]:
     return troops + (BATTLE,) * BATTLE_CARDS
 
 
-_LABELS = [kind.label for kind in TroopType]
 #: The JSON Schema of a card as saves, views and actions write it: its text
 #: (``str(card)``), or ``[text, advantage labels]`` for a card with its own advantage set.
 CARD_SCHEMA: dict[str, object] = {
@@ -247,7 +247,7 @@ CARD_SCHEMA: dict[str, object] = {
             "type": "array",
             "prefixItems": [
                 {"type": "string", "pattern": f"^({'|'.join(_LABELS)}) [1-{MAX_STRENGTH}]$"},
-                {"type": "array", "items": {"enum": _LABELS}, "uniqueItems": True},
+                {"type": "array", "items": {"enum": list(_LABELS)}, "uniqueItems": True},
             ],
             "minItems": 2,
             "maxItems": 2,
