@@ -9,7 +9,8 @@ script as the clients in a separate process, over WebSockets on localhost.
   it), two connections a table, while MonteCarlo bots with a time limit think in the server's
   worker processes at tables of their own (a new one when one ends); the p50/p99 move-to-update time of the people's moves,
   and the share of a core each party used in the measured window (the server, its bots' workers,
-  this process's clients) beside the load average, to tell whose the waits are.
+  this process's clients) beside the load average, and the p99 of the clients' own event loop's
+  lateness, to tell whose the waits are.
 * ``restart``: tables with a few moves each, the server killed with SIGKILL and started again on
   the same file; seconds from the start until it serves again (``/api/health`` answers, then a
   table's WebSocket sends its state).
@@ -150,6 +151,9 @@ class Latencies:
         self.times: list[float] = []
         self.window: tuple[float, float] = (0.0, float("inf"))
         self.errors = 0
+        self.client_lags: list[float] = []
+        """How late the clients' own event loop woke from 5 ms sleeps in the window: the part of the
+        latencies that is the measuring process's, not the server's."""
 
     def add(self, sent: float, done: float) -> None:
         if self.window[0] <= sent and done <= self.window[1]:
@@ -239,7 +243,16 @@ async def run_tables(url: str, game: str, slots: int, seconds: float, warm_up: f
                 return
             table, tokens = await created()  # a table that ends is replaced
 
+    async def watch_lag() -> None:
+        while True:
+            began = time.perf_counter()
+            await asyncio.sleep(0.005)
+            woke = time.perf_counter()
+            if latencies.window[0] <= began and woke <= latencies.window[1]:
+                latencies.client_lags.append(woke - began - 0.005)
+
     tasks = [asyncio.create_task(slot(i)) for i in range(slots)]
+    tasks.append(asyncio.create_task(watch_lag()))
     await asyncio.sleep(warm_up)
     # The clients' own garbage collector is off in the measured window: its pauses (this process
     # holds 1,000 connections too) would be counted as the server's.
@@ -312,6 +325,7 @@ def human(args: argparse.Namespace, folder: Path) -> dict[str, float]:
     return {"moves": len(latencies.times), "p50_ms": 1000 * latencies.quantile(0.5),
             "p99_ms": 1000 * latencies.quantile(0.99), "server_cpu_share": server_cpu / args.seconds,
             "workers_cpu_share": workers_cpu / args.seconds, "clients_cpu_share": clients_cpu / args.seconds,
+            "clients_lag_p99_ms": 1000 * statistics.quantiles(latencies.client_lags, n=100)[-1],
             "load_average": os.getloadavg()[0], "errors": latencies.errors}  # fmt: skip
 
 
