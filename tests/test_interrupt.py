@@ -99,8 +99,11 @@ def test_ctrl_c_raises_keyboard_interrupt_from_simulate_before_the_games_are_don
         pytest.skip("KeyboardInterrupt is raised in the main thread only")
     module = MODULES[game]
     hooks = module.simulation.HOOKS
-    games = 2_000_000
+    # compiled, a chunk plays thousands of games; in Python (NUMBA_DISABLE_JIT=1) even the seeds of
+    # 2,000,000 games take a minute on a busy machine before the first chunk is handed over
+    games = 2_000_000 if os.environ.get("NUMBA_DISABLE_JIT") != "1" else 20_000
     started = threading.Event()
+    ended = threading.Event()
     handed = [0]  # games handed to the kernel
     run_kernel = hooks.run_kernel
 
@@ -110,8 +113,12 @@ def test_ctrl_c_raises_keyboard_interrupt_from_simulate_before_the_games_are_don
         run_kernel(call)
 
     def interrupt() -> None:
-        if started.wait(BOUND):
-            os.kill(os.getpid(), signal.SIGINT)
+        # however long the first chunk takes to come (a signal never sent would leave the whole
+        # run to play), and never once the test has ended
+        while not started.wait(0.05):
+            if ended.is_set():
+                return
+        os.kill(os.getpid(), signal.SIGINT)
 
     monkeypatch.setattr(hooks, "run_kernel", counted)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores Ctrl-C
@@ -122,6 +129,7 @@ def test_ctrl_c_raises_keyboard_interrupt_from_simulate_before_the_games_are_don
             module.simulate(games=games, seed=1)
         sender.join(BOUND)
     finally:
+        ended.set()
         signal.signal(signal.SIGINT, previous)
     assert 0 < handed[0] < games  # stopped between two kernel calls, long before the end
 
