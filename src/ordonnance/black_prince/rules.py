@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 import attrs
 import numpy as np
 
-from ordonnance.black_prince.cards import ARMIES, Card, TroopType, deck
+from ordonnance.black_prince.cards import _LABELS, ARMIES, Card, TroopType, deck
 from ordonnance.core import rulesio
 from ordonnance.core.checks import bounded, choice, integer, is_integer, shown, text
 from ordonnance.core.rulesio import DictRules
@@ -268,7 +268,6 @@ def _printed(army: str) -> tuple[Card, ...]:
     return _PRINTED[army]
 
 
-_LABELS = [kind.label for kind in TroopType]
 _CARD = {"$ref": "#/$defs/card"}
 #: The JSON Schema of :meth:`Rules.to_dict` (in saves and views), for a schema whose
 #: ``$defs`` holds ``card`` (:data:`~ordonnance.black_prince.cards.CARD_SCHEMA`).
@@ -278,8 +277,8 @@ RULES_SCHEMA: dict[str, object] = {
         "armies": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
         "advantages": {
             "type": "object",
-            "propertyNames": {"enum": _LABELS},
-            "additionalProperties": {"type": "array", "items": {"enum": _LABELS}, "uniqueItems": True},
+            "propertyNames": {"enum": list(_LABELS)},
+            "additionalProperties": {"type": "array", "items": {"enum": list(_LABELS)}, "uniqueItems": True},
         },
         "first": {"enum": list(get_args(First))},
         "decks": {
