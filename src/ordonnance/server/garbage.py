@@ -49,9 +49,9 @@ async def collection_schedule(every: float = FREEZE_EVERY, growth: float = FULL_
     full pass when the frozen objects have grown by ``growth`` since the last one, until the block
     ends; then unfreeze and put the collector's thresholds back."""
     thresholds = gc.get_threshold()
-    _full_pass()
+    frozen = _full_pass()
     gc.set_threshold(YOUNG_PASS_AFTER, _NEVER, _NEVER)
-    freezes = asyncio.get_running_loop().create_task(_freezes(every, growth))
+    freezes = asyncio.get_running_loop().create_task(_freezes(every, growth, frozen))
     try:
         yield
     finally:
@@ -69,8 +69,7 @@ def _full_pass() -> int:
     return gc.get_freeze_count()
 
 
-async def _freezes(every: float, growth: float) -> None:
-    after_full_pass = gc.get_freeze_count()
+async def _freezes(every: float, growth: float, after_full_pass: int) -> None:
     while True:
         await asyncio.sleep(every)
         gc.freeze()

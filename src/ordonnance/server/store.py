@@ -207,7 +207,6 @@ class SQLiteStore(Store):
         """The database file (created when missing)."""
         self.transactions = 0
         self._connection = self._open()
-        self._connection.execute("PRAGMA wal_autocheckpoint=0")
         self._pending: list[_Job] = []
         self._flushing: asyncio.Task[None] | None = None
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="ordonnance-store")
@@ -222,6 +221,7 @@ class SQLiteStore(Store):
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
         connection.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        connection.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's thread does them
         for statement in _SCHEMA:
             connection.execute(statement)
         return connection
