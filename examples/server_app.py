@@ -29,6 +29,7 @@ from fastapi import FastAPI
 from ordonnance import client
 from ordonnance.core import registry
 from ordonnance.server.app import create_app
+from ordonnance.server.http import http_protocol
 from ordonnance.server.store import SQLiteStore
 
 
@@ -48,7 +49,9 @@ class Background:
     """uvicorn serving ``app`` on ``port`` in a thread, until :meth:`stop`."""
 
     def __init__(self, app: FastAPI, port: int) -> None:
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio", log_level="warning")
+        # as ordonnance serve runs it: its event loop and HTTP protocol leave no reference cycle behind a connection
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, loop="ordonnance.server.http:EventLoop",
+                                http=http_protocol(), ws="websockets-sansio", log_level="warning")  # fmt: skip
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -43,7 +43,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "ordonnance.db", 
     import uvicorn
 
     from ordonnance.server.app import create_app
-    from ordonnance.server.http import http_protocol
+    from ordonnance.server.http import EventLoop, http_protocol
     from ordonnance.server.limits import MAX_FRAME_BYTES
     from ordonnance.server.store import open_store
 
@@ -52,7 +52,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "ordonnance.db", 
                      connections_per_address=connections_per_address, requests_per_second=requests_per_second,
                      request_burst=request_burst)  # fmt: skip
     uvicorn.run(
-        app, host=host, port=port, http=http_protocol(), ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
+        app, host=host, port=port, loop=f"{EventLoop.__module__}:{EventLoop.__qualname__}", http=http_protocol(), ws="websockets-sansio", ws_max_size=MAX_FRAME_BYTES, access_log=False,
         log_level=log_level, server_header=False,
     )  # fmt: skip
 
